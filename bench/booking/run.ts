@@ -1,0 +1,178 @@
+/**
+ * Booking benchmark (`npm run bench:booking`).
+ *
+ * Starts the in-process stack of the API tests (auth, appointments and the gateway, against the real
+ * MongoDB-compatible server, RabbitMQ and Redis), registers N patients through the auth API, then
+ * books one distinct slot per patient through the gateway with C concurrent clients and prints
+ * bookings per second and latency percentiles. Then, with every client at once, it makes R rounds
+ * of C patients race for one slot each. Finally it counts double bookings in the database
+ * (slots with more than one booked appointment, patients with more than one active one): both must
+ * be 0, or the process exits with 1.
+ *
+ * Env: BENCH_PATIENTS (default 400), BENCH_CONCURRENCY (default 20), BENCH_RACE_ROUNDS (default 20).
+ * Infrastructure as for the tests (URLs from the environment, else 127.0.0.1 defaults).
+ */
+import { performance } from 'node:perf_hooks';
+import { mintToken } from '@crm/testing';
+import { upcomingSlots } from '../../services/appointments/src/domain/slot-rules';
+import type { AppointmentsService } from '../../services/appointments/src/app';
+import { startStack, uniqueEmail, type Stack } from '../../test-support/stack';
+
+const PATIENTS = Number(process.env.BENCH_PATIENTS ?? 400);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
+const RACE_ROUNDS = Number(process.env.BENCH_RACE_ROUNDS ?? 20);
+
+interface Patient {
+  id: string;
+  token: string;
+}
+
+/** Runs `work` over `items` with at most `concurrency` in flight. */
+async function pool<T, R>(
+  items: T[],
+  concurrency: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        results[index] = await work(items[index]!, index);
+      }
+    }),
+  );
+  return results;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+
+async function registerPatients(stack: Stack, count: number): Promise<Patient[]> {
+  const doctor = await stack.signIn('doctor@stack.test', 'Doctor1234!');
+  return pool(
+    Array.from({ length: count }, (_, i) => i),
+    8,
+    async (i) => {
+      const response = await stack.api.post(
+        '/auth/doctor/patient/create',
+        {
+          name: `Paciente Bench ${i + 1}`,
+          phone: `6${String(20_000_000 + i).padStart(8, '0')}`,
+          email: uniqueEmail(`bench${i}`),
+          password: 'contraseña-bench',
+        },
+        doctor,
+      );
+      if (response.status !== 201) throw new Error(`patient ${i} not created: ${response.status}`);
+      // A token as sign-in would issue it; signing in N times would only measure argon2.
+      return { id: response.body.id as string, token: mintToken({ id: response.body.id, rol: 'PACIENT' }) };
+    },
+  );
+}
+
+async function waitForReadModel(service: AppointmentsService, count: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while ((await service.models.Patient.countDocuments()) < count) {
+    if (Date.now() > deadline) throw new Error('the patients read model did not catch up within 60 s');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+async function book(stack: Stack, patient: Patient, date: Date): Promise<{ status: number; ms: number }> {
+  const started = performance.now();
+  const response = await stack.api.post('/dates', { date: date.toISOString() }, patient.token);
+  return { status: response.status, ms: performance.now() - started };
+}
+
+async function countDoubleBookings(service: AppointmentsService) {
+  const booked = await service.models.Appointment.find({ status: 'booked' })
+    .select({ appointmentId: 1, date: 1, pacientId: 1, walkIn: 1, _id: 0 })
+    .lean<Array<{ appointmentId: string; date: Date; pacientId: string; walkIn: boolean }>>();
+  const perSlot = new Map<number, Set<string>>();
+  const perPatient = new Map<string, Set<string>>();
+  for (const a of booked) {
+    if (!a.walkIn)
+      perSlot.set(a.date.getTime(), (perSlot.get(a.date.getTime()) ?? new Set()).add(a.appointmentId));
+    perPatient.set(a.pacientId, (perPatient.get(a.pacientId) ?? new Set()).add(a.appointmentId));
+  }
+  return {
+    booked: booked.length,
+    slotsWithMoreThanOne: [...perSlot.values()].filter((ids) => ids.size > 1).length,
+    patientsWithMoreThanOne: [...perPatient.values()].filter((ids) => ids.size > 1).length,
+  };
+}
+
+async function main(): Promise<number> {
+  console.log(`starting the stack; ${PATIENTS} patients, ${CONCURRENCY} concurrent clients…`);
+  const stack = await startStack({ components: ['auth', 'appointments'] });
+  try {
+    const service = stack.components.appointments!.handle as AppointmentsService;
+    const all = await registerPatients(stack, PATIENTS + RACE_ROUNDS * CONCURRENCY);
+    await waitForReadModel(service, all.length);
+    const [bookers, racers] = [all.slice(0, PATIENTS), all.slice(PATIENTS)];
+    const slots = upcomingSlots(new Date(Date.now() + 86_400_000));
+    const distinct = bookers.map(() => slots.next().value!);
+
+    // Warm-up (JIT, connection pools): book and cancel again, which leaves slots and patients free.
+    await pool(bookers.slice(0, CONCURRENCY), CONCURRENCY, async (patient, i) => {
+      await book(stack, patient, distinct[i]!);
+      await stack.api.delete(`/dates/${encodeURIComponent(distinct[i]!.toISOString())}`, patient.token);
+    });
+
+    const started = performance.now();
+    const results = await pool(bookers, CONCURRENCY, (patient, i) => book(stack, patient, distinct[i]!));
+    const seconds = (performance.now() - started) / 1000;
+    const latencies = results.map((r) => r.ms).sort((a, b) => a - b);
+    const created = results.filter((r) => r.status === 201).length;
+
+    // Contention: every round, CONCURRENCY fresh patients race for one slot.
+    let raceWinners = 0;
+    let raceRefused = 0;
+    for (let round = 0; round < RACE_ROUNDS; round++) {
+      const slot = slots.next().value!;
+      const group = racers.slice(round * CONCURRENCY, (round + 1) * CONCURRENCY);
+      const outcome = await Promise.all(group.map((patient) => book(stack, patient, slot)));
+      raceWinners += outcome.filter((r) => r.status === 201).length;
+      raceRefused += outcome.filter((r) => r.status === 409).length;
+    }
+
+    const doubles = await countDoubleBookings(service);
+    console.log('');
+    console.log(
+      '| phase                      | requests | 201  | other | bookings/s | p50 (ms) | p99 (ms) | max (ms) |',
+    );
+    console.log(
+      '|----------------------------|----------|------|-------|------------|----------|----------|----------|',
+    );
+    console.log(
+      `| distinct slots, ${String(CONCURRENCY).padStart(2)} clients | ${String(results.length).padStart(8)} | ${String(created).padStart(4)} | ${String(results.length - created).padStart(5)} | ${(created / seconds).toFixed(1).padStart(10)} | ${percentile(latencies, 50).toFixed(1).padStart(8)} | ${percentile(latencies, 99).toFixed(1).padStart(8)} | ${latencies[latencies.length - 1]!.toFixed(1).padStart(8)} |`,
+    );
+    console.log('');
+    console.log(
+      `contention: ${RACE_ROUNDS} rounds × ${CONCURRENCY} patients on one slot → ${raceWinners} booked, ${raceRefused} refused with 409 (expected ${RACE_ROUNDS} and ${RACE_ROUNDS * (CONCURRENCY - 1)})`,
+    );
+    console.log(
+      `database: ${doubles.booked} booked appointments; slots with more than one: ${doubles.slotsWithMoreThanOne}; patients with more than one: ${doubles.patientsWithMoreThanOne}`,
+    );
+    const ok =
+      doubles.slotsWithMoreThanOne === 0 &&
+      doubles.patientsWithMoreThanOne === 0 &&
+      created === PATIENTS &&
+      raceWinners === RACE_ROUNDS &&
+      raceRefused === RACE_ROUNDS * (CONCURRENCY - 1);
+    console.log(ok ? 'no double bookings.' : 'FAILED: see the figures above.');
+    return ok ? 0 : 1;
+  } finally {
+    await stack.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

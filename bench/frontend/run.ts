@@ -1,0 +1,254 @@
+/**
+ * Front-end benchmark (`npm run bench:frontend`).
+ *
+ * 1. JavaScript downloaded by "/": a fresh Debian Chromium loads the page (and stays until the
+ *    network is idle, so the lazily loaded cookie banner counts too); every script's size is summed
+ *    raw (decoded) and gzip-compressed as the gateway serves it (`Accept-Encoding: gzip`).
+ *    Target: at most 200 KB of gzipped JavaScript.
+ * 2. Lighthouse 12 with its default mobile settings (Moto G Power emulation, simulated slow 4G and
+ *    4x CPU slowdown) on Debian Chromium through chrome-launcher: performance, accessibility and
+ *    best-practices scores. Targets: performance >= 90, accessibility >= 95.
+ *
+ * Against BENCH_URL when set (e.g. http://127.0.0.1:8080 with `npm start` running), else against the
+ * in-process stack of the tests (auth, appointments and the gateway serving frontends/*\/dist, built
+ * first when missing; infrastructure as for the tests). CHROMIUM_PATH overrides /usr/bin/chromium;
+ * BENCH_RUNS (default 1) runs Lighthouse several times and reports the median.
+ * Exits with 1 when a target is missed.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { startStack, type Stack } from '../../test-support/stack';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 1));
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+const TARGETS = { gzipKb: 200, performance: 90, accessibility: 95 };
+
+interface ScriptSize {
+  url: string;
+  raw: number;
+  gzip: number;
+}
+
+/** Bytes of a response as sent with `Accept-Encoding: gzip` (what a gzip-only client downloads). */
+function gzipSize(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: { 'Accept-Encoding': 'gzip' } }, (res) => {
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        res.on('end', () => resolve(bytes));
+      })
+      .on('error', reject);
+  });
+}
+
+async function measureJavaScript(url: string): Promise<ScriptSize[]> {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-frontend-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    viewport: { width: 412, height: 823 },
+  });
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    const scripts = new Map<string, number>();
+    page.on('response', (response) => {
+      if (response.request().resourceType() !== 'script') return;
+      void response
+        .body()
+        .then((body) => scripts.set(response.url(), body.length))
+        .catch(() => undefined);
+    });
+    await page.goto(url, { waitUntil: 'networkidle' });
+    await page.waitForTimeout(1500);
+    const sizes: ScriptSize[] = [];
+    for (const [scriptUrl, raw] of scripts)
+      sizes.push({ url: scriptUrl, raw, gzip: await gzipSize(scriptUrl) });
+    return sizes.sort((a, b) => b.gzip - a.gzip);
+  } finally {
+    await context.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+interface LighthouseScores {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  metrics: Record<string, string>;
+  failed: string[];
+  lcpElement: string;
+}
+
+interface LighthouseAudit {
+  id: string;
+  title: string;
+  score: number | null;
+  scoreDisplayMode: string;
+  displayValue?: string;
+  details?: { items?: Array<{ items?: Array<{ node?: { snippet?: string } }> }> };
+}
+interface LighthouseResult {
+  lhr: {
+    categories: Record<string, { score: number | null; auditRefs: Array<{ id: string; weight: number }> }>;
+    audits: Record<string, LighthouseAudit>;
+  };
+}
+type LighthouseFn = (url: string, flags: Record<string, unknown>) => Promise<LighthouseResult | undefined>;
+interface ChromeLauncher {
+  launch(options: {
+    chromePath: string;
+    chromeFlags: string[];
+    userDataDir: string;
+  }): Promise<{ port: number; kill(): Promise<void> | void }>;
+}
+
+// Both packages are ESM only; loaded at run time so this file stays CommonJS like the other benches.
+const importEsm = (specifier: string): Promise<unknown> => import(specifier);
+
+async function runLighthouse(url: string): Promise<LighthouseScores> {
+  const { default: lighthouse } = (await importEsm('lighthouse')) as { default: LighthouseFn };
+  const launcher = (await importEsm('chrome-launcher')) as ChromeLauncher;
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-lighthouse-'));
+  const chrome = await launcher.launch({
+    chromePath: CHROMIUM,
+    chromeFlags: CHROMIUM_FLAGS,
+    userDataDir: profile,
+  });
+  try {
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices'],
+    });
+    if (!result) throw new Error('lighthouse returned no result');
+    const { categories, audits } = result.lhr;
+    const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
+    const metric = (id: string) => audits[id]?.displayValue ?? '-';
+    const failed = ['accessibility', 'best-practices']
+      .flatMap((id) => categories[id]?.auditRefs ?? [])
+      .map((ref) => audits[ref.id])
+      .filter((a) => a && a.scoreDisplayMode === 'binary' && a.score !== null && a.score < 1)
+      .map((a) => `${a.id}: ${a.title}`);
+    return {
+      performance: score('performance'),
+      accessibility: score('accessibility'),
+      bestPractices: score('best-practices'),
+      metrics: {
+        FCP: metric('first-contentful-paint'),
+        LCP: metric('largest-contentful-paint'),
+        TBT: metric('total-blocking-time'),
+        CLS: metric('cumulative-layout-shift'),
+        SI: metric('speed-index'),
+      },
+      failed,
+      lcpElement:
+        audits['largest-contentful-paint-element']?.details?.items?.[0]?.items?.[0]?.node?.snippet ?? '-',
+    };
+  } finally {
+    await chrome.kill();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+/** Federation chunk names are long: keep what tells them apart ("…loadShare__react_mf_2_dom_mf_1_client…"). */
+const shortName = (pathname: string) =>
+  pathname
+    .replace(/_virtual_mf___mfe_internal__shell__mf_owner__\d+__loadShare__/, 'shared:')
+    .replace(/__loadShare__\.js-[\w-]+\.js$/, '');
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function main(): Promise<number> {
+  if (!fs.existsSync(CHROMIUM))
+    throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium)`);
+  let stack: Stack | undefined;
+  let base = process.env.BENCH_URL;
+  if (!base) {
+    if (!fs.existsSync(path.join(ROOT, 'frontends', 'shell', 'dist', 'index.html'))) {
+      console.log('building the shell…');
+      const build = spawnSync('npm', ['run', 'build', '-w', '@crm/shell'], { cwd: ROOT, stdio: 'inherit' });
+      if (build.status !== 0) throw new Error('the shell build failed');
+    }
+    stack = await startStack({
+      components: ['auth', 'appointments'],
+      env: { FRONTENDS_DIR: path.join(ROOT, 'frontends') },
+    });
+    base = stack.gatewayUrl;
+  }
+  const url = `${base.replace(/\/$/, '')}/`;
+  try {
+    console.log(`front-end benchmark of ${url}\n`);
+    const scripts = await measureJavaScript(url);
+    const raw = scripts.reduce((sum, s) => sum + s.raw, 0);
+    const gzip = scripts.reduce((sum, s) => sum + s.gzip, 0);
+    console.log(`JavaScript downloaded by "/": ${scripts.length} files, ${kb(raw)} raw, ${kb(gzip)} gzip`);
+    for (const s of scripts.slice(0, 8)) {
+      console.log(
+        `  ${kb(s.gzip).padStart(9)} gzip ${kb(s.raw).padStart(9)} raw  ${shortName(new URL(s.url).pathname)}`,
+      );
+    }
+
+    const runs: LighthouseScores[] = [];
+    for (let i = 0; i < RUNS; i += 1) runs.push(await runLighthouse(url));
+    const pick = (key: 'performance' | 'accessibility' | 'bestPractices') => median(runs.map((r) => r[key]));
+    const result = {
+      performance: pick('performance'),
+      accessibility: pick('accessibility'),
+      bestPractices: pick('bestPractices'),
+    };
+    const last = runs[runs.length - 1];
+    console.log(`\nLighthouse 12, mobile (${RUNS} run${RUNS > 1 ? 's, median' : ''}):`);
+    console.log(`  performance     ${result.performance}`);
+    console.log(`  accessibility   ${result.accessibility}`);
+    console.log(`  best-practices  ${result.bestPractices}`);
+    console.log(
+      `  metrics (last run): ${Object.entries(last.metrics)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
+    console.log(`  LCP element (last run): ${last.lcpElement.slice(0, 120)}`);
+    if (last.failed.length > 0) console.log(`  failed audits: ${last.failed.join('; ')}`);
+
+    const misses = [
+      gzip / 1024 > TARGETS.gzipKb ? `gzipped JS ${kb(gzip)} > ${TARGETS.gzipKb} KB` : '',
+      result.performance < TARGETS.performance
+        ? `performance ${result.performance} < ${TARGETS.performance}`
+        : '',
+      result.accessibility < TARGETS.accessibility
+        ? `accessibility ${result.accessibility} < ${TARGETS.accessibility}`
+        : '',
+    ].filter(Boolean);
+    console.log(
+      `\ntargets: "/" <= ${TARGETS.gzipKb} KB gzipped JS, performance >= ${TARGETS.performance}, accessibility >= ${TARGETS.accessibility}`,
+    );
+    console.log(misses.length === 0 ? 'all targets met' : `MISSED: ${misses.join('; ')}`);
+    return misses.length === 0 ? 0 : 1;
+  } finally {
+    await stack?.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,137 @@
+/**
+ * Gateway overhead benchmark (`npm run bench:gateway`).
+ *
+ * Starts, each in its own process, an upstream service (bench/gateway/upstream.ts) and the real
+ * gateway (gateway/src/main.ts, with Redis for rate limits and session checks as in production),
+ * then measures with autocannon in this process, 50 connections for ~10 s each after a warm-up:
+ *   (a) the upstream directly, (b) the same call through the gateway with a valid JWT.
+ * Targets: through the gateway ≥ 50 % of the direct throughput, and p99 ≤ direct p99 + 10 ms.
+ *
+ * Env: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 3), BENCH_CONNECTIONS (default 50),
+ * BENCH_ROUNDS (default 1: with more, direct and gateway runs alternate and the median round counts,
+ * which steadies the figures on a busy machine), REDIS_URL (default redis://127.0.0.1:6379).
+ *
+ * Besides latency and throughput it prints the CPU time each process spent per request (from
+ * /proc, Linux only) and the load average: on a shared 2-core machine those say whether a bad
+ * figure comes from the gateway or from other work competing for the cores.
+ */
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import { TokenService } from '@crm/server-kit';
+import {
+  BENCH_SECRET,
+  BenchProcesses,
+  CONNECTIONS,
+  cpuCell,
+  DURATION,
+  freePort,
+  load,
+  measure,
+  median,
+  ROOT,
+  ROUNDS,
+  WARMUP,
+  waitUntil,
+  type Figures,
+} from '../lib/harness';
+
+const processes = new BenchProcesses();
+const isUp = (url: string) => async () => (await fetch(url)).ok;
+
+async function main(): Promise<void> {
+  const [upstreamPort, gatewayPort] = [await freePort(), await freePort()];
+  const upstreamUrl = `http://127.0.0.1:${upstreamPort}`;
+  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  const quiet = { LOG_LEVEL: 'warn', NODE_ENV: 'production' };
+
+  const upstream = processes.start('bench/gateway/upstream.ts', {
+    ...quiet,
+    PORT: String(upstreamPort),
+    JWT_SECRET: BENCH_SECRET,
+  });
+  const gateway = processes.start('gateway/src/main.ts', {
+    ...quiet,
+    // A development-looking secret is refused in production mode; the bench runs as "test".
+    NODE_ENV: 'test',
+    PORT: String(gatewayPort),
+    HOST: '127.0.0.1',
+    JWT_SECRET: BENCH_SECRET,
+    APPOINTMENTS_SERVICE_URL: upstreamUrl,
+    // One client address makes all the load: lift the global limit so the bench measures proxying.
+    RATE_LIMIT_MAX: '1000000000',
+    // Counters of its own, so the bench's burst does not count against a dev gateway's clients.
+    RATE_LIMIT_REDIS_PREFIX: `rl:bench:${randomBytes(4).toString('hex')}:`,
+    FRONTENDS_DIR: path.join(ROOT, 'frontends'),
+  });
+  await Promise.all([
+    waitUntil(isUp(`${upstreamUrl}/healthz`), 'upstream up'),
+    waitUntil(isUp(`${gatewayUrl}/healthz`), 'gateway up'),
+  ]);
+
+  const token = new TokenService(BENCH_SECRET, 3600).sign({ id: 'bench-user', rol: 'PACIENT' }).token;
+  const directTarget = `${upstreamUrl}/dates/currentDate`;
+  const gatewayTarget = `${gatewayUrl}/api/v1/dates/currentDate`;
+
+  const check = await fetch(gatewayTarget, { headers: { authorization: `Bearer ${token}` } });
+  if (check.status !== 200) throw new Error(`gateway answered ${check.status}: ${await check.text()}`);
+
+  console.log(`warming up ${WARMUP}s each…`);
+  await load(directTarget, token, WARMUP);
+  await load(gatewayTarget, token, WARMUP);
+
+  console.log(`measuring ${DURATION}s each at ${CONNECTIONS} connections, ${ROUNDS} round(s)…`);
+  const loadBefore = os.loadavg()[0]!;
+  // The upstream process serves both runs; the gateway process only the second.
+  const pids = { upstream: upstream.pid, gateway: gateway.pid };
+  const directRounds: Figures[] = [];
+  const gatewayRounds: Figures[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    directRounds.push(await measure(directTarget, token, { upstream: pids.upstream }));
+    gatewayRounds.push(await measure(gatewayTarget, token, pids));
+  }
+  const direct = median(directRounds);
+  const viaGateway = median(gatewayRounds);
+
+  const ratio = viaGateway.rps / direct.rps;
+  const p99Delta = viaGateway.p99 - direct.p99;
+  const row = (name: string, f: Figures) =>
+    `| ${name.padEnd(15)} | ${f.rps.toFixed(0).padStart(10)} | ${f.p50.toFixed(1).padStart(8)} | ${f.p99.toFixed(1).padStart(8)} | ${String(f.failed).padStart(14)} | ${cpuCell(f.cpu.upstream, 11)} | ${cpuCell(f.cpu.gateway, 10)} |`;
+  console.log('');
+  console.log(
+    '| target          | requests/s | p50 (ms) | p99 (ms) | non-2xx/errors | upstream µs | gateway µs |',
+  );
+  console.log(
+    '|-----------------|------------|----------|----------|----------------|-------------|------------|',
+  );
+  console.log(row('direct', direct));
+  console.log(row('through gateway', viaGateway));
+  console.log(
+    '(µs = CPU time per request of that process; load average 1 min: ' +
+      `${loadBefore.toFixed(2)} before, ${os.loadavg()[0]!.toFixed(2)} after, on ${os.cpus().length} cores)`,
+  );
+  console.log('');
+  const throughputOk = ratio >= 0.5;
+  const latencyOk = p99Delta <= 10;
+  const clean = direct.failed + viaGateway.failed === 0;
+  console.log(
+    `throughput ratio: ${(ratio * 100).toFixed(1)} % of direct (target ≥ 50 %) → ${throughputOk ? 'met' : 'NOT met'}`,
+  );
+  console.log(
+    `p99 difference:   ${p99Delta >= 0 ? '+' : ''}${p99Delta.toFixed(1)} ms (target ≤ +10 ms) → ${latencyOk ? 'met' : 'NOT met'}`,
+  );
+  if (!clean)
+    console.log('warning: some requests failed or answered non-2xx; the figures are not comparable');
+  process.exitCode = throughputOk && latencyOk && clean ? 0 : 1;
+}
+
+process.on('SIGINT', () => {
+  void processes.stop().finally(() => process.exit(130));
+});
+
+main()
+  .catch((error) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .finally(() => processes.stop());

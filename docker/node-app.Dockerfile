@@ -1,0 +1,63 @@
+# syntax=docker/dockerfile:1
+# One image recipe for every deployable (the gateway and each service, the e-mail worker included):
+#   docker build -f docker/node-app.Dockerfile --build-arg WORKSPACE=services/auth -t crm/auth .
+#   docker build -f docker/node-app.Dockerfile --build-arg WORKSPACE=gateway -t crm/gateway .
+# Build stage: install everything, bundle our TypeScript with esbuild (scripts/build-deployable.ts)
+# and, for the gateway, build every front end (frontends/*: the shell and its remotes). Runtime stage:
+# only the production dependencies of that one workspace, the bundle (and the front ends), a non-root
+# user, and a health check against the process's own /healthz.
+ARG NODE_IMAGE=node:22-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /repo
+COPY package.json package-lock.json tsconfig.base.json ./
+COPY packages ./packages
+COPY services ./services
+COPY gateway ./gateway
+COPY frontends ./frontends
+COPY scripts ./scripts
+RUN npm ci --no-audit --no-fund
+ARG WORKSPACE
+RUN test -n "$WORKSPACE" || { echo 'build with --build-arg WORKSPACE=<gateway|services/NAME>' >&2; exit 1; }
+RUN npx tsx scripts/build-deployable.ts "$WORKSPACE"
+# The gateway serves the front ends: build every frontends/* app that has a build script (the shell
+# and its remotes); an app whose build fails or leaves no dist/ fails the image.
+RUN mkdir -p /out/frontends \
+ && if [ "$WORKSPACE" = "gateway" ]; then \
+      for app in frontends/*; do \
+        node -e "process.exit(require('./$app/package.json').scripts?.build ? 0 : 1)" || continue; \
+        npm run build --workspace "$app" && test -d "$app/dist" || exit 1; \
+        mkdir -p "/out/$app" && cp -r "$app/dist" "/out/$app/"; \
+      done; \
+    fi
+# Every workspace's package.json (and nothing else), so `npm ci --workspace` can resolve the lock,
+# without this workspace's devDependencies (see docker/strip-dev-deps.cjs).
+COPY docker/strip-dev-deps.cjs /tmp/
+RUN mkdir -p /out/manifests \
+ && find . -name package.json -not -path '*/node_modules/*' -not -path './scripts/*' \
+      -exec cp --parents {} /out/manifests/ \; \
+ && cp package-lock.json /out/manifests/ \
+ && node /tmp/strip-dev-deps.cjs /out/manifests "$WORKSPACE"
+
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+ARG WORKSPACE
+COPY --from=build /out/manifests ./
+# Third-party production dependencies of this workspace only (our own @crm/* code is in the bundle).
+RUN npm ci --omit=dev --no-audit --no-fund --workspace "$WORKSPACE" \
+ && npm cache clean --force \
+ && rm -rf /root/.npm /tmp/*
+COPY --from=build /repo/${WORKSPACE}/dist ./${WORKSPACE}/dist
+COPY --from=build /out/frontends ./frontends
+COPY docker/healthcheck.cjs ./healthcheck.cjs
+# A fixed entry point, so the process can be started without a shell (node is PID 1 and gets
+# `docker stop`'s / Kubernetes' SIGTERM directly; every deployable handles it with handleShutdown).
+RUN ln -s "/app/${WORKSPACE}/dist/main.js" /app/main.js
+ENV FRONTENDS_DIR=/app/frontends \
+    WORKSPACE=${WORKSPACE}
+# The `node` user of the official image, by number so Kubernetes' runAsNonRoot can verify it.
+USER 1000:1000
+# The port is the service's PORT setting (or its default); see healthcheck.cjs.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 CMD ["node", "/app/healthcheck.cjs"]
+CMD ["node", "--enable-source-maps", "/app/main.js"]

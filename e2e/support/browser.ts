@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+/** Debian's Chromium (never a downloaded browser build). */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'artifacts', 'screenshots');
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const MOBILE = { width: 375, height: 812 };
+
+export interface Browser {
+  context: BrowserContext;
+  /** Errors the pages logged (console.error, uncaught exceptions), for a final "no errors" check. */
+  errors: string[];
+  newPage(viewport?: { width: number; height: number }): Promise<Page>;
+  close(): Promise<void>;
+}
+
+/** A fresh Chromium with its own temporary profile (no cookies, no storage). */
+export async function launchBrowser(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `Chromium not found at ${CHROMIUM_PATH}: install Debian's package (apt-get install -y chromium)`,
+    );
+  }
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-e2e-profile-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: DESKTOP,
+    locale: 'es-ES',
+  });
+  context.setDefaultTimeout(15000);
+  const errors: string[] = [];
+  const watch = (page: Page) => {
+    page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);
+    });
+  };
+  context.pages().forEach(watch);
+  context.on('page', watch);
+  return {
+    context,
+    errors,
+    async newPage(viewport = DESKTOP) {
+      const existing = context.pages().find((p) => p.url() === 'about:blank');
+      const page = existing ?? (await context.newPage());
+      await page.setViewportSize(viewport);
+      return page;
+    },
+    async close() {
+      await context.close();
+      fs.rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Saves a screenshot as artifacts/screenshots/<name>-<width>.png. */
+export async function screenshot(page: Page, name: string, fullPage = false): Promise<string> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const width = page.viewportSize()?.width ?? 0;
+  const file = path.join(SCREENSHOT_DIR, `${name}-${width}.png`);
+  await page.screenshot({ path: file, fullPage });
+  return file;
+}

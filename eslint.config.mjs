@@ -1,0 +1,97 @@
+import js from '@eslint/js';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/**
+ * Import boundaries: services never import each other (they talk over HTTP and events), and domain
+ * code stays free of the web framework and the database driver so it can be tested on its own.
+ */
+const otherServices = {
+  group: [
+    '**/services/*/**',
+    '@crm/*-service',
+    '@crm/auth',
+    '@crm/appointments',
+    '@crm/records',
+    '@crm/rooms',
+    '@crm/config',
+    '@crm/notifications',
+  ],
+  message: 'Services never import each other: use events or HTTP, and shared code in packages/.',
+};
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', '.infra/**', 'artifacts/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.jest } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  {
+    files: ['services/*/src/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [otherServices] }] },
+  },
+  {
+    files: ['services/*/src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'express', message: 'Domain code does not know about HTTP.' },
+            { name: 'mongoose', message: 'Domain code does not know about the database.' },
+            { name: 'mongodb', message: 'Domain code does not know about the database.' },
+          ],
+          patterns: [otherServices],
+        },
+      ],
+    },
+  },
+  {
+    files: ['packages/*/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/services/**', '**/gateway/**'], message: 'Packages never depend on deployables.' },
+          ],
+        },
+      ],
+    },
+  },
+  // Front ends (browser code, React): hooks rules, accessibility rules, and feature boundaries.
+  {
+    files: ['frontends/*/src/**/*.{ts,tsx}', 'packages/web-kit/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
+    rules: {
+      ...reactHooks.configs.flat.recommended.rules,
+      ...jsxA11y.flatConfigs.recommended.rules,
+    },
+  },
+  { files: ['frontends/*/public/**/*.js'], languageOptions: { globals: { ...globals.browser } } },
+  {
+    files: ['frontends/*/src/features/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@/features/*', '../../*', '../../../features/*'],
+              message:
+                'Features do not import each other: share code through src/lib, src/components or @crm/web-kit.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+);

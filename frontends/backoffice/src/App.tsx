@@ -1,0 +1,46 @@
+import { lazy, Suspense } from 'react';
+import { Navigate, Route, Routes } from 'react-router-dom';
+import { LoadingScreen } from '@crm/web-kit';
+import '@crm/web-kit/src/styles/web-kit.css';
+import './styles/backoffice.css';
+import { BackofficeLayout } from './layout/BackofficeLayout';
+import { AppointmentDetailPage, RecordDetailPage, RecordListPage } from './features/clinical-records';
+
+// Each screen is its own chunk, loaded when its route is visited (SPEC §2 "Loading..." placeholder).
+const AppointmentListPage = lazy(() => import('./features/appointments/AppointmentListPage'));
+const ScheduleAppointmentPage = lazy(() => import('./features/schedule/ScheduleAppointmentPage'));
+const AppointmentHistoryPage = lazy(() => import('./features/history/AppointmentHistoryPage'));
+const PatientListPage = lazy(() => import('./features/patients/PatientListPage'));
+const PatientDetailPage = lazy(() => import('./features/patients/PatientDetailPage'));
+const RegisterPatientPage = lazy(() => import('./features/register-patient/RegisterPatientPage'));
+const RoomReservationPage = lazy(() => import('./features/rooms/RoomReservationPage'));
+const ProfilePage = lazy(() => import('./features/profile/ProfilePage'));
+
+/**
+ * The exposed `./App`: rendered by the shell inside `<Route path="/doctor/*">` behind the DOCTOR/ADMIN
+ * guard, so these are descendant routes relative to /doctor (SPEC §2 route table).
+ */
+export default function App() {
+  return (
+    <BackofficeLayout>
+      <Suspense fallback={<LoadingScreen />}>
+        <Routes>
+          <Route index element={<Navigate to="appointments" replace />} />
+          <Route path="appointments" element={<AppointmentListPage />} />
+          <Route path="appointments/create" element={<ScheduleAppointmentPage />} />
+          <Route path="appointments/hisotry/:patientId" element={<AppointmentHistoryPage />} />
+          <Route path="appointments/:id" element={<AppointmentDetailPage />} />
+          <Route path="patient/create" element={<RegisterPatientPage />} />
+          <Route path="patients/list" element={<PatientListPage />} />
+          <Route path="patient/records" element={<RecordListPage />} />
+          <Route path="patient/records/detail/:id" element={<RecordDetailPage />} />
+          <Route path="patient/records/:name" element={<RecordListPage />} />
+          <Route path="patient/:id" element={<PatientDetailPage />} />
+          <Route path="room/reserve" element={<RoomReservationPage />} />
+          <Route path="profile" element={<ProfilePage />} />
+          <Route path="*" element={<h1>404</h1>} />
+        </Routes>
+      </Suspense>
+    </BackofficeLayout>
+  );
+}

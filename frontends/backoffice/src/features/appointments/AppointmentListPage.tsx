@@ -1,0 +1,109 @@
+import { useMemo } from 'react';
+import { Link } from 'react-router-dom';
+import { createColumnHelper } from '@tanstack/react-table';
+import type { AppointmentView } from '@crm/contracts';
+import { displayPhone, useSession } from '@crm/web-kit';
+import { formatDateTime } from '@crm/web-kit/time';
+import { DataTable, PageHeader, SearchBox, useDebouncedSearch, usePageSize } from '@/components';
+import { matchesSearch } from '@/lib/text';
+import { useAppointments } from './api/appointments';
+import { useDeleteAppointment } from './use-delete-appointment';
+
+const column = createColumnHelper<AppointmentView>();
+
+/**
+ * "Listado de Citas" (SPEC §2): every booked appointment, sorted by date ascending, filtered by
+ * "Buscar paciente" (500 ms debounce), 6 per page on wide windows, else 10. "Eliminar" is ADMIN's.
+ */
+export default function AppointmentListPage() {
+  const { user } = useSession();
+  const isAdmin = user?.rol === 'ADMIN';
+  const { data, error, isLoading, mutate } = useAppointments();
+  const { search, setSearch, debouncedSearch } = useDebouncedSearch();
+  const pageSize = usePageSize(6, 10);
+  const remove = useDeleteAppointment(mutate);
+
+  const rows = useMemo(
+    () =>
+      (data ?? []).filter((a) =>
+        matchesSearch(debouncedSearch, [a.user?.name ?? a.name, a.user?.email, a.user?.phone]),
+      ),
+    [data, debouncedSearch],
+  );
+
+  const columns = useMemo(
+    () => [
+      column.accessor((a) => Date.parse(a.date), {
+        id: 'date',
+        header: 'Fecha y hora',
+        cell: (info) => formatDateTime(info.row.original.date),
+        size: 170,
+      }),
+      column.accessor((a) => a.user?.name ?? a.name, { id: 'name', header: 'Paciente', size: 200 }),
+      column.accessor((a) => a.user?.phone ?? '', {
+        id: 'phone',
+        header: 'Teléfono',
+        cell: (info) => (info.getValue() ? displayPhone(info.getValue()) : 'No registrado'),
+        size: 160,
+      }),
+      column.accessor((a) => a.user?.email ?? '', { id: 'email', header: 'Correo', size: 230 }),
+      column.display({
+        id: 'edit',
+        header: 'Edición',
+        enableSorting: false,
+        enableHiding: false,
+        size: 190,
+        cell: ({ row }) => {
+          const appointment = row.original;
+          const who = appointment.user?.name ?? appointment.name;
+          return (
+            <div className="bo-row-actions">
+              <Link
+                className="wk-button wk-button--secondary bo-small"
+                to={`/doctor/appointments/${appointment.id}`}
+                aria-label={`Ver la cita de ${who}`}
+              >
+                Ver
+              </Link>
+              {isAdmin && (
+                <button
+                  type="button"
+                  className="wk-button wk-button--danger bo-small"
+                  onClick={() => void remove(appointment)}
+                  aria-label={`Eliminar la cita de ${who}`}
+                >
+                  Eliminar
+                </button>
+              )}
+            </div>
+          );
+        },
+      }),
+    ],
+    [isAdmin, remove],
+  );
+
+  return (
+    <section className="bo-page">
+      <PageHeader title="Listado de Citas" />
+      {error && (
+        <p className="bo-notice" role="alert">
+          No se pudieron cargar las citas.
+        </p>
+      )}
+      <DataTable
+        label="Listado de Citas"
+        columns={columns}
+        data={rows}
+        pageSize={pageSize}
+        loading={isLoading && !data}
+        loadingText="Cargando citas..."
+        emptyText="No se encontraron citas."
+        initialSorting={[{ id: 'date', desc: false }]}
+        totalNoun={['cita', 'citas']}
+        getRowId={(a) => a.id}
+        toolbar={<SearchBox label="Buscar paciente" value={search} onChange={setSearch} />}
+      />
+    </section>
+  );
+}

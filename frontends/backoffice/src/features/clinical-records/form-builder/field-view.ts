@@ -1,0 +1,68 @@
+import type { ViewField } from '@crm/contracts';
+import {
+  isComputedPrice,
+  isNumericField,
+  optionLabel,
+  optionValue,
+  relativeDurationToDate,
+} from '@crm/view-config';
+import { formatCentreDate } from './centre-time';
+
+/** Which control renders a field. */
+export type ControlKind = 'number' | 'text' | 'select' | 'date' | 'computed';
+
+/** Everything the React form needs to render one field, decided here so it can be tested. */
+export interface FieldView {
+  name: string;
+  label: string;
+  kind: ControlKind;
+  /** Shows an asterisk and sets the input's `required` attribute. */
+  required: boolean;
+  /** NET and GROSS: computed, never typed. */
+  readOnly: boolean;
+  options: { value: string; label: string }[];
+}
+
+function kindOf(field: ViewField): ControlKind {
+  if (isComputedPrice(field)) return 'computed';
+  switch (field.fieldType) {
+    case 'PICKLIST':
+      return 'select';
+    case 'DATE':
+      return 'date';
+    case 'NUMBER':
+      return 'number';
+    case 'TEXT':
+      // A TEXT parsed as a number is typed as one (SPEC §5: it coerces to a number anyway).
+      return isNumericField(field) ? 'number' : 'text';
+  }
+}
+
+export function fieldView(field: ViewField): FieldView {
+  const kind = kindOf(field);
+  return {
+    name: field.name,
+    label: field.label,
+    kind,
+    required: kind !== 'computed' && field.required,
+    readOnly: kind === 'computed',
+    options: (field.options ?? []).map((option) => ({
+      value: optionValue(option),
+      label: optionLabel(option),
+    })),
+  };
+}
+
+/**
+ * Under a date-parsed field holding a duration ("10 años"): the day it becomes, counted from the
+ * appointment, so the doctor sees what will be stored ("Hasta el 25/11/2036").
+ */
+export function durationHint(
+  field: ViewField,
+  value: string | undefined,
+  anchorDate: Date,
+): string | undefined {
+  if (field.parseOutput !== 'date' || !value) return undefined;
+  const date = relativeDurationToDate(value, anchorDate);
+  return date ? `Hasta el ${formatCentreDate(date)}` : undefined;
+}

@@ -1,0 +1,89 @@
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { createColumnHelper } from '@tanstack/react-table';
+import type { UserView } from '@crm/contracts';
+import { displayPhone } from '@crm/web-kit';
+import { DataTable, PageHeader, SearchBox, useDebouncedValue, usePageSize } from '@/components';
+import { usePatientsPage } from './api/patients';
+
+const column = createColumnHelper<UserView>();
+
+/** localStorage key of this list's "Columnas" choice (SPEC §9: one key per list). */
+export const PATIENT_COLUMNS_KEY = 'backoffice.patients.columns';
+
+const columns = [
+  column.accessor('name', { header: 'Nombre', size: 220 }),
+  column.accessor('email', { header: 'Correo', size: 240 }),
+  column.accessor((p) => p.phone ?? '', {
+    id: 'phone',
+    header: 'Teléfono',
+    cell: (info) => (info.getValue() ? displayPhone(info.getValue()) : 'No registrado'),
+    size: 170,
+  }),
+  column.display({
+    id: 'actions',
+    header: 'Acciones',
+    enableHiding: false,
+    enableSorting: false,
+    size: 110,
+    cell: ({ row }) => (
+      <Link
+        className="wk-button wk-button--secondary bo-small"
+        to={`/doctor/patient/${row.original._id}`}
+        aria-label={`Ver a ${row.original.name}`}
+      >
+        Ver
+      </Link>
+    ),
+  }),
+];
+
+/**
+ * "Listado de Pacientes" (SPEC §2): server-side pagination and search (GET /users/pacients), 6 per
+ * page on wide windows else 10, the "Columnas" choice kept in localStorage.
+ */
+export default function PatientListPage() {
+  const [search, setSearch] = useState('');
+  const debouncedSearch = useDebouncedValue(search.trim());
+  const limit = usePageSize(6, 10);
+  // The page belongs to one search and one page size: a new search or size starts at page 1.
+  const [paging, setPaging] = useState({ page: 1, for: '' });
+  const pagingKey = `${debouncedSearch}|${limit}`;
+  const page = paging.for === pagingKey ? paging.page : 1;
+  const { data, error, isLoading } = usePatientsPage({ page, limit, search: debouncedSearch });
+
+  const server = useMemo(
+    () => ({
+      page,
+      totalPages: data?.totalPages ?? 1,
+      total: data?.total ?? 0,
+      onPageChange: (next: number) => setPaging({ page: next, for: pagingKey }),
+    }),
+    [page, data, pagingKey],
+  );
+
+  return (
+    <section className="bo-page">
+      <PageHeader title="Listado de Pacientes" />
+      {error && (
+        <p className="bo-notice" role="alert">
+          No se pudieron cargar los pacientes.
+        </p>
+      )}
+      <DataTable
+        label="Listado de Pacientes"
+        columns={columns}
+        data={data?.pacients ?? []}
+        pageSize={limit}
+        loading={isLoading && !data}
+        loadingText="Cargando pacientes..."
+        emptyText="No se encontraron pacientes."
+        columnVisibilityKey={PATIENT_COLUMNS_KEY}
+        server={server}
+        totalNoun={['paciente', 'pacientes']}
+        getRowId={(p) => p._id}
+        toolbar={<SearchBox label="Buscar paciente" value={search} onChange={setSearch} />}
+      />
+    </section>
+  );
+}

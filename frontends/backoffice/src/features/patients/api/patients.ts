@@ -1,0 +1,29 @@
+import useSWR from 'swr';
+import type { AppointmentStatusChange, PacientsPage, PatientAppointments } from '@crm/contracts';
+import { api } from '@crm/web-kit';
+
+export interface PatientsQuery {
+  page: number;
+  limit: number;
+  search: string;
+}
+
+/** GET /users/pacients?page&limit&search — the paged patient list (README "Decisions"). */
+export const getPatientsPage = ({ page, limit, search }: PatientsQuery) =>
+  api.get<PacientsPage>('/users/pacients', { query: { page, limit, search } });
+
+export const usePatientsPage = (query: PatientsQuery) =>
+  useSWR(['backoffice:patients', query.page, query.limit, query.search], () => getPatientsPage(query), {
+    keepPreviousData: true,
+    revalidateOnFocus: false,
+  });
+
+/** GET /dates/userid/{id} — the patient and their active appointment(s). */
+export const usePatientAppointments = (id: string | undefined) =>
+  useSWR(id ? ['backoffice:patient', id] : null, () =>
+    api.get<PatientAppointments>(`/dates/userid/${encodeURIComponent(id ?? '')}`),
+  );
+
+/** DELETE /dates/cancel/{id} — a doctor or admin cancels a patient's appointment. */
+export const cancelAppointment = (id: string) =>
+  api.delete<AppointmentStatusChange>(`/dates/cancel/${encodeURIComponent(id)}`);

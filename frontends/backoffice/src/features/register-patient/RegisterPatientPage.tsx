@@ -1,0 +1,90 @@
+import { useState, type FormEvent } from 'react';
+import {
+  api,
+  FormAlert,
+  MESSAGES,
+  PasswordField,
+  phoneDigits,
+  PhoneField,
+  showSuccess,
+  TextField,
+  useServerForm,
+} from '@crm/web-kit';
+import { PageHeader } from '@/components';
+
+const FIELDS = ['name', 'phone', 'email', 'password'] as const;
+type Field = (typeof FIELDS)[number];
+const EMPTY: Record<Field, string> = { name: '', phone: '', email: '', password: '' };
+
+/**
+ * Register a patient (SPEC §2, §7): POST /auth/doctor/patient/create {name, phone, email, password};
+ * "Paciente Registrado" then the page reloads (empty form). Server errors go under their field.
+ */
+export default function RegisterPatientPage() {
+  const [values, setValues] = useState(EMPTY);
+  const { errors, busy, run } = useServerForm(FIELDS);
+  const set = (field: Field) => (value: string) => setValues((old) => ({ ...old, [field]: value }));
+  const general = errors.general;
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    void run(async () => {
+      await api.post('/auth/doctor/patient/create', { ...values, phone: phoneDigits(values.phone) });
+      await showSuccess(MESSAGES.patientRegistered.title, MESSAGES.patientRegistered.text);
+      window.location.reload();
+    });
+  };
+
+  return (
+    <section className="bo-page">
+      <PageHeader title="Registrar Paciente" />
+      <form className="bo-card bo-form" onSubmit={submit} noValidate={false} aria-label="Registrar Paciente">
+        <FormAlert message={general} />
+        <TextField
+          label="Nombre Completo"
+          name="name"
+          autoComplete="off"
+          required
+          value={values.name}
+          onValueChange={set('name')}
+          error={errors.fields.name}
+          invalid={Boolean(general)}
+        />
+        <PhoneField
+          label="Número de Teléfono"
+          name="phone"
+          autoComplete="off"
+          required
+          value={values.phone}
+          onValueChange={set('phone')}
+          error={errors.fields.phone}
+          invalid={Boolean(general)}
+        />
+        <TextField
+          label="Correo Electrónico"
+          name="email"
+          type="email"
+          autoComplete="off"
+          required
+          value={values.email}
+          onValueChange={set('email')}
+          error={errors.fields.email}
+          invalid={Boolean(general)}
+        />
+        <PasswordField
+          label="Contraseña"
+          name="password"
+          autoComplete="new-password"
+          required
+          value={values.password}
+          onValueChange={set('password')}
+          error={errors.fields.password}
+          invalid={Boolean(general)}
+        />
+        <button type="submit" className="wk-button wk-button--block" disabled={busy}>
+          {busy ? 'Registrando…' : 'Registrar Paciente'}
+        </button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,83 @@
+import { useMemo, useState } from 'react';
+import { useSWRConfig } from 'swr';
+import type { UserView } from '@crm/contracts';
+import { confirmDialog, MESSAGES, PatientPickerModal, showBookingError, showSuccess } from '@crm/web-kit';
+import { Calendar, SlotGrid } from '@crm/web-kit/calendar';
+import { formatDate, formatDay, formatTime, freeSlots, type Day } from '@crm/web-kit/time';
+import { PageHeader } from '@/components';
+import { APPOINTMENTS_KEY } from '@/lib/cache-keys';
+import { bookForPatient, useBookedDates } from './api/schedule';
+
+const slotText = (slot: string) => `Fecha ${formatDate(slot)} Hora ${formatTime(slot)} (Atlantic/Canary)`;
+
+/**
+ * "Agendar Cita" for a patient (SPEC §2.10 as staff sees it): pick a day, a free 15-minute slot
+ * (Atlantic/Canary, booked ones removed), then the patient in "Seleccione un paciente"; confirmation,
+ * POST /dates/admin {date, pacientId}, "Reserva exitosa".
+ */
+export default function ScheduleAppointmentPage() {
+  const { data: booked, isLoading, mutate: refreshBooked } = useBookedDates();
+  const { mutate } = useSWRConfig();
+  const [day, setDay] = useState<Day | null>(null);
+  const [pickerSlot, setPickerSlot] = useState<string | null>(null);
+  const slots = useMemo(() => (day ? freeSlots(day, booked ?? []) : []), [day, booked]);
+
+  const book = async (slot: string, patient: UserView) => {
+    const confirmed = await confirmDialog({
+      title: '¿Confirmar la cita?',
+      text: `${patient.name}: ${slotText(slot)}`,
+    });
+    if (!confirmed) return;
+    try {
+      await bookForPatient(slot, patient.id);
+      await showSuccess(
+        MESSAGES.bookingSuccess.title,
+        `Cita reservada para ${patient.name}: ${slotText(slot)}.`,
+      );
+    } catch (error) {
+      await showBookingError(error);
+    } finally {
+      void refreshBooked();
+      // The appointment list reloads next time it is opened.
+      void mutate(APPOINTMENTS_KEY);
+    }
+  };
+
+  return (
+    <section className="bo-page">
+      <PageHeader title="Agendar Cita" />
+      <p className="bo-lead">
+        Elija un día y una hora libre; después, el paciente. Horario de lunes a viernes de 9:00 a 13:00 y de
+        17:00 a 20:00 (hora de Canarias).
+      </p>
+      <div className="bo-booking">
+        <Calendar label="Calendario de citas" selected={day} onSelect={setDay} />
+        <section className="wk-slots" aria-live="polite" aria-label="Horarios">
+          {!day ? (
+            <p className="wk-slots__hint">
+              Seleccione un día del calendario para ver los horarios disponibles.
+            </p>
+          ) : isLoading && !booked ? (
+            <p className="wk-slots__hint">Cargando horarios…</p>
+          ) : slots.length === 0 ? (
+            <p className="wk-slots__empty">No hay Horiarios disponibles para {formatDay(day)}</p>
+          ) : (
+            <>
+              <h2 className="wk-slots__title">Horarios disponibles para {formatDay(day)}</h2>
+              <SlotGrid slots={slots} onPick={setPickerSlot} />
+            </>
+          )}
+        </section>
+      </div>
+      <PatientPickerModal
+        open={pickerSlot !== null}
+        onClose={() => setPickerSlot(null)}
+        onPicked={(patient) => {
+          const slot = pickerSlot;
+          setPickerSlot(null);
+          if (slot) void book(slot, patient);
+        }}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,2 @@
+// The back office is only consumed through its remoteEntry.js (./App); this entry keeps Vite's build happy.
+export {};

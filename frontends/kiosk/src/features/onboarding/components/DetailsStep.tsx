@@ -1,0 +1,53 @@
+import type { FormEvent } from 'react';
+import { PhoneField, TextField } from '@crm/web-kit';
+import { useFocusOnMount } from '@/lib/use-focus-on-mount';
+import type { OnboardingState } from '../hooks/use-onboarding-flow';
+
+interface DetailsStepProps {
+  state: Pick<OnboardingState, 'name' | 'phone' | 'asks' | 'busy' | 'saving' | 'fieldErrors'>;
+  onNameChange(name: string): void;
+  onPhoneChange(phone: string): void;
+  onSubmit(): void;
+}
+
+/** Step 2 (SPEC §2): "Ya casi", only the missing name and/or phone, "Continuar con Cita". */
+export function DetailsStep({ state, onNameChange, onPhoneChange, onSubmit }: DetailsStepProps) {
+  const ref = useFocusOnMount<HTMLFormElement>();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!state.busy) onSubmit();
+  };
+  return (
+    <form ref={ref} className="kiosk-form" onSubmit={submit} aria-labelledby="kiosk-details-title">
+      <h1 id="kiosk-details-title" className="kiosk-title">
+        Ya casi
+      </h1>
+      {state.asks.name && (
+        <TextField
+          label="Nombre Completo"
+          name="name"
+          required
+          autoComplete="off"
+          autoCapitalize="words"
+          value={state.name}
+          error={state.fieldErrors.name}
+          onValueChange={onNameChange}
+        />
+      )}
+      {state.asks.phone && (
+        <PhoneField
+          label="Teléfono"
+          name="phone"
+          required
+          autoComplete="off"
+          value={state.phone}
+          error={state.fieldErrors.phone}
+          onValueChange={onPhoneChange}
+        />
+      )}
+      <button type="submit" className="wk-button kiosk-button" disabled={state.busy}>
+        {state.saving ? 'Guardando…' : 'Continuar con Cita'}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,8 @@
+/** Any unknown path: a bare heading (SPEC §2). */
+export function NotFound() {
+  return (
+    <main id="main" className="not-found">
+      <h1>404</h1>
+    </main>
+  );
+}

@@ -1,0 +1,6 @@
+import type { AppointmentView } from '@crm/contracts';
+import { api } from '@crm/web-kit';
+
+/** POST /dates/admin — a doctor or admin books a slot for a patient. */
+export const bookDateForPatient = (date: string, pacientId: string) =>
+  api.post<AppointmentView>('/dates/admin', { date, pacientId });

@@ -1,0 +1,108 @@
+import { useMemo, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useSWRConfig } from 'swr';
+import type { UserView } from '@crm/contracts';
+import {
+  confirmDialog,
+  isStaff,
+  MESSAGES,
+  PatientPickerModal,
+  showBookingError,
+  showSuccess,
+  useSession,
+} from '@crm/web-kit';
+import { Calendar } from '@crm/web-kit/calendar';
+import { formatDate, formatTime, freeSlots, type Day } from '@crm/web-kit/time';
+import { CURRENT_DATE_PATH } from '@/lib/cache-keys';
+import { pendingDate } from '@/lib/pending-date';
+import { bookDate } from '../api/book-date';
+import { bookDateForPatient } from '../api/book-date-for-patient';
+import { useBookedDates } from '../api/get-booked-dates';
+import { SlotList } from './SlotList';
+import { WelcomeModal } from './WelcomeModal';
+import { usePageTitle } from '@/lib/page-title';
+
+const confirmationText = (slot: string) =>
+  `Fecha ${formatDate(slot)} Hora ${formatTime(slot)} (Atlantic/Canary)`;
+
+/** Booking calendar (SPEC §2.10): pick a day, then a free 15-minute slot. */
+export default function BookingPage() {
+  usePageTitle('Reservar Cita');
+  const session = useSession();
+  const navigate = useNavigate();
+  const { mutate } = useSWRConfig();
+  const { data: booked, isLoading, mutate: refreshBooked } = useBookedDates();
+
+  const [selected, setSelected] = useState<Day | null>(null);
+  const [welcomeSlot, setWelcomeSlot] = useState<string | null>(null);
+  const [pickerSlot, setPickerSlot] = useState<string | null>(null);
+
+  const slots = useMemo(() => (selected ? freeSlots(selected, booked ?? []) : []), [selected, booked]);
+
+  const book = async (slot: string, patient?: UserView) => {
+    const confirmed = await confirmDialog({ title: '¿Confirmar la cita?', text: confirmationText(slot) });
+    if (!confirmed) return;
+    try {
+      if (patient) {
+        await bookDateForPatient(slot, patient.id);
+        void refreshBooked();
+        await showSuccess(
+          MESSAGES.bookingSuccess.title,
+          `Cita reservada para ${patient.name}: ${confirmationText(slot)}.`,
+        );
+      } else {
+        const result = await bookDate(slot);
+        await mutate(CURRENT_DATE_PATH, { date: result.date }, { revalidate: false });
+        void refreshBooked();
+        navigate('/user');
+        await showSuccess(
+          MESSAGES.bookingSuccess.title,
+          `Su cita ha sido reservada: ${confirmationText(result.date)}.`,
+        );
+      }
+    } catch (error) {
+      void refreshBooked();
+      if (!patient) void mutate(CURRENT_DATE_PATH);
+      await showBookingError(error);
+    }
+  };
+
+  const pick = (slot: string) => {
+    if (session.status !== 'loggedIn' || !session.user) {
+      pendingDate.save(slot);
+      setWelcomeSlot(slot);
+      return;
+    }
+    if (isStaff(session.user.rol)) {
+      setPickerSlot(slot);
+      return;
+    }
+    void book(slot);
+  };
+
+  return (
+    <div className="page booking-page">
+      <header className="page__header">
+        <h1>Reserve su cita</h1>
+        <p>
+          Elija un día y una hora libre. Atendemos de lunes a viernes de 9:00 a 13:00 y de 17:00 a 20:00 (hora
+          de Canarias). El reconocimiento cuesta 19 €.
+        </p>
+      </header>
+      <div className="booking-page__body">
+        <Calendar selected={selected} onSelect={setSelected} />
+        <SlotList day={selected} slots={slots} loading={isLoading && !booked} onPick={pick} />
+      </div>
+      <WelcomeModal slot={welcomeSlot} onClose={() => setWelcomeSlot(null)} />
+      <PatientPickerModal
+        open={pickerSlot !== null}
+        onClose={() => setPickerSlot(null)}
+        onPicked={(patient) => {
+          const slot = pickerSlot;
+          setPickerSlot(null);
+          if (slot) void book(slot, patient);
+        }}
+      />
+    </div>
+  );
+}

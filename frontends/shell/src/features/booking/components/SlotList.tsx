@@ -1,0 +1,43 @@
+import { SlotGrid } from '@crm/web-kit/calendar';
+import { formatDay, type Day } from '@crm/web-kit/time';
+
+/** Free slots of the chosen day, four per row, or the "no slots" text (spelled as the spec does). */
+export function SlotList({
+  day,
+  slots,
+  loading,
+  onPick,
+}: {
+  day: Day | null;
+  slots: string[];
+  loading: boolean;
+  onPick(slot: string): void;
+}) {
+  return (
+    <section className="wk-slots" aria-live="polite" aria-labelledby="slots-title">
+      {!day ? (
+        <p id="slots-title" className="wk-slots__hint">
+          Seleccione un día del calendario para ver los horarios disponibles.
+        </p>
+      ) : loading ? (
+        <p id="slots-title" className="wk-slots__hint">
+          Cargando horarios…
+        </p>
+      ) : slots.length === 0 ? (
+        <p id="slots-title" className="wk-slots__empty">
+          No hay Horiarios disponibles para {formatDay(day)}
+        </p>
+      ) : (
+        <>
+          <h2 id="slots-title" className="wk-slots__title">
+            Horarios disponibles para {formatDay(day)}
+          </h2>
+          <SlotGrid slots={slots} onPick={onPick} />
+          <p className="slots__note">
+            Horas en horario de Canarias (Atlantic/Canary). Cada cita dura 15 minutos.
+          </p>
+        </>
+      )}
+    </section>
+  );
+}

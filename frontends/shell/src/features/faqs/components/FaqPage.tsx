@@ -1,0 +1,50 @@
+import { useId, useState } from 'react';
+import { FAQ_ITEMS } from './faq-content';
+import { usePageTitle } from '@/lib/page-title';
+
+/** "Información y Preguntas Frecuentes" (SPEC §2.8): accordion, one item open at a time, the first open. */
+export default function FaqPage() {
+  usePageTitle('Preguntas Frecuentes');
+  const [open, setOpen] = useState<string | null>(FAQ_ITEMS[0].id);
+  const base = useId();
+  return (
+    <div className="page faq-page">
+      <header className="page__header">
+        <h1>Información y Preguntas Frecuentes</h1>
+      </header>
+      <div className="accordion">
+        {FAQ_ITEMS.map((item) => {
+          const expanded = open === item.id;
+          const buttonId = `${base}-${item.id}-button`;
+          const panelId = `${base}-${item.id}-panel`;
+          return (
+            <div key={item.id} className={`accordion__item${expanded ? ' is-open' : ''}`}>
+              <h2 className="accordion__heading">
+                <button
+                  type="button"
+                  id={buttonId}
+                  className="accordion__button"
+                  aria-expanded={expanded}
+                  aria-controls={panelId}
+                  onClick={() => setOpen(expanded ? null : item.id)}
+                >
+                  <span>{item.question}</span>
+                  <span className="accordion__icon" aria-hidden="true" />
+                </button>
+              </h2>
+              <div
+                id={panelId}
+                role="region"
+                aria-labelledby={buttonId}
+                className="accordion__panel"
+                hidden={!expanded}
+              >
+                {item.answer}
+              </div>
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,171 @@
+import type { MouseEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { trackPhoneConversion } from '@/lib/analytics';
+import { scrollToSection } from '@/lib/scroll';
+import { SITE } from '@/lib/site';
+import { HERO } from '../hero-content';
+import { usePageTitle } from '@/lib/page-title';
+
+const CERTIFICATES = [
+  {
+    title: 'Permiso de conducir',
+    text: 'Obtención y renovación de todos los permisos (AM, A, B, C, D, E) y licencias. Gestionamos la renovación con la DGT.',
+  },
+  {
+    title: 'Armas y caza',
+    text: 'Certificado para licencias de armas de caza, tiro deportivo, coleccionistas y vigilancia.',
+  },
+  {
+    title: 'Embarcaciones de recreo',
+    text: 'Reconocimiento para titulaciones náuticas: PER, patrón de navegación básica, patrón de yate y moto náutica.',
+  },
+  {
+    title: 'Seguridad privada',
+    text: 'Aptitud psicofísica para vigilantes de seguridad, escoltas y guardas rurales.',
+  },
+  {
+    title: 'Perros potencialmente peligrosos',
+    text: 'Certificado de capacidad física y aptitud psicológica para la licencia municipal de tenencia.',
+  },
+  {
+    title: 'Operador de grúa',
+    text: 'Certificado médico para el carné de operador de grúa torre y grúa móvil autopropulsada.',
+  },
+  {
+    title: 'Deportivos',
+    text: 'Certificados para buceo, federaciones, pruebas deportivas y licencias de pilotos.',
+  },
+  {
+    title: 'Estudios y oposiciones',
+    text: 'Certificados médicos oficiales para matrículas, oposiciones y otros trámites.',
+  },
+];
+
+function onSectionLink(e: MouseEvent<HTMLAnchorElement>, id: string) {
+  e.preventDefault();
+  scrollToSection(id);
+}
+
+/** Landing page (SPEC §1): certificates, about us and contact sections. */
+export default function LandingPage() {
+  usePageTitle(null);
+  return (
+    <div className="landing">
+      <section id="inicio" className="hero" aria-labelledby="hero-title">
+        <div className="hero__inner">
+          <p className="hero__eyebrow">{HERO.eyebrow}</p>
+          <h1 id="hero-title" className="hero__title">
+            {HERO.title}
+          </h1>
+          <p className="hero__text">{HERO.text}</p>
+          <div className="hero__actions">
+            <Link className="wk-button hero__cta" to="/dates">
+              {HERO.cta}
+            </Link>
+            <a
+              className="wk-button wk-button--ghost"
+              href="#certificados"
+              onClick={(e) => onSectionLink(e, 'certificados')}
+            >
+              {HERO.secondary}
+            </a>
+          </div>
+        </div>
+      </section>
+
+      <section id="certificados" className="section" aria-labelledby="certificados-title">
+        <div className="section__inner">
+          <h2 id="certificados-title" className="section__title">
+            Certificados
+          </h2>
+          <p className="section__lead">
+            Todos los reconocimientos cuestan 19 € y se emiten y envían a la administración en el momento.
+          </p>
+          <ul className="cards">
+            {CERTIFICATES.map((c) => (
+              <li key={c.title} className="card">
+                <h3 className="card__title">{c.title}</h3>
+                <p>{c.text}</p>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <section id="nosotros" className="section section--alt" aria-labelledby="nosotros-title">
+        <div className="section__inner about">
+          <div>
+            <h2 id="nosotros-title" className="section__title">
+              Nosotros
+            </h2>
+            <p>
+              Somos un centro de reconocimiento de conductores y de aptitud psicofísica autorizado por la
+              Consejería de Sanidad. Nuestro equipo de medicina, psicología y oftalmología realiza todas las
+              pruebas en una sola visita de unos 20 minutos.
+            </p>
+            <p>
+              Trabajamos conectados con la Dirección General de Tráfico: si renueva el permiso de conducir,
+              nos ocupamos del trámite y usted se lleva el permiso provisional ese mismo día.
+            </p>
+          </div>
+          <ul className="facts" aria-label="Por qué elegirnos">
+            <li>
+              <strong>19 €</strong>
+              <span>por reconocimiento, impuestos incluidos</span>
+            </li>
+            <li>
+              <strong>20 min</strong>
+              <span>de visita con todas las pruebas</span>
+            </li>
+            <li>
+              <strong>En el día</strong>
+              <span>certificado enviado a la administración</span>
+            </li>
+          </ul>
+        </div>
+      </section>
+
+      <section id="contacto" className="section" aria-labelledby="contacto-title">
+        <div className="section__inner contact">
+          <h2 id="contacto-title" className="section__title">
+            Contacto
+          </h2>
+          <div className="contact__grid">
+            <div>
+              <h3>Dirección</h3>
+              <p>
+                <a href={SITE.mapsUrl} target="_blank" rel="noopener noreferrer">
+                  {SITE.address}
+                  <span className="wk-visually-hidden"> (abre un mapa en una pestaña nueva)</span>
+                </a>
+              </p>
+            </div>
+            <div>
+              <h3>Teléfono y correo</h3>
+              <p>
+                <a href={SITE.phoneHref} onClick={trackPhoneConversion}>
+                  {SITE.phoneDisplay}
+                </a>
+                <br />
+                <a href={`mailto:${SITE.email}`}>{SITE.email}</a>
+              </p>
+            </div>
+            <div>
+              <h3>Horario</h3>
+              <p>
+                Lunes a viernes
+                <br />
+                9:00 a 13:00 y 17:00 a 20:00
+              </p>
+            </div>
+          </div>
+          <p>
+            <Link className="wk-button" to="/dates">
+              Reservar Cita
+            </Link>
+          </p>
+        </div>
+      </section>
+    </div>
+  );
+}

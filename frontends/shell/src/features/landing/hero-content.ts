@@ -1,0 +1,11 @@
+/**
+ * Texts of the landing page's first screen; also pre-rendered into index.html (build/prerender-home.ts),
+ * which is why this module imports nothing.
+ */
+export const HERO = {
+  eyebrow: 'Centro de Reconocimiento Médico en Las Palmas de Gran Canaria',
+  title: 'Su certificado médico oficial, en el día y sin esperas',
+  text: 'Reconocimientos para conducir, armas, embarcaciones, seguridad privada y más. Reserve su cita en línea en menos de un minuto.',
+  cta: 'Reservar Cita',
+  secondary: 'Ver certificados',
+} as const;

@@ -1,0 +1,92 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import {
+  ApiError,
+  confirmDialog,
+  MESSAGES,
+  showError,
+  showServerError,
+  showSuccess,
+  useSession,
+} from '@crm/web-kit';
+import { formatDate, formatTime } from '@crm/web-kit/time';
+import { cancelDate } from '../api/cancel-date';
+import { useCurrentDate } from '../api/get-current-date';
+import { usePageTitle } from '@/lib/page-title';
+
+/** "My appointment" (SPEC §2.7): date and time with a cancel button, or "No tienes ninguna cita reservada". */
+export default function MyAppointmentPage() {
+  usePageTitle('Mi Cita');
+  const { user } = useSession();
+  const { data, error, isLoading, mutate } = useCurrentDate();
+  const [busy, setBusy] = useState(false);
+  const date = data?.date ?? null;
+
+  const cancel = async () => {
+    if (!date) return;
+    const confirmed = await confirmDialog({
+      title: '¿Desea cancelar su cita?',
+      text: `Fecha ${formatDate(date)} Hora ${formatTime(date)} (Atlantic/Canary)`,
+      icon: 'warning',
+    });
+    if (!confirmed) return;
+    setBusy(true);
+    try {
+      await cancelDate(date);
+      await mutate({ date: null }, { revalidate: false });
+      void showSuccess(MESSAGES.cancelSuccess.title, MESSAGES.cancelSuccess.text);
+    } catch (err) {
+      void mutate();
+      if (err instanceof ApiError && !err.isServerFailure)
+        void showError('Error', err.errors[0]?.message ?? err.message);
+      else void showServerError();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const name = user?.profile?.name;
+  return (
+    <div className="page my-appointment">
+      <header className="page__header">
+        <h1>Mi Cita</h1>
+        {name ? <p>Hola, {name}.</p> : null}
+      </header>
+      <section className="appointment-card" aria-live="polite" aria-busy={isLoading}>
+        {isLoading && !data ? (
+          <p>Cargando su cita…</p>
+        ) : error && !data ? (
+          <p>No se ha podido cargar su cita. Inténtelo de nuevo más tarde.</p>
+        ) : date ? (
+          <>
+            <h2 className="appointment-card__title">Su próxima cita</h2>
+            <dl className="appointment-card__details">
+              <div>
+                <dt>Fecha</dt>
+                <dd data-testid="appointment-date">{formatDate(date)}</dd>
+              </div>
+              <div>
+                <dt>Hora</dt>
+                <dd data-testid="appointment-time">{formatTime(date)} (Atlantic/Canary)</dd>
+              </div>
+            </dl>
+            <p className="appointment-card__note">
+              Traiga su DNI o NIE, gafas o lentillas si las usa y, si renueva el permiso de conducir, el
+              permiso actual. Si cancela con más de 24 horas de antelación le devolvemos el importe pagado.
+            </p>
+            <button type="button" className="wk-button wk-button--danger" onClick={cancel} disabled={busy}>
+              Cancelar Cita
+            </button>
+          </>
+        ) : (
+          <>
+            <p className="appointment-card__empty">No tienes ninguna cita reservada</p>
+            <Link className="wk-button" to="/dates">
+              Reservar Cita
+            </Link>
+          </>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,161 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger, TokenService } from '@crm/server-kit';
+import { checkBearerToken, publicRouteMatcher } from './auth';
+import type { GatewayConfig } from './config';
+import { createCors } from './cors';
+import { prepareForwardedHeaders } from './forwarded-headers';
+import { sendJson } from './json-response';
+import {
+  API_PREFIX,
+  firstSegment,
+  indexProxyTable,
+  type Middleware,
+  type RouteMiddleware,
+  type UpstreamName,
+} from './proxy-table';
+import { authLimitedRoute, type RateLimiters } from './rate-limit';
+import { applySecurityHeaders } from './security-headers';
+import type { SessionCheck } from './session-check';
+import type { Upstream } from './upstream-proxy';
+
+export interface ApiHandlerDeps {
+  config: GatewayConfig;
+  logger: Logger;
+  tokens: TokenService;
+  sessionCheck: SessionCheck;
+  rateLimiters: RateLimiters;
+  upstreams: ReadonlyMap<UpstreamName, Upstream>;
+  routeMiddleware?: readonly RouteMiddleware[];
+}
+
+/**
+ * Dot segments and encoded slashes/backslashes could make the gateway's view of a path (routing,
+ * public-route check) differ from the service's; such paths have no legitimate use in this API.
+ */
+const AMBIGUOUS_PATH = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)|%2f|%5c|\\/i;
+
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
+ * The `/api/*` request listener: plain node:http, no Express, no body parsing. Steps, in order:
+ * security headers → CORS → forwarded headers (identity headers stripped, X-Request-Id) →
+ * Content-Length limit → route lookup → JWT check (unless public) → global rate limit (counts every
+ * request, refused or not) → 404/400/401 → session check (protected routes) → the stricter limit
+ * of the sign-in family → per-route middleware → proxy (prefix stripped).
+ */
+export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  const { config, logger, tokens, sessionCheck, rateLimiters, upstreams } = deps;
+  const hops = config.TRUST_PROXY_HOPS;
+  const routes = indexProxyTable();
+  const isPublic = publicRouteMatcher();
+  const cors = createCors(config.CORS_ORIGINS);
+  const routeMiddleware = new Map<string, Middleware>(
+    (deps.routeMiddleware ?? []).map((m) => [`${m.method} ${m.path}`, m.handle]),
+  );
+
+  /** Gateway-made refusals; the connection is closed when an unread body would otherwise be drained. */
+  const reject = (req: IncomingMessage, res: ServerResponse, status: number, message: string) => {
+    logger.debug(
+      { status, method: req.method, path: req.url?.split('?')[0] },
+      'request refused at the gateway',
+    );
+    if (hasBody(req) && !res.headersSent) res.setHeader('Connection', 'close');
+    sendJson(res, status, { message });
+  };
+
+  const failed = (res: ServerResponse, error: unknown) => {
+    logger.error({ err: error }, 'gateway pipeline failed');
+    sendJson(res, 500, { message: 'Internal server error' });
+  };
+
+  const forward = (req: IncomingMessage, res: ServerResponse, upstream: Upstream, target: string) => {
+    if (req.destroyed) return; // the client left while we were checking its session
+    req.url = target;
+    upstream.proxy(req, res, (error) => failed(res, error ?? new Error('proxy did not handle the request')));
+  };
+
+  const afterAuth = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    upstream: Upstream,
+    servicePath: string,
+    target: string,
+  ) => {
+    const key = `${req.method} ${servicePath.length > 1 && servicePath.endsWith('/') ? servicePath.slice(0, -1) : servicePath}`;
+    const hook = routeMiddleware.size > 0 ? routeMiddleware.get(key) : undefined;
+    if (!hook) return forward(req, res, upstream, target);
+    hook(req, res, (error) => (error ? failed(res, error) : forward(req, res, upstream, target)));
+  };
+
+  /** The sign-in family has a stricter budget of its own (whatever the case or trailing slash). */
+  const authRouteLimit = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    upstream: Upstream,
+    servicePath: string,
+    target: string,
+  ) => {
+    const limited = authLimitedRoute(req.method ?? 'GET', servicePath);
+    if (!limited) return afterAuth(req, res, upstream, servicePath, target);
+    rateLimiters.auth(limited)(req, res, (error) =>
+      error ? failed(res, error) : afterAuth(req, res, upstream, servicePath, target),
+    );
+  };
+
+  return (req, res) => {
+    try {
+      applySecurityHeaders(req, res, hops);
+      if (cors(req, res) === 'answered') return;
+      prepareForwardedHeaders(req, res, hops);
+
+      const url = req.url ?? '/';
+      const queryAt = url.indexOf('?');
+      const path = queryAt === -1 ? url : url.slice(0, queryAt);
+
+      const length = req.headers['content-length'];
+      if (length !== undefined && Number(length) > config.bodyLimitBytes) {
+        return reject(req, res, 413, 'Request body too large');
+      }
+
+      let upstream: Upstream | undefined;
+      let servicePath = '';
+      let refusal: [number, string] | undefined;
+      if (!path.startsWith(API_PREFIX) || path.charCodeAt(API_PREFIX.length) !== 47 /* / */) {
+        refusal = [404, 'Route not found'];
+      } else {
+        servicePath = path.slice(API_PREFIX.length);
+        if (AMBIGUOUS_PATH.test(servicePath)) refusal = [400, 'Invalid path'];
+        else upstream = upstreams.get(routes.get(firstSegment(servicePath))!);
+        if (!upstream && !refusal) refusal = [404, 'Route not found'];
+      }
+
+      // The token is verified before the rate limit so that the session lookup can go to Redis in
+      // the same round trip (auto-pipelined) as the rate-limit counter, instead of one after the other.
+      let session: Promise<boolean> | undefined;
+      if (!refusal && !isPublic(req.method ?? 'GET', servicePath)) {
+        const result = checkBearerToken(tokens, req);
+        if ('user' in result) session = sessionCheck(result.user);
+        else refusal = [401, result.message];
+      }
+
+      rateLimiters.global(req, res, (error) => {
+        if (error) return failed(res, error);
+        if (refusal) return reject(req, res, refusal[0], refusal[1]);
+        const target = queryAt === -1 ? servicePath : servicePath + url.slice(queryAt);
+        if (!session) return authRouteLimit(req, res, upstream!, servicePath, target);
+        session.then(
+          (valid) =>
+            valid
+              ? authRouteLimit(req, res, upstream!, servicePath, target)
+              : reject(req, res, 401, 'Unauthorized'),
+          (sessionError) => failed(res, sessionError),
+        );
+      });
+    } catch (error) {
+      failed(res, error);
+    }
+  };
+}

@@ -1,0 +1,102 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import compression from 'compression';
+import express, { type Express } from 'express';
+import type { Redis } from 'ioredis';
+import {
+  createErrorHandler,
+  createLogger,
+  durationToSeconds,
+  notFoundHandler,
+  TokenService,
+  type Logger,
+} from '@crm/server-kit';
+import { createApiHandler } from './api-handler';
+import type { GatewayConfig } from './config';
+import { healthRoutes } from './health.routes';
+import { sendJson } from './json-response';
+import type { RouteMiddleware } from './proxy-table';
+import { createRateLimiters } from './rate-limit';
+import { createRedisClient } from './redis-client';
+import { applySecurityHeaders } from './security-headers';
+import { createSessionCheck } from './session-check';
+import { staticFrontends } from './static-frontends';
+import { createUpstreams } from './upstream-proxy';
+
+export interface GatewayOptions {
+  logger?: Logger;
+  /** A Redis client to use (and not close); by default the gateway opens one from REDIS_URL. */
+  redis?: Redis;
+  /** Per-route hooks on the proxy path, e.g. a cache for `GET /config/view`. */
+  routeMiddleware?: readonly RouteMiddleware[];
+}
+
+export interface Gateway {
+  /** The node:http request listener: `/api/*` takes the lean proxy path, the rest goes to Express. */
+  listener: RequestListener;
+  /** Express app for everything that is not `/api/*` (health, frontends). */
+  app: Express;
+  redis: Redis;
+  /** `/readyz` answers 503 from now on, so load balancers stop sending traffic before we stop. */
+  startDraining: () => void;
+  close: () => Promise<void>;
+}
+
+function isApiPath(url: string): boolean {
+  return url.startsWith('/api') && (url.length === 4 || url[4] === '/' || url[4] === '?');
+}
+
+export function createGateway(config: GatewayConfig, options: GatewayOptions = {}): Gateway {
+  const logger = options.logger ?? createLogger('gateway', config.LOG_LEVEL);
+  const redis = options.redis ?? createRedisClient(config.REDIS_URL, config.REDIS_COMMAND_TIMEOUT_MS, logger);
+  const ownsRedis = options.redis === undefined;
+  // One TokenService for the process: the KeyObject is made once (a string secret costs ~50x per verify).
+  const tokens = new TokenService(config.JWT_SECRET, durationToSeconds(config.JWT_TTL));
+  const upstreams = createUpstreams(config, logger);
+  const rateLimiters = createRateLimiters(config, redis, logger);
+  let draining = false;
+
+  const api = createApiHandler({
+    config,
+    logger,
+    tokens,
+    sessionCheck: createSessionCheck(redis, logger),
+    rateLimiters,
+    upstreams,
+    routeMiddleware: options.routeMiddleware,
+  });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use((req, res, next) => {
+    applySecurityHeaders(req, res, config.TRUST_PROXY_HOPS);
+    next();
+  });
+  app.use(healthRoutes({ upstreams, redis, isDraining: () => draining }));
+  app.use(compression());
+  app.use(staticFrontends(config.FRONTENDS_DIR));
+  app.use(notFoundHandler);
+  app.use(createErrorHandler(logger));
+
+  const listener: RequestListener = (req: IncomingMessage, res: ServerResponse) => {
+    const url = req.url ?? '';
+    if (isApiPath(url)) return api(req, res);
+    // Absolute-form ("GET http://host/…") and "*" targets are for forward proxies, not for us.
+    if (url.charCodeAt(0) !== 47 /* / */) return sendJson(res, 400, { message: 'Invalid request target' });
+    app(req, res);
+  };
+
+  return {
+    listener,
+    app,
+    redis,
+    startDraining: () => {
+      draining = true;
+    },
+    close: async () => {
+      rateLimiters.close();
+      for (const upstream of upstreams.values()) upstream.agent.destroy();
+      if (ownsRedis) await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { viewConfigCacheEnvSchema } from './view-config-cache';
+import { baseEnvSchema, loadConfig } from '@crm/server-kit';
+
+/** Reads "100kb", "1mb", "512" (bytes) as a number of bytes. */
+export function parseByteSize(value: string): number {
+  const match = /^(\d+)\s*(b|kb|mb)?$/i.exec(value.trim());
+  if (!match) throw new Error(`Invalid size: ${value}`);
+  const factor = { b: 1, kb: 1024, mb: 1024 * 1024 }[(match[2] ?? 'b').toLowerCase() as 'b' | 'kb' | 'mb'];
+  return Number(match[1]) * factor;
+}
+
+const url = z.url({ protocol: /^https?$/ });
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/**
+ * Every setting of the gateway, from the environment. Defaults fit `npm start` on one machine
+ * (services on 127.0.0.1:4001-4005); the rate-limit defaults are documented in gateway/README.md.
+ */
+export const gatewayEnvSchema = baseEnvSchema
+  .extend({
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOST: z.string().default('0.0.0.0'),
+
+    AUTH_SERVICE_URL: url.default('http://127.0.0.1:4001'),
+    APPOINTMENTS_SERVICE_URL: url.default('http://127.0.0.1:4002'),
+    RECORDS_SERVICE_URL: url.default('http://127.0.0.1:4003'),
+    ROOMS_SERVICE_URL: url.default('http://127.0.0.1:4004'),
+    CONFIG_SERVICE_URL: url.default('http://127.0.0.1:4005'),
+    /** Upper bound for one upstream exchange (connect + answer); past it the client gets 504. */
+    PROXY_TIMEOUT_MS: positiveInt(15000),
+    /** Keep-alive sockets per upstream; sized well above the 50 concurrent clients we measure with. */
+    UPSTREAM_MAX_SOCKETS: positiveInt(256),
+
+    REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+    /** Every Redis command gives up after this; a slow Redis must never slow the proxy down. */
+    REDIS_COMMAND_TIMEOUT_MS: positiveInt(250),
+
+    /** Global limit: requests per client address per window, on every /api route. */
+    RATE_LIMIT_WINDOW_MS: positiveInt(60_000),
+    RATE_LIMIT_MAX: positiveInt(600),
+    /** Stricter limit per client address and route on sign-in, sign-up and forgot-password. */
+    RATE_LIMIT_AUTH_WINDOW_MS: positiveInt(15 * 60_000),
+    RATE_LIMIT_AUTH_MAX: positiveInt(10),
+    /** Namespace of the counters in Redis, for gateways of different deployments sharing one Redis. */
+    RATE_LIMIT_REDIS_PREFIX: z.string().min(1).default('rl:gateway:'),
+
+    /** Requests announcing a larger Content-Length are refused with 413 before reaching a service. */
+    BODY_LIMIT: z
+      .string()
+      .default('100kb')
+      .refine((v) => /^\d+\s*(b|kb|mb)?$/i.test(v.trim()), 'must look like 100kb, 1mb or 2048'),
+    /** Origins allowed to call the API cross-origin, comma separated. Same origin needs none. */
+    CORS_ORIGINS: z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((o) => o.trim().replace(/\/+$/, ''))
+          .filter(Boolean),
+      ),
+    /**
+     * How many reverse proxies in front of the gateway are trusted to set X-Forwarded-For/-Proto.
+     * 0 (default): the client address is the socket's, and client-sent forwarding headers are replaced.
+     */
+    TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+
+    FRONTENDS_DIR: z.string().default(path.resolve(__dirname, '../../frontends')),
+  })
+  .extend(viewConfigCacheEnvSchema.shape);
+
+export type GatewayConfig = z.infer<typeof gatewayEnvSchema> & { bodyLimitBytes: number };
+
+export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const config = loadConfig(gatewayEnvSchema, env);
+  return { ...config, bodyLimitBytes: parseByteSize(config.BODY_LIMIT) };
+}

@@ -1,0 +1,47 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sanitizeRequestId } from '@crm/server-kit';
+import { clientIp, isHttps } from './client-address';
+
+/**
+ * True for headers that claim an identity. Services must derive identity from the verified token
+ * only; a client that sends these is trying to impersonate someone, so they never pass the gateway.
+ */
+export function isIdentityHeader(name: string): boolean {
+  // Header names in `req.headers` are lower-case already.
+  return (
+    name.charCodeAt(0) === 120 /* x */ &&
+    (name.startsWith('x-user-') || name === 'x-forwarded-user' || name.startsWith('x-authenticated-'))
+  );
+}
+
+/**
+ * Prepares a request for an upstream: strips identity headers, fixes the correlation id (sanitized
+ * client value or a new uuid, echoed on the response) and states who the client is. Authorization
+ * is left untouched: services verify the token themselves.
+ */
+export function prepareForwardedHeaders(
+  req: IncomingMessage,
+  res: ServerResponse,
+  trustedHops: number,
+): void {
+  // Resolve (and cache) the client address before X-Forwarded-For is rewritten below.
+  clientIp(req, trustedHops);
+  const headers = req.headers;
+  for (const name in headers) {
+    if (isIdentityHeader(name)) delete headers[name];
+  }
+  const requestId = sanitizeRequestId(headers['x-request-id']);
+  headers['x-request-id'] = requestId;
+  res.setHeader('X-Request-Id', requestId);
+
+  const peer = req.socket.remoteAddress ?? '';
+  // Without a trusted proxy in front, a client-sent X-Forwarded-For is a lie we must not pass on.
+  const forwardedFor =
+    trustedHops > 0 && typeof headers['x-forwarded-for'] === 'string' ? headers['x-forwarded-for'] : '';
+  headers['x-forwarded-for'] = forwardedFor ? `${forwardedFor}, ${peer}` : peer;
+  headers['x-forwarded-proto'] = isHttps(req, trustedHops) ? 'https' : 'http';
+  if (trustedHops === 0 || !headers['x-forwarded-host']) {
+    if (headers.host) headers['x-forwarded-host'] = headers.host;
+    else delete headers['x-forwarded-host'];
+  }
+}

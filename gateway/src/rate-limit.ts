@@ -1,0 +1,198 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Redis } from 'ioredis';
+import {
+  ipKeyGenerator,
+  MemoryStore,
+  rateLimit,
+  type ClientRateLimitInfo,
+  type IncrementResponse,
+  type Options,
+  type Store,
+} from 'express-rate-limit';
+import { RedisStore, type RedisReply } from 'rate-limit-redis';
+import type { Logger } from '@crm/server-kit';
+import type { GatewayConfig } from './config';
+import { clientIp } from './client-address';
+import { sendJson } from './json-response';
+import type { Middleware, Next } from './proxy-table';
+import { isRedisReady } from './redis-client';
+
+/** Logs "fell back to memory" once per outage and "back on redis" once when it returns. */
+class OutageNotice {
+  private down = false;
+  constructor(private readonly logger: Logger) {}
+  fellBack(reason: string): void {
+    if (!this.down) this.logger.warn({ reason }, 'rate limits counted in memory while redis is unavailable');
+    this.down = true;
+  }
+  recovered(): void {
+    if (this.down) this.logger.info('rate limits counted in redis again');
+    this.down = false;
+  }
+}
+
+/**
+ * A rate-limit store that counts in Redis (shared by every gateway replica) and, whenever Redis is
+ * not connected or a command fails, counts in process memory instead: limits keep applying during
+ * an outage (never fail open), and the next request after Redis returns counts in Redis again.
+ * Counts do not migrate between the two; a client gains at most one window's worth on a switch.
+ */
+export class RedisWithMemoryFallbackStore implements Store {
+  readonly localKeys = false;
+  private readonly redisStore: RedisStore;
+  private readonly memoryStore = new MemoryStore();
+
+  constructor(
+    private readonly redis: Redis,
+    readonly prefix: string,
+    private readonly notice: OutageNotice,
+  ) {
+    this.redisStore = new RedisStore({
+      prefix,
+      sendCommand: (command: string, ...args: string[]) =>
+        redis.call(command, ...args) as Promise<RedisReply>,
+    });
+    // RedisStore loads its Lua scripts at construction and reloads them on demand; when Redis is not
+    // up yet those first loads reject, and nobody awaits them until the first request.
+    this.redisStore.incrementScriptSha.catch(() => undefined);
+    this.redisStore.getScriptSha.catch(() => undefined);
+  }
+
+  init(options: Options): void {
+    this.redisStore.init(options);
+    this.memoryStore.init(options);
+  }
+
+  private async either<T>(onRedis: () => Promise<T>, inMemory: () => Promise<T>): Promise<T> {
+    if (!isRedisReady(this.redis)) {
+      this.notice.fellBack('not connected');
+      return inMemory();
+    }
+    try {
+      const result = await onRedis();
+      this.notice.recovered();
+      return result;
+    } catch (error) {
+      this.notice.fellBack((error as Error).message);
+      return inMemory();
+    }
+  }
+
+  increment(key: string): Promise<IncrementResponse> {
+    return this.either(
+      () => this.redisStore.increment(key),
+      () => this.memoryStore.increment(key),
+    );
+  }
+
+  get(key: string): Promise<ClientRateLimitInfo | undefined> {
+    return this.either(
+      () => this.redisStore.get(key),
+      () => this.memoryStore.get(key),
+    );
+  }
+
+  decrement(key: string): Promise<void> {
+    return this.either(
+      () => this.redisStore.decrement(key),
+      () => this.memoryStore.decrement(key),
+    );
+  }
+
+  async resetKey(key: string): Promise<void> {
+    await Promise.allSettled([this.redisStore.resetKey(key), this.memoryStore.resetKey(key)]);
+  }
+
+  shutdown(): void {
+    this.memoryStore.shutdown();
+  }
+}
+
+/**
+ * Routes with their own, stricter budget per client (credential stuffing, mail bombing). Matched
+ * case-insensitively and with an optional trailing slash, like the services' routers match them,
+ * so that "/auth/SIGNIN" cannot be used to get around the budget.
+ */
+const AUTH_LIMITED_ROUTES: ReadonlyMap<string, string> = new Map([
+  ['post /auth/signin', 'signIn'],
+  ['post /auth/signup', 'signUp'],
+  ['post /auth/forgotpassword', 'forgotPassword'],
+]);
+
+/** The name of the stricter limit that applies to this service path, if any. */
+export function authLimitedRoute(method: string, servicePath: string): string | undefined {
+  if (method !== 'POST' || servicePath.length > 22) return undefined; // cheap exit for everything else
+  const path = servicePath.length > 1 && servicePath.endsWith('/') ? servicePath.slice(0, -1) : servicePath;
+  return AUTH_LIMITED_ROUTES.get(`post ${path.toLowerCase()}`);
+}
+
+const ROUTE_NAME = Symbol('gateway.authLimitedRoute');
+type WithRouteName = IncomingMessage & { [ROUTE_NAME]?: string };
+
+export interface RateLimiters {
+  /** Every /api request, per client address. */
+  global: Middleware;
+  /** Sign-in, sign-up and forgot-password, per client address and route. */
+  auth: (routeName: string) => Middleware;
+  close: () => void;
+}
+
+export function createRateLimiters(config: GatewayConfig, redis: Redis, logger: Logger): RateLimiters {
+  const notice = new OutageNotice(logger);
+  const stores: RedisWithMemoryFallbackStore[] = [];
+  const clientKey = (req: IncomingMessage) => ipKeyGenerator(clientIp(req, config.TRUST_PROXY_HOPS));
+
+  const limiter = (
+    prefix: string,
+    windowMs: number,
+    limit: number,
+    keyOf: (req: IncomingMessage) => string,
+  ) => {
+    const store = new RedisWithMemoryFallbackStore(redis, prefix, notice);
+    stores.push(store);
+    const middleware = rateLimit({
+      windowMs,
+      limit,
+      store,
+      standardHeaders: 'draft-7',
+      legacyHeaders: false,
+      keyGenerator: (req) => keyOf(req as unknown as IncomingMessage),
+      // Our own answer: JSON like every other error, Retry-After is set by the library before this.
+      handler: (_req, res) => {
+        logger.debug('rate limit reached');
+        sendJson(res as unknown as ServerResponse, 429, {
+          message: 'Too many requests, please try again later.',
+        });
+      },
+      logger: {
+        warn: (err: unknown, message?: string) => logger.warn({ err }, message ?? 'rate limiter warning'),
+        error: (err: unknown, message?: string) => logger.error({ err }, message ?? 'rate limiter error'),
+      },
+      validate: { trustProxy: false, xForwardedForHeader: false, forwardedHeader: false, ip: false },
+    });
+    // express-rate-limit only reads headers, method and the key we give it; a plain node request is fine.
+    return middleware as unknown as (req: IncomingMessage, res: ServerResponse, next: Next) => void;
+  };
+
+  const global = limiter(
+    `${config.RATE_LIMIT_REDIS_PREFIX}global:`,
+    config.RATE_LIMIT_WINDOW_MS,
+    config.RATE_LIMIT_MAX,
+    clientKey,
+  );
+  const auth = limiter(
+    `${config.RATE_LIMIT_REDIS_PREFIX}auth:`,
+    config.RATE_LIMIT_AUTH_WINDOW_MS,
+    config.RATE_LIMIT_AUTH_MAX,
+    (req) => `${(req as WithRouteName)[ROUTE_NAME]}:${clientKey(req)}`,
+  );
+
+  return {
+    global,
+    auth: (routeName) => (req, res, next) => {
+      (req as WithRouteName)[ROUTE_NAME] = routeName;
+      auth(req, res, next);
+    },
+    close: () => stores.forEach((store) => store.shutdown()),
+  };
+}

@@ -1,0 +1,79 @@
+import path from 'node:path';
+import type { ServerResponse } from 'node:http';
+import express, { Router, type Request, type Response } from 'express';
+
+/** Federated remotes, served under /mf/<name>/ from frontends/<name>/dist (see ARCHITECTURE "Frontends"). */
+export const FRONTEND_REMOTES = ['backoffice', 'kiosk'] as const;
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'no-cache';
+
+/**
+ * Vite puts content-hashed files under `assets/`: they never change, so browsers keep them a year.
+ * Everything else (index.html, remoteEntry.js, favicon…) keeps its name across builds and must be
+ * revalidated, or users would mix an old shell with new remotes.
+ */
+function cacheHeadersFor(root: string) {
+  return (res: ServerResponse, filePath: string): void => {
+    const isHashedAsset = path.relative(root, filePath).split(path.sep)[0] === 'assets';
+    res.setHeader('Cache-Control', isHashedAsset ? IMMUTABLE : REVALIDATE);
+  };
+}
+
+function staticDir(root: string) {
+  // index/redirect off: directories are never listed or redirected; "/" is the SPA fallback's job.
+  // A missing directory is fine: serve-static just finds nothing and passes the request on.
+  return express.static(root, {
+    index: false,
+    redirect: false,
+    cacheControl: false,
+    setHeaders: cacheHeadersFor(root),
+  });
+}
+
+/** Only browser navigations to app routes get the shell: GET/HEAD, wants HTML, no file extension. */
+export function wantsSpaFallback(req: Request): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  if (
+    req.path.startsWith('/mf/') ||
+    req.path === '/mf' ||
+    req.path.startsWith('/api/') ||
+    req.path === '/api'
+  )
+    return false;
+  if (!/\btext\/html\b/.test(req.headers.accept ?? '')) return false;
+  const lastSegment = req.path.slice(req.path.lastIndexOf('/') + 1);
+  return !lastSegment.includes('.');
+}
+
+/**
+ * `/` serves the shell (frontends/shell/dist) with a fallback to its index.html for client-side
+ * routes such as `/faqs`; `/mf/<remote>/` serves a remote with no fallback (a missing chunk must 404,
+ * not turn into HTML). Until a frontend is built the gateway answers 404, or 503 for app routes.
+ */
+export function staticFrontends(frontendsDir: string): Router {
+  const router = Router();
+  for (const remote of FRONTEND_REMOTES) {
+    router.use(`/mf/${remote}`, staticDir(path.join(frontendsDir, remote, 'dist')));
+  }
+  const shellDist = path.join(frontendsDir, 'shell', 'dist');
+  router.use(staticDir(shellDist));
+
+  const shellIndex = path.join(shellDist, 'index.html');
+  router.use((req: Request, res: Response, next) => {
+    if (!wantsSpaFallback(req)) return next();
+    res.sendFile(
+      shellIndex,
+      { headers: { 'Cache-Control': REVALIDATE }, dotfiles: 'deny' },
+      (error?: NodeJS.ErrnoException) => {
+        if (!error || res.headersSent) return;
+        if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {
+          res.status(503).type('text/plain').send('The site is not built yet. Please try again in a moment.');
+          return;
+        }
+        next(error);
+      },
+    );
+  });
+  return router;
+}

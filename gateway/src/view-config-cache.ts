@@ -1,0 +1,370 @@
+/**
+ * Redis cache in front of `GET /api/v1/config/view?view=<name>` (form configurations change rarely
+ * and every back-office form loads one), invalidated by `config.view.updated.v1`.
+ *
+ * Wiring (see the README section "View configuration cache"):
+ *   const viewCache = createViewConfigCache({ redis, jwtSecret: config.JWT_SECRET, logger, ... });
+ *   createGateway(config, { redis, routeMiddleware: [viewCache.routeMiddleware] });
+ *   const stop = startViewConfigInvalidation(viewCache, { amqpUrl, exchange, queuePrefix, logger });
+ *
+ * Rules:
+ * - Runs on the proxy path after the gateway's JWT and session checks. It answers from the cache
+ *   only for DOCTOR and ADMIN callers (the roles the config service allows); anyone else passes
+ *   through (`X-Cache: BYPASS`) and gets the service's own answer (403).
+ * - Only the plain call (`?view=<name>` and nothing else) is cached; only 200 JSON answers are stored.
+ * - It serves from the cache only while it can hear invalidations: the subscription to
+ *   `config.view.updated.v1` is consuming and no Redis or broker reconnect happened since the last
+ *   flush of its keys. Otherwise every request goes to the service (`BYPASS`): slower, never stale.
+ * - An invalidation deletes the view's entry and raises the view's "minimum version"; an answer
+ *   fetched before the update and stored after the invalidation is refused by that minimum
+ *   (a Lua script compares and stores atomically), so no old version outlives its replacement.
+ * - Redis slow or down: commands fail fast (the gateway's client has no offline queue and a command
+ *   timeout) and the request goes to the service. Entries also expire after `ttlSeconds`.
+ * - Headers: `X-Cache: HIT | MISS | BYPASS`.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { configViewUpdated, STAFF_ROLES, VIEW_NAME_PATTERN } from '@crm/contracts';
+import {
+  AmqpConnection,
+  EventConsumer,
+  on,
+  type ProcessedEventStore,
+  type Subscription,
+} from '@crm/event-bus';
+import { bearerToken, TokenService, type Logger } from '@crm/server-kit';
+import type { Next, RouteMiddleware } from './proxy-table';
+
+/** Settings to add to the gateway's environment schema (`gatewayEnvSchema.extend(viewConfigCacheEnvSchema.shape)`). */
+export const viewConfigCacheEnvSchema = z.object({
+  AMQP_URL: z
+    .string()
+    .regex(/^amqps?:\/\//, 'must be an amqp:// URL')
+    .default('amqp://guest:guest@127.0.0.1:5672'),
+  EVENTS_EXCHANGE: z.string().min(1).default('crm.events'),
+  /** The gateway's invalidation queue is `<QUEUE_PREFIX>.gateway.view-cache`. */
+  QUEUE_PREFIX: z.string().min(1).default('crm'),
+  /** Safety net: an entry expires after this even if an invalidation were lost. */
+  VIEW_CONFIG_CACHE_TTL_SECONDS: z.coerce.number().int().positive().default(300),
+  /** Namespace of the cache keys in Redis. Every gateway sharing a Redis must use the same one. */
+  VIEW_CONFIG_CACHE_PREFIX: z.string().min(1).default('cache:gateway:view-config:'),
+});
+export type ViewConfigCacheEnv = z.infer<typeof viewConfigCacheEnvSchema>;
+
+export interface ViewConfigCacheOptions {
+  /** The gateway's Redis client (no offline queue, short command timeout: see redis-client.ts). */
+  redis: Redis;
+  /** To read the caller's role; the gateway has verified the token already. */
+  jwtSecret: string;
+  logger?: Logger;
+  ttlSeconds?: number;
+  keyPrefix?: string;
+  /** Answers larger than this are passed through without being cached. Default 256 KiB. */
+  maxBodyBytes?: number;
+}
+
+export type CacheOutcome = 'HIT' | 'MISS' | 'BYPASS';
+
+/** Stores the body unless an invalidation announced a newer version than the body's. */
+const STORE_SCRIPT = `
+local minimum = tonumber(redis.call('GET', KEYS[2]) or '0')
+if tonumber(ARGV[2]) < minimum then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
+return 1`;
+
+/**
+ * Raises the view's minimum version (never lowers it) and deletes its entry unless the entry holds
+ * that version or a newer one already (a late event must not throw away a fresh answer).
+ */
+const INVALIDATE_SCRIPT = `
+local minimum = tonumber(redis.call('GET', KEYS[2]) or '0')
+local announced = tonumber(ARGV[1])
+if announced > minimum then redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[2]) end
+local body = redis.call('GET', KEYS[1])
+if not body then return 0 end
+local ok, decoded = pcall(cjson.decode, body)
+local held = ok and type(decoded) == 'table' and tonumber(decoded['version']) or nil
+if held == nil or held < announced then redis.call('DEL', KEYS[1]) return 1 end
+return 0`;
+
+/** Version markers outlive entries by far; they only need to outlast answers in flight. */
+const MARKER_TTL_SECONDS = 7 * 24 * 3600;
+
+const cachedBody = z.object({ view: z.string(), version: z.number().int().min(1) }).loose();
+
+/** The `view` of a plain `?view=<name>` query; undefined for anything else (not cached). */
+export function cacheableView(url: string): string | undefined {
+  const queryAt = url.indexOf('?');
+  if (queryAt === -1) return undefined;
+  const params = new URLSearchParams(url.slice(queryAt + 1));
+  let view: string | undefined;
+  let count = 0;
+  for (const [key, value] of params) {
+    count++;
+    if (key !== 'view' || count > 1) return undefined;
+    view = value;
+  }
+  return view !== undefined && VIEW_NAME_PATTERN.test(view) ? view : undefined;
+}
+
+export class ViewConfigCache {
+  readonly routeMiddleware: RouteMiddleware;
+  private readonly redis: Redis;
+  private readonly tokens: TokenService;
+  private readonly logger: Logger | undefined;
+  private readonly ttlSeconds: number;
+  private readonly prefix: string;
+  private readonly maxBodyBytes: number;
+  private invalidation: Pick<Subscription, 'isConsuming'> | undefined;
+  /** Set whenever something may have been missed (start, Redis or broker reconnect): flush first. */
+  private needsFlush = true;
+  private flushing = false;
+  private failing = false;
+
+  constructor(options: ViewConfigCacheOptions) {
+    this.redis = options.redis;
+    this.tokens = new TokenService(options.jwtSecret, 60);
+    this.logger = options.logger;
+    this.ttlSeconds = options.ttlSeconds ?? 300;
+    this.prefix = options.keyPrefix ?? 'cache:gateway:view-config:';
+    this.maxBodyBytes = options.maxBodyBytes ?? 256 * 1024;
+    // Invalidations may have failed while Redis was away: whatever it still holds is suspect.
+    this.redis.on('ready', () => {
+      this.needsFlush = true;
+    });
+    this.routeMiddleware = {
+      method: 'GET',
+      path: '/config/view',
+      handle: (req, res, next) => this.handle(req, res, next),
+    };
+  }
+
+  entryKey(view: string): string {
+    return `${this.prefix}view:${view}`;
+  }
+
+  private markerKey(view: string): string {
+    return `${this.prefix}min-version:${view}`;
+  }
+
+  /** Lets the cache know whether it hears invalidations; without one attached it never serves. */
+  attachInvalidation(subscription: Pick<Subscription, 'isConsuming'>): void {
+    this.invalidation = subscription;
+    this.needsFlush = true;
+  }
+
+  /** True when answers may come from Redis (see the rules at the top of the file). */
+  isServing(): boolean {
+    if (this.redis.status !== 'ready' || !this.invalidation?.isConsuming()) {
+      // Whatever happens while we cannot hear or apply invalidations must be forgotten afterwards.
+      if (!this.invalidation?.isConsuming()) this.needsFlush = true;
+      return false;
+    }
+    if (this.needsFlush) void this.flush();
+    return !this.needsFlush && !this.flushing;
+  }
+
+  /** Deletes every cached view (not the version markers). */
+  async flush(): Promise<void> {
+    if (this.flushing) return;
+    this.flushing = true;
+    this.needsFlush = false;
+    try {
+      const stream = this.redis.scanStream({ match: `${this.prefix}view:*`, count: 200 });
+      for await (const keys of stream as AsyncIterable<string[]>) {
+        if (keys.length > 0) await this.redis.del(...keys);
+      }
+    } catch (error) {
+      this.needsFlush = true;
+      this.warn('flush', error);
+    } finally {
+      this.flushing = false;
+    }
+  }
+
+  /** `config.view.updated.v1`: the cached answer for `view` is stale from `version` on. */
+  async invalidate(view: string, version: number): Promise<void> {
+    await this.redis.eval(
+      INVALIDATE_SCRIPT,
+      2,
+      this.entryKey(view),
+      this.markerKey(view),
+      String(version),
+      String(MARKER_TTL_SECONDS),
+    );
+  }
+
+  /** Stores an answer of the config service, unless a newer version was announced meanwhile. */
+  async store(view: string, body: string): Promise<boolean> {
+    let parsed: z.infer<typeof cachedBody>;
+    try {
+      parsed = cachedBody.parse(JSON.parse(body));
+    } catch {
+      return false;
+    }
+    if (parsed.view !== view) return false;
+    const stored = await this.redis.eval(
+      STORE_SCRIPT,
+      2,
+      this.entryKey(view),
+      this.markerKey(view),
+      body,
+      String(parsed.version),
+      String(this.ttlSeconds),
+    );
+    return stored === 1;
+  }
+
+  private isStaff(req: IncomingMessage): boolean {
+    const token = bearerToken(req.headers.authorization);
+    if (!token) return false;
+    try {
+      return STAFF_ROLES.includes(this.tokens.verify(token).rol);
+    } catch {
+      return false;
+    }
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse, next: Next): void {
+    const view = cacheableView(req.url ?? '');
+    if (view === undefined || !this.isStaff(req) || !this.isServing()) return this.pass(res, next, 'BYPASS');
+    this.redis.get(this.entryKey(view)).then(
+      (body) => {
+        this.recovered();
+        if (body === null) return this.fetchAndStore(view, res, next);
+        if (req.destroyed) return;
+        res.statusCode = 200;
+        res.setHeader('Content-Type', 'application/json; charset=utf-8');
+        res.setHeader('Content-Length', Buffer.byteLength(body));
+        res.setHeader('X-Cache', 'HIT');
+        res.end(body);
+      },
+      (error: unknown) => {
+        this.warn('read', error);
+        this.pass(res, next, 'BYPASS');
+      },
+    );
+  }
+
+  private pass(res: ServerResponse, next: Next, outcome: CacheOutcome): void {
+    res.setHeader('X-Cache', outcome);
+    next();
+  }
+
+  /** Lets the request through to the service and keeps a copy of a 200 JSON answer. */
+  private fetchAndStore(view: string, res: ServerResponse, next: Next): void {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const collect = (chunk: unknown, encoding?: unknown) => {
+      if (chunk === undefined || chunk === null || typeof chunk === 'function' || size > this.maxBodyBytes)
+        return;
+      const buffer = Buffer.isBuffer(chunk)
+        ? chunk
+        : typeof chunk === 'string'
+          ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
+          : chunk instanceof Uint8Array
+            ? Buffer.from(chunk)
+            : undefined;
+      if (!buffer) return;
+      size += buffer.length;
+      chunks.push(buffer);
+    };
+    type Writer = (...args: unknown[]) => boolean;
+    type Ender = (...args: unknown[]) => ServerResponse;
+    const write = res.write as unknown as Writer;
+    const end = res.end as unknown as Ender;
+    (res as unknown as { write: Writer }).write = function (this: ServerResponse, ...args: unknown[]) {
+      collect(args[0], args[1]);
+      return write.apply(this, args);
+    };
+    (res as unknown as { end: Ender }).end = function (this: ServerResponse, ...args: unknown[]) {
+      collect(args[0], args[1]);
+      return end.apply(this, args);
+    };
+    res.once('finish', () => {
+      const type = String(res.getHeader('content-type') ?? '');
+      if (
+        res.statusCode !== 200 ||
+        size > this.maxBodyBytes ||
+        res.getHeader('content-encoding') ||
+        !type.includes('application/json')
+      )
+        return;
+      this.store(view, Buffer.concat(chunks).toString('utf8')).catch((error: unknown) =>
+        this.warn('store', error),
+      );
+    });
+    this.pass(res, next, 'MISS');
+  }
+
+  private warn(operation: string, error: unknown): void {
+    if (!this.failing)
+      this.logger?.warn(
+        { operation, err: (error as Error).message },
+        'view configuration cache unavailable; answering from the service',
+      );
+    this.failing = true;
+  }
+
+  private recovered(): void {
+    if (this.failing) this.logger?.info('view configuration cache available again');
+    this.failing = false;
+  }
+}
+
+export const createViewConfigCache = (options: ViewConfigCacheOptions): ViewConfigCache =>
+  new ViewConfigCache(options);
+
+/**
+ * Deleting a cache entry twice is harmless, so the invalidation consumer needs no memory of the
+ * events it handled (the gateway has no database of its own).
+ */
+const noDeduplication: ProcessedEventStore = {
+  has: async () => false,
+  markProcessed: async () => undefined,
+};
+
+export interface ViewConfigInvalidationOptions {
+  amqpUrl: string;
+  exchange: string;
+  /** The queue is `<queuePrefix>.gateway.view-cache`, shared by the gateway's replicas. */
+  queuePrefix: string;
+  logger?: Logger;
+}
+
+/** Stops the consumer and its connection; `ready()` resolves once it consumes (tests, start-up logs). */
+export type StopViewConfigInvalidation = (() => Promise<void>) & { ready(timeoutMs?: number): Promise<void> };
+
+/**
+ * Starts consuming `config.view.updated.v1` into `cache.invalidate` and attaches the subscription
+ * to the cache, which serves only while it consumes. Returns at once (the broker may be down; the
+ * connection keeps retrying in the background) with the function that stops it.
+ */
+export function startViewConfigInvalidation(
+  cache: ViewConfigCache,
+  options: ViewConfigInvalidationOptions,
+): StopViewConfigInvalidation {
+  const connection = new AmqpConnection({
+    url: options.amqpUrl,
+    logger: options.logger,
+    connectionName: 'gateway',
+  });
+  const consumer = new EventConsumer({ connection, exchange: options.exchange, logger: options.logger });
+  const subscription = consumer.subscribe({
+    queue: `${options.queuePrefix}.gateway.view-cache`,
+    events: [on(configViewUpdated, (event) => cache.invalidate(event.data.view, event.data.version))],
+    idempotency: noDeduplication,
+    prefetch: 10,
+    // Redis down: retried soon and often; each failed attempt leaves the cache bypassed meanwhile.
+    retryDelayMs: [500, 2_000, 5_000, 15_000, 60_000],
+    maxAttempts: 8,
+  });
+  cache.attachInvalidation(subscription);
+  connection.start();
+  const stop = async () => {
+    await consumer.close();
+    await connection.close();
+  };
+  return Object.assign(stop, { ready: (timeoutMs?: number) => subscription.ready(timeoutMs) });
+}

@@ -1,0 +1,157 @@
+import { Redis } from 'ioredis';
+import { mintToken, uniqueName } from '@crm/testing';
+import { isReady, startGateway, waitFor } from './support/gateway';
+import { hasRedisServerBinary, PrivateRedis } from './support/private-redis';
+import { startEchoUpstream, type TestServer } from './support/upstreams';
+
+let auth: TestServer;
+let rooms: TestServer;
+
+beforeAll(async () => {
+  [auth, rooms] = await Promise.all([startEchoUpstream('auth'), startEchoUpstream('rooms')]);
+});
+
+afterAll(async () => {
+  await Promise.all([auth.close(), rooms.close()]);
+});
+
+const signIn = (url: string) =>
+  fetch(`${url}/api/v1/auth/signIn`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'someone@example.com', password: 'wrong' }),
+  });
+
+async function statuses(send: () => Promise<Response>, times: number): Promise<number[]> {
+  const result: number[] = [];
+  for (let i = 0; i < times; i++) result.push((await send()).status);
+  return result;
+}
+
+describe('rate limits', () => {
+  it('answers 429 JSON with Retry-After on sign-in after RATE_LIMIT_AUTH_MAX attempts', async () => {
+    const gw = await startGateway({ AUTH_SERVICE_URL: auth.url, RATE_LIMIT_AUTH_MAX: '3' });
+    try {
+      expect(await statuses(() => signIn(gw.url), 3)).toEqual([200, 200, 200]);
+      const limited = await signIn(gw.url);
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(limited.headers.get('content-type')).toMatch(/application\/json/);
+      expect(await limited.json()).toEqual({ message: 'Too many requests, please try again later.' });
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('gives sign-up and forgot-password budgets of their own, and leaves other routes alone', async () => {
+    const gw = await startGateway({
+      AUTH_SERVICE_URL: auth.url,
+      ROOMS_SERVICE_URL: rooms.url,
+      RATE_LIMIT_AUTH_MAX: '2',
+    });
+    const post = (path: string) => () =>
+      fetch(gw.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    try {
+      expect(await statuses(post('/api/v1/auth/signIn'), 3)).toEqual([200, 200, 429]);
+      expect(await statuses(post('/api/v1/auth/signUp'), 3)).toEqual([200, 200, 429]);
+      expect(await statuses(post('/api/v1/auth/forgotPassword'), 3)).toEqual([200, 200, 429]);
+      expect(await statuses(() => fetch(`${gw.url}/api/v1/rooms`), 3)).toEqual([200, 200, 200]);
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('counts case and trailing-slash variants of sign-in against the same budget', async () => {
+    const gw = await startGateway({ AUTH_SERVICE_URL: auth.url, RATE_LIMIT_AUTH_MAX: '2' });
+    const token = mintToken({ id: uniqueName('user'), rol: 'PACIENT' });
+    const post = (path: string) =>
+      fetch(gw.url + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: '{}',
+      });
+    try {
+      expect((await post('/api/v1/auth/signIn')).status).toBe(200);
+      expect((await post('/api/v1/auth/SIGNIN')).status).toBe(200);
+      expect((await post('/api/v1/auth/signin/')).status).toBe(429);
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('applies the global per-client limit to every API route', async () => {
+    const gw = await startGateway({ ROOMS_SERVICE_URL: rooms.url, RATE_LIMIT_MAX: '4' });
+    try {
+      expect(await statuses(() => fetch(`${gw.url}/api/v1/rooms`), 5)).toEqual([200, 200, 200, 200, 429]);
+      // Unknown routes and refused tokens count too, so scanning is limited as well.
+      expect((await fetch(`${gw.url}/api/v1/nothing`)).status).toBe(429);
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('shares the counters between gateway replicas through Redis', async () => {
+    const shared = {
+      AUTH_SERVICE_URL: auth.url,
+      RATE_LIMIT_AUTH_MAX: '3',
+      RATE_LIMIT_REDIS_PREFIX: `${uniqueName('rl')}:`,
+    };
+    const [a, b] = await Promise.all([startGateway(shared), startGateway(shared)]);
+    try {
+      expect(await statuses(() => signIn(a.url), 2)).toEqual([200, 200]);
+      expect(await statuses(() => signIn(b.url), 2)).toEqual([200, 429]);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});
+
+const describeWithRedisBinary = hasRedisServerBinary() ? describe : describe.skip;
+
+describeWithRedisBinary('when Redis goes down', () => {
+  it('keeps proxying, keeps rate-limiting in memory, and counts in Redis again once it is back', async () => {
+    const privateRedis = await PrivateRedis.start();
+    const prefix = `${uniqueName('rl')}:`;
+    const gw = await startGateway({
+      REDIS_URL: privateRedis.url,
+      AUTH_SERVICE_URL: auth.url,
+      ROOMS_SERVICE_URL: rooms.url,
+      RATE_LIMIT_AUTH_MAX: '3',
+      RATE_LIMIT_REDIS_PREFIX: prefix,
+    });
+    const inspector = new Redis(privateRedis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    const token = mintToken({ id: uniqueName('user'), rol: 'PACIENT' });
+    try {
+      await signIn(gw.url);
+      await inspector.connect();
+      expect(await inspector.keys(`${prefix}auth:*`)).toHaveLength(1);
+      inspector.disconnect();
+
+      await privateRedis.stop();
+      await waitFor(() => !isReady(gw.gateway.redis), 5000, 'gateway to notice the outage');
+
+      // Protected route: the session check is skipped (fail open), the token is still verified.
+      const started = Date.now();
+      const proxied = await fetch(`${gw.url}/api/v1/rooms/1`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(proxied.status).toBe(200);
+      expect((await fetch(`${gw.url}/api/v1/rooms/1`)).status).toBe(401);
+      expect(Date.now() - started).toBeLessThan(1000);
+
+      // Limits still apply, counted in memory (not fail open).
+      expect(await statuses(() => signIn(gw.url), 4)).toEqual([200, 200, 200, 429]);
+
+      await privateRedis.start();
+      await waitFor(() => isReady(gw.gateway.redis), 10000, 'gateway to reconnect to redis');
+      await inspector.connect();
+      await inspector.flushall();
+      expect((await signIn(gw.url)).status).toBe(200);
+      expect(await inspector.keys(`${prefix}auth:*`)).toHaveLength(1);
+    } finally {
+      inspector.disconnect();
+      await gw.close();
+      await privateRedis.stop();
+    }
+  });
+});

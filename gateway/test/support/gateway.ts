@@ -1,0 +1,64 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Redis } from 'ioredis';
+import { TEST_JWT_SECRET, uniqueName } from '@crm/testing';
+import { createGateway, type Gateway, type GatewayOptions } from '../../src/app';
+import { loadGatewayConfig } from '../../src/config';
+import { listen } from './upstreams';
+
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export interface RunningGateway {
+  url: string;
+  gateway: Gateway;
+  close: () => Promise<void>;
+}
+
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs = 5000,
+  what = 'condition',
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+export function isReady(redis: Redis): boolean {
+  return redis.status === 'ready';
+}
+
+/**
+ * Starts a gateway in-process on an ephemeral port. Every gateway gets its own rate-limit namespace
+ * in Redis, an empty FRONTENDS_DIR unless given one, and quiet logs.
+ */
+export async function startGateway(
+  env: Record<string, string>,
+  options: GatewayOptions = {},
+): Promise<RunningGateway> {
+  const config = loadGatewayConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    JWT_SECRET: TEST_JWT_SECRET,
+    REDIS_URL,
+    RATE_LIMIT_REDIS_PREFIX: `${uniqueName('rl_gateway_test')}:`,
+    RATE_LIMIT_MAX: '100000',
+    RATE_LIMIT_AUTH_MAX: '100000',
+    FRONTENDS_DIR: mkdtempSync(path.join(os.tmpdir(), 'gateway-frontends-')),
+    ...env,
+  });
+  const gateway = createGateway(config, options);
+  const server = await listen(gateway.listener);
+  if (!options.redis) await waitFor(() => isReady(gateway.redis), 5000, 'redis connection');
+  return {
+    url: server.url,
+    gateway,
+    close: async () => {
+      await server.close();
+      await gateway.close();
+    },
+  };
+}

@@ -1,0 +1,170 @@
+import type { Role } from '../roles';
+
+/** The deployables that answer HTTP calls behind the gateway (the key of `<NAME>_SERVICE_URL`). */
+export type ApiService = 'auth' | 'appointments' | 'records' | 'rooms' | 'config';
+
+export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** Who may call a route: anyone without a token, or a bearer token with one of these roles. */
+export type RouteAccess = 'public' | readonly Role[];
+
+export interface ApiRoute {
+  method: ApiMethod;
+  /** Service path (after /api/v1); `:name` stands for exactly one non-empty segment. */
+  path: string;
+  service: ApiService;
+  access: RouteAccess;
+  /** Object-level rule on top of the role, when there is one (documentation for people and tests). */
+  owner?: string;
+  /** Takes a JSON body. */
+  body?: boolean;
+  /** Query parameters it reads. */
+  query?: readonly string[];
+}
+
+const ANY_ROLE: readonly Role[] = ['PACIENT', 'DOCTOR', 'ADMIN', 'SERVICE_ACCOUNT'];
+const STAFF: readonly Role[] = ['DOCTOR', 'ADMIN'];
+const PAGE = ['page', 'limit', 'search'] as const;
+
+/**
+ * Every call behind the gateway and who may make it: the one source of truth for the gateway's
+ * public-route list, and for the system tests, which fail when a running service has a route that
+ * is not listed here (or this table lists one that no service has). Services still check the role
+ * themselves (`requireRole`); this table must say the same.
+ */
+export const API_ROUTES: readonly ApiRoute[] = [
+  // auth
+  { method: 'POST', path: '/auth/signIn', service: 'auth', access: 'public', body: true },
+  { method: 'POST', path: '/auth/signUp', service: 'auth', access: 'public', body: true },
+  { method: 'POST', path: '/auth/forgotPassword', service: 'auth', access: 'public', body: true },
+  { method: 'POST', path: '/auth/resetPassword/:token', service: 'auth', access: 'public', body: true },
+  { method: 'GET', path: '/auth/confirmAccount/:token', service: 'auth', access: 'public' },
+  { method: 'GET', path: '/auth/currentUser', service: 'auth', access: ANY_ROLE, owner: 'the caller only' },
+  { method: 'POST', path: '/auth/signOut', service: 'auth', access: ANY_ROLE, owner: 'the caller only' },
+  { method: 'POST', path: '/auth/doctor/patient/create', service: 'auth', access: STAFF, body: true },
+  { method: 'GET', path: '/users', service: 'auth', access: STAFF, query: [...PAGE, 'rol'] },
+  { method: 'GET', path: '/users/pacients', service: 'auth', access: STAFF, query: PAGE },
+  {
+    method: 'GET',
+    path: '/users/fetch',
+    service: 'auth',
+    access: ['SERVICE_ACCOUNT', ...STAFF],
+    query: ['email'],
+    owner: 'patients only, never staff',
+  },
+  {
+    method: 'GET',
+    path: '/users/:id',
+    service: 'auth',
+    access: ['SERVICE_ACCOUNT', ...STAFF],
+    owner: 'patients only, never staff',
+  },
+  {
+    method: 'POST',
+    path: '/users/onboarding',
+    service: 'auth',
+    access: ['SERVICE_ACCOUNT'],
+    body: true,
+    owner: 'patients only, never staff',
+  },
+  // appointments
+  { method: 'GET', path: '/dates/booked', service: 'appointments', access: 'public' },
+  { method: 'GET', path: '/dates/currentDate', service: 'appointments', access: ['PACIENT'], owner: 'self' },
+  {
+    method: 'GET',
+    path: '/dates',
+    service: 'appointments',
+    access: STAFF,
+    query: [...PAGE, 'sort', 'status'],
+  },
+  {
+    method: 'GET',
+    path: '/dates/id/:id',
+    service: 'appointments',
+    access: ['PACIENT', ...STAFF],
+    owner: 'a patient only their own appointment (else 404)',
+  },
+  {
+    method: 'GET',
+    path: '/dates/userid/:id',
+    service: 'appointments',
+    access: ['PACIENT', ...STAFF],
+    owner: 'a patient only self (else 404)',
+  },
+  {
+    method: 'GET',
+    path: '/dates/history/userid/:id',
+    service: 'appointments',
+    access: ['PACIENT', ...STAFF],
+    owner: 'a patient only self (else 404)',
+  },
+  {
+    method: 'POST',
+    path: '/dates',
+    service: 'appointments',
+    access: ['PACIENT'],
+    body: true,
+    owner: 'books for the caller only',
+  },
+  { method: 'POST', path: '/dates/admin', service: 'appointments', access: STAFF, body: true },
+  {
+    method: 'POST',
+    path: '/dates/service',
+    service: 'appointments',
+    access: ['SERVICE_ACCOUNT'],
+    body: true,
+  },
+  { method: 'DELETE', path: '/dates/delete/:id', service: 'appointments', access: ['ADMIN'] },
+  { method: 'DELETE', path: '/dates/cancel/:id', service: 'appointments', access: STAFF },
+  {
+    method: 'DELETE',
+    path: '/dates/:date',
+    service: 'appointments',
+    access: ['PACIENT'],
+    owner: 'the caller’s own active appointment only',
+  },
+  // records
+  { method: 'POST', path: '/records', service: 'records', access: STAFF, body: true },
+  { method: 'GET', path: '/records', service: 'records', access: STAFF, query: PAGE },
+  { method: 'GET', path: '/records/:id', service: 'records', access: STAFF },
+  { method: 'PUT', path: '/records/:id', service: 'records', access: STAFF, body: true },
+  // rooms
+  { method: 'GET', path: '/rooms', service: 'rooms', access: 'public' },
+  {
+    method: 'GET',
+    path: '/room-calendar/reserved-dates',
+    service: 'rooms',
+    access: STAFF,
+    query: ['room'],
+  },
+  { method: 'GET', path: '/room-calendar/mine', service: 'rooms', access: STAFF, owner: 'the caller’s own' },
+  {
+    method: 'POST',
+    path: '/room-calendar',
+    service: 'rooms',
+    access: STAFF,
+    body: true,
+    owner: 'a DOCTOR reserves for self only',
+  },
+  {
+    method: 'DELETE',
+    path: '/room-calendar/:id',
+    service: 'rooms',
+    access: STAFF,
+    owner: 'the reservation’s doctor, or an ADMIN (else 403)',
+  },
+  // config
+  { method: 'GET', path: '/config/view', service: 'config', access: STAFF, query: ['view', 'version'] },
+  { method: 'PUT', path: '/config/view', service: 'config', access: ['ADMIN'], body: true, query: ['view'] },
+];
+
+/** The routes reachable without a session token, as `{method, pattern}` for the gateway's matcher. */
+export const PUBLIC_API_ROUTES: readonly { method: ApiMethod; pattern: string }[] = API_ROUTES.filter(
+  (route) => route.access === 'public',
+).map((route) => ({ method: route.method, pattern: route.path }));
+
+/** May a caller with this role (undefined: no token) call the route, as far as roles go? */
+export function routeAllows(route: ApiRoute, role: Role | undefined): boolean {
+  if (route.access === 'public') return true;
+  return role !== undefined && route.access.includes(role);
+}

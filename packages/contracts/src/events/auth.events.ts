@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { ROLES } from '../roles';
+import { defineEvent } from './envelope';
+
+const userSnapshot = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  phone: z.string().optional(),
+  rol: z.enum(ROLES),
+});
+
+/** A person was created: by public sign-up, by staff, by the kiosk, or from the bootstrap settings. */
+export const userRegistered = defineEvent(
+  'auth.user.registered.v1',
+  userSnapshot.extend({ channel: z.enum(['signup', 'staff', 'kiosk', 'bootstrap']) }),
+);
+
+export const userUpdated = defineEvent('auth.user.updated.v1', userSnapshot);
+
+/**
+ * E-mail requests carry the one-time token because the e-mail must contain the link; the database
+ * keeps only its hash, and the token is worthless once used or expired.
+ */
+const tokenMail = z.object({
+  userId: z.string(),
+  name: z.string(),
+  email: z.string(),
+  token: z.string(),
+  expiresAt: z.iso.datetime(),
+});
+
+export const confirmationRequested = defineEvent('auth.confirmation.requested.v1', tokenMail);
+export const passwordResetRequested = defineEvent('auth.passwordReset.requested.v1', tokenMail);

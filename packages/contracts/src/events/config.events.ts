@@ -1,0 +1,8 @@
+import { z } from 'zod';
+import { defineEvent } from './envelope';
+
+/** An admin stored a new version of a view's form configuration; caches of that view are stale. */
+export const configViewUpdated = defineEvent(
+  'config.view.updated.v1',
+  z.object({ view: z.string().min(1).max(100), version: z.number().int().min(1) }),
+);

@@ -1,0 +1,6 @@
+/** Roles exactly as the spec spells them (`rol` on the wire). */
+export const ROLES = ['PACIENT', 'DOCTOR', 'ADMIN', 'SERVICE_ACCOUNT'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Roles that work the back office. */
+export const STAFF_ROLES: readonly Role[] = ['DOCTOR', 'ADMIN'];

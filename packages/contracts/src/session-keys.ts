@@ -1,0 +1,9 @@
+/**
+ * Redis keys through which the auth service tells the gateway about ended sessions:
+ * a signed-out token id, and the instant before which a user's tokens no longer count
+ * (set on password reset). Both expire with the longest token lifetime.
+ */
+export const sessionKeys = {
+  revokedToken: (tokenId: string) => `auth:revoked:${tokenId}`,
+  validAfter: (userId: string) => `auth:valid-after:${userId}`,
+};

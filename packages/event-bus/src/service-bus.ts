@@ -1,0 +1,33 @@
+import type { Model } from 'mongoose';
+import type { mongo } from 'mongoose';
+import { AmqpConnection } from './amqp-connection';
+import { EventConsumer } from './event-consumer';
+import { EventPublisher } from './event-publisher';
+import type { Logger } from './logger';
+import { OutboxRelay } from './outbox-relay';
+
+export interface ServiceBusOptions {
+  url: string;
+  exchange: string;
+  logger: Logger;
+  /** The service's name, shown on its connection in the RabbitMQ management UI. */
+  name: string;
+}
+
+/**
+ * What every service wires the same way: one connection, a publisher and a consumer on the shared
+ * exchange, an outbox relay over the service's collections, and the broker's readiness check.
+ */
+export function createServiceBus({ url, exchange, logger, name }: ServiceBusOptions) {
+  const connection = new AmqpConnection({ url, logger, connectionName: name });
+  const publisher = new EventPublisher({ connection, exchange, logger });
+  return {
+    connection,
+    publisher,
+    consumer: new EventConsumer({ connection, exchange, logger }),
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    outboxRelay: (sources: ReadonlyArray<Model<any> | mongo.Collection<any>>) =>
+      new OutboxRelay({ publisher, sources, logger }),
+    readiness: { name: 'broker', check: () => connection.isConnected() },
+  };
+}

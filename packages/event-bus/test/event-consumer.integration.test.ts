@@ -1,0 +1,343 @@
+import mongoose from 'mongoose';
+import type { EventEnvelope } from '@crm/contracts';
+import {
+  AmqpConnection,
+  createEnvelope,
+  EventConsumer,
+  EventPublisher,
+  InMemoryProcessedEventStore,
+  MongoProcessedEventStore,
+  processedEventKey,
+  type ProcessedEventStore,
+  type Subscription,
+} from '../src';
+import {
+  AMQP_URL,
+  deleteTopology,
+  drainQueue,
+  messageCount,
+  MONGO_URL,
+  recordingLogger,
+  thingHappened,
+  uniqueName,
+  waitFor,
+  withBroker,
+} from './support/test-infra';
+
+jest.setTimeout(30_000);
+
+const exchange = uniqueName('test.consumer.events');
+const queues: string[] = [];
+const newQueue = (label: string): string => {
+  const queue = uniqueName(`test.consumer.${label}`);
+  queues.push(queue);
+  return queue;
+};
+
+const logger = recordingLogger();
+let connection: AmqpConnection;
+let publisher: EventPublisher;
+let consumer: EventConsumer;
+let db: mongoose.Connection;
+const subscriptions: Subscription[] = [];
+
+beforeAll(async () => {
+  connection = new AmqpConnection({ url: AMQP_URL, logger, initialDelayMs: 100, maxDelayMs: 1_000 });
+  await connection.connect();
+  publisher = new EventPublisher({ connection, exchange, logger });
+  consumer = new EventConsumer({ connection, exchange, logger });
+  db = await mongoose
+    .createConnection(MONGO_URL, { dbName: uniqueName('event_bus_consumer', '_') })
+    .asPromise();
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(subscriptions.map((s) => s.close()));
+  await publisher?.close();
+  await connection?.close();
+  await deleteTopology(exchange, queues);
+  await db?.dropDatabase();
+  await db?.close();
+});
+
+function track(subscription: Subscription): Subscription {
+  subscriptions.push(subscription);
+  return subscription;
+}
+
+describe('EventConsumer', () => {
+  it('gives a message again to the next consumer when one dies before acking, and the side effect happens once', async () => {
+    const queue = newQueue('crash');
+    const store = new MongoProcessedEventStore(db);
+    const sideEffects = db.collection<{ eventId: string; by: string }>('side_effects');
+
+    // Consumer A handles the event and records it, then its connection goes away before the ack.
+    const connectionA = new AmqpConnection({ url: AMQP_URL, logger });
+    await connectionA.connect();
+    let died!: () => void;
+    const diedBeforeAck = new Promise<void>((resolve) => (died = resolve));
+    const dyingStore: ProcessedEventStore = {
+      has: (key) => store.has(key),
+      markProcessed: async (key) => {
+        await store.markProcessed(key);
+        await connectionA.close(); // closes the channel with the message still unacked
+        died();
+      },
+    };
+    const subscriptionA = new EventConsumer({ connection: connectionA, exchange, logger }).subscribe({
+      queue,
+      idempotency: dyingStore,
+      events: [
+        [thingHappened, async (event) => void (await sideEffects.insertOne({ eventId: event.id, by: 'A' }))],
+      ],
+    });
+    await subscriptionA.ready();
+
+    const published = await publisher.publish(
+      thingHappened,
+      { thingId: 't1', n: 1 },
+      { correlationId: 'crash-test' },
+    );
+    await diedBeforeAck;
+
+    // Consumer B gets the redelivery, recognises the event id and acks without running its handler.
+    const duplicatesSeen: string[] = [];
+    const handledByB: EventEnvelope[] = [];
+    const subscriptionB = track(
+      consumer.subscribe({
+        queue,
+        idempotency: {
+          has: async (key) => {
+            const seen = await store.has(key);
+            if (seen) duplicatesSeen.push(key);
+            return seen;
+          },
+          markProcessed: (key) => store.markProcessed(key),
+        },
+        events: [
+          [
+            thingHappened,
+            async (event) => {
+              handledByB.push(event);
+              await sideEffects.insertOne({ eventId: event.id, by: 'B' });
+            },
+          ],
+        ],
+      }),
+    );
+    await subscriptionB.ready();
+
+    await waitFor('B to receive the redelivered event', () =>
+      duplicatesSeen.includes(processedEventKey(queue, published.id)),
+    );
+    expect(handledByB).toHaveLength(0);
+    expect(await sideEffects.countDocuments({ eventId: published.id })).toBe(1);
+    expect(await store.has(processedEventKey(queue, published.id))).toBe(true);
+    await subscriptionB.close();
+    expect(await messageCount(queue)).toBe(0); // acked by B, not requeued again
+  });
+
+  it('moves a message that fails validation to <queue>.dlq and keeps consuming the messages after it', async () => {
+    const queue = newQueue('invalid');
+    const received: EventEnvelope[] = [];
+    const subscription = track(
+      consumer.subscribe({
+        queue,
+        prefetch: 1, // the next message only arrives once the invalid one was dealt with
+        idempotency: new InMemoryProcessedEventStore(),
+        events: [[thingHappened, (event) => void received.push(event)]],
+      }),
+    );
+    await subscription.ready();
+
+    const badData = {
+      ...createEnvelope(thingHappened, { thingId: 't', n: 1 }, 'c'),
+      data: { thingId: '', n: 'one' },
+    };
+    await withBroker(async (channel) => {
+      channel.publish(exchange, thingHappened.name, Buffer.from('{not json'), { persistent: true });
+      channel.publish(exchange, thingHappened.name, Buffer.from(JSON.stringify(badData)), {
+        persistent: true,
+      });
+      channel.publish(exchange, thingHappened.name, Buffer.from(JSON.stringify({ hello: 'world' })), {
+        persistent: true,
+      });
+      await channel.checkQueue(queue); // a round trip on the same channel: the publishes above are routed
+    });
+    const valid = [
+      await publisher.publish(thingHappened, { thingId: 't2', n: 2 }, { correlationId: 'c' }),
+      await publisher.publish(thingHappened, { thingId: 't3', n: 3 }, { correlationId: 'c' }),
+    ];
+
+    await waitFor('both valid events', () => received.length === 2);
+    expect(received.map((e) => e.id)).toEqual(valid.map((e) => e.id));
+    expect(received[0]!.data).toEqual({ thingId: 't2', n: 2 });
+
+    const deadLettered = await waitFor('three messages in the DLQ', async () =>
+      (await messageCount(`${queue}.dlq`)) === 3 ? drainQueue(`${queue}.dlq`) : undefined,
+    );
+    const errors = deadLettered.map((m) => String(m.properties.headers?.['x-error']));
+    expect(errors[0]).toMatch(/invalid JSON/);
+    expect(errors[1]).toMatch(/invalid data: data\.thingId: .*; data\.n: /);
+    expect(errors[2]).toMatch(/invalid envelope/);
+    expect(deadLettered[0]!.content.toString()).toBe('{not json'); // original bytes kept for inspection
+    expect(deadLettered[1]!.properties.headers?.['x-original-routing-key']).toBe(thingHappened.name);
+    expect(await messageCount(queue)).toBe(0);
+  });
+
+  it('sends a message whose handler always throws to the DLQ after maxAttempts, waiting the retry delays in between', async () => {
+    const queue = newQueue('failing');
+    const attempts: { attempt: number; at: number }[] = [];
+    const store = new InMemoryProcessedEventStore();
+    const subscription = track(
+      consumer.subscribe({
+        queue,
+        maxAttempts: 3,
+        retryDelayMs: [300, 600],
+        idempotency: store,
+        events: [
+          [
+            thingHappened,
+            (_event, context) => {
+              attempts.push({ attempt: context.attempt, at: Date.now() });
+              throw new Error('downstream unavailable');
+            },
+          ],
+        ],
+      }),
+    );
+    await subscription.ready();
+
+    const published = await publisher.publish(thingHappened, { thingId: 't4', n: 4 }, { correlationId: 'c' });
+
+    const [dead] = await waitFor('the message in the DLQ', async () =>
+      (await messageCount(`${queue}.dlq`)) === 1 ? drainQueue(`${queue}.dlq`) : undefined,
+    );
+    expect(attempts.map((a) => a.attempt)).toEqual([1, 2, 3]);
+    // Retries wait at least the configured delay (TTL in the retry queue); allow timer granularity.
+    expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(280);
+    expect(attempts[2]!.at - attempts[1]!.at).toBeGreaterThanOrEqual(580);
+    expect(dead!.properties.messageId).toBe(published.id);
+    expect(dead!.properties.headers?.['x-error']).toMatch(/failed 3 times: Error: downstream unavailable/);
+    expect(dead!.properties.headers?.['x-attempt']).toBe(3);
+    expect(JSON.parse(dead!.content.toString()).id).toBe(published.id);
+    expect(await messageCount(queue)).toBe(0);
+    expect(await messageCount(`${queue}.retry`)).toBe(0);
+    expect(await store.has(processedEventKey(queue, published.id))).toBe(false);
+  });
+
+  it('succeeds on a later attempt after a failure, without a DLQ entry', async () => {
+    const queue = newQueue('flaky');
+    let calls = 0;
+    const handled: number[] = [];
+    const subscription = track(
+      consumer.subscribe({
+        queue,
+        retryDelayMs: [100],
+        idempotency: new InMemoryProcessedEventStore(),
+        events: [
+          [
+            thingHappened,
+            (event, context) => {
+              calls++;
+              if (context.attempt === 1) throw new Error('first time fails');
+              handled.push(event.data.n);
+            },
+          ],
+        ],
+      }),
+    );
+    await subscription.ready();
+
+    await publisher.publish(thingHappened, { thingId: 't5', n: 5 }, { correlationId: 'c' });
+
+    await waitFor('the second attempt to succeed', () => handled.length === 1);
+    expect(calls).toBe(2);
+    expect(await messageCount(`${queue}.dlq`)).toBe(0);
+  });
+
+  it('records processed events in MongoDB and treats a second mark as already done', async () => {
+    const store = new MongoProcessedEventStore(db, { collection: 'processed_events_direct' });
+    const key = processedEventKey('some.queue', 'e-1');
+    expect(await store.has(key)).toBe(false);
+    await store.markProcessed(key);
+    await expect(store.markProcessed(key)).resolves.toBeUndefined(); // duplicate key: another delivery won
+    expect(await store.has(key)).toBe(true);
+    const stored = await db.collection('processed_events_direct').findOne({ _id: key as never });
+    expect(stored?.processedAt).toBeInstanceOf(Date);
+  });
+
+  it('lets one process claim an event: others see busy, then processed; a dead holder is taken over', async () => {
+    const collection = 'processed_events_claims';
+    const replicaA = new MongoProcessedEventStore(db, { collection });
+    const replicaB = new MongoProcessedEventStore(db, { collection });
+    const key = processedEventKey('some.queue', 'e-claim');
+
+    const race = await Promise.all([replicaA.claim(key, 60_000), replicaB.claim(key, 60_000)]);
+    expect(race.sort()).toEqual(['busy', 'claimed']);
+    const [holder, other] = race[0] === 'claimed' ? [replicaA, replicaB] : [replicaB, replicaA];
+    expect(await other.has(key)).toBe(false); // claimed is not processed
+    await holder.markProcessed(key);
+    expect(await other.claim(key, 60_000)).toBe('processed');
+    expect(await other.has(key)).toBe(true);
+
+    // A holder that died: its lease runs out and the other replica takes the event over.
+    const orphan = processedEventKey('some.queue', 'e-orphan');
+    expect(await replicaA.claim(orphan, 50)).toBe('claimed');
+    expect(await replicaB.claim(orphan, 60_000)).toBe('busy');
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(await replicaB.claim(orphan, 60_000)).toBe('claimed');
+
+    // A released claim (handler failed) is free at once.
+    const failed = processedEventKey('some.queue', 'e-failed');
+    expect(await replicaA.claim(failed, 60_000)).toBe('claimed');
+    await replicaA.release(failed);
+    expect(await replicaB.claim(failed, 60_000)).toBe('claimed');
+  });
+
+  it('runs the handler once when two replicas each receive a copy of the same event at the same moment', async () => {
+    const queue = newQueue('replicas');
+    const collection = 'processed_events_replicas';
+    // Two connections and two stores: as two processes would have (the in-process guard does not apply).
+    const second = new AmqpConnection({ url: AMQP_URL, logger, initialDelayMs: 100, maxDelayMs: 1_000 });
+    await second.connect();
+    const secondConsumer = new EventConsumer({ connection: second, exchange, logger });
+    const handledBy: string[] = [];
+    const slowHandler = (name: string) => async () => {
+      handledBy.push(name);
+      await new Promise((resolve) => setTimeout(resolve, 150)); // an SMTP send, say
+    };
+    const options = (name: string) => ({
+      queue,
+      prefetch: 1,
+      busyRetryMs: 200,
+      idempotency: new MongoProcessedEventStore(db, { collection }),
+      events: [[thingHappened, slowHandler(name)]] as const,
+    });
+    const a = track(consumer.subscribe(options('A')));
+    const b = secondConsumer.subscribe(options('B'));
+    try {
+      await Promise.all([a.ready(), b.ready()]);
+      // Two relays published the same envelopes: each id arrives twice, back to back.
+      const envelopes = Array.from({ length: 10 }, (_, n) =>
+        createEnvelope(thingHappened, { thingId: `r${n}`, n }, 'c'),
+      );
+      for (const envelope of envelopes) {
+        await publisher.publishEnvelope(envelope);
+        await publisher.publishEnvelope(envelope);
+      }
+      await waitFor('every event handled and both copies settled', async () => {
+        const done = await db.collection(collection).countDocuments({ processedAt: { $exists: true } });
+        return (
+          done === 10 && (await messageCount(queue)) === 0 && (await messageCount(`${queue}.retry`)) === 0
+        );
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(handledBy).toHaveLength(10);
+      expect(await messageCount(`${queue}.dlq`)).toBe(0);
+    } finally {
+      await b.close();
+      await second.close();
+    }
+  });
+});

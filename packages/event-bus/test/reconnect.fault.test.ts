@@ -1,0 +1,204 @@
+/** Stops and starts RabbitMQ: runs in the serial fault phase of `npm test` (see jest.config.js). */
+import mongoose from 'mongoose';
+import type { EventEnvelope } from '@crm/contracts';
+import {
+  AmqpConnection,
+  ConnectionTimeoutError,
+  createEnvelope,
+  EventValidationError,
+  PublishTimeoutError,
+  EventConsumer,
+  EventPublisher,
+  MongoProcessedEventStore,
+  OutboxRelay,
+  withOutbox,
+  type Subscription,
+} from '../src';
+import {
+  AMQP_URL,
+  deleteTopology,
+  ensureBrokerRunning,
+  MONGO_URL,
+  rabbitmqctl,
+  recordingLogger,
+  sleep,
+  thingHappened,
+  uniqueName,
+  waitFor,
+} from './support/test-infra';
+
+// These tests stop the shared local RabbitMQ (`rabbitmqctl stop_app`) and always start it again.
+jest.setTimeout(60_000);
+
+const exchange = uniqueName('test.reconnect.events');
+const queue = uniqueName('test.reconnect.consumer');
+const logger = recordingLogger();
+let connection: AmqpConnection;
+let publisher: EventPublisher;
+let subscription: Subscription;
+let db: mongoose.Connection;
+const consumed: EventEnvelope[] = [];
+const consumedCount = (id: string): number => consumed.filter((e) => e.id === id).length;
+
+beforeAll(async () => {
+  await ensureBrokerRunning(); // in case an earlier, killed run left it stopped
+  db = await mongoose
+    .createConnection(MONGO_URL, { dbName: uniqueName('event_bus_reconnect', '_') })
+    .asPromise();
+  // Fast backoff so the tests do not wait long after start_app; production defaults are slower.
+  connection = new AmqpConnection({ url: AMQP_URL, logger, initialDelayMs: 100, maxDelayMs: 1_000 });
+  await connection.connect();
+  publisher = new EventPublisher({ connection, exchange, logger });
+  subscription = new EventConsumer({ connection, exchange, logger }).subscribe({
+    queue,
+    idempotency: new MongoProcessedEventStore(db),
+    events: [[thingHappened, (event) => void consumed.push(event)]],
+  });
+  await subscription.ready();
+}, 120_000); // waits until this package's other integration files are done with the broker
+
+afterAll(async () => {
+  await ensureBrokerRunning();
+  await subscription?.close();
+  await publisher?.close();
+  await connection?.close();
+  await deleteTopology(exchange, [queue]);
+  await db?.dropDatabase();
+  await db?.close();
+});
+
+/** Runs `whileDown` with RabbitMQ stopped; the broker is started again whatever happens. */
+async function withBrokerStopped<T>(whileDown: () => Promise<T>): Promise<T> {
+  try {
+    rabbitmqctl('stop_app');
+    await waitFor('the connection to notice the broker is gone', () => !connection.isConnected());
+    return await whileDown();
+  } finally {
+    rabbitmqctl('start_app'); // unconditionally: the broker must never be left stopped
+  }
+}
+
+describe('recovery after the broker goes away', () => {
+  it('delivers an event published while RabbitMQ is stopped once it is started again, and the consumer resumes by itself', async () => {
+    const before = await publisher.publish(
+      thingHappened,
+      { thingId: 'before', n: 1 },
+      { correlationId: 'reconnect' },
+    );
+    await waitFor('the event published before the outage', () => consumedCount(before.id) === 1);
+
+    let publishedWhileDown!: Promise<EventEnvelope>;
+    await withBrokerStopped(async () => {
+      expect(publisher.isReady()).toBe(false);
+      expect(subscription.isConsuming()).toBe(false);
+      publishedWhileDown = publisher.publish(
+        thingHappened,
+        { thingId: 'during', n: 2 },
+        { correlationId: 'reconnect', timeoutMs: 45_000 },
+      );
+      let settled = false;
+      publishedWhileDown.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      await sleep(1_000);
+      expect(settled).toBe(false); // waiting for the broker, not failing
+    });
+
+    const during = await publishedWhileDown; // resolves only once the broker confirmed it
+    expect(connection.isConnected()).toBe(true);
+    await waitFor('the event published during the outage', () => consumedCount(during.id) === 1);
+    expect(subscription.isConsuming()).toBe(true);
+    expect(logger.find('AMQP connection lost; reconnecting').length).toBeGreaterThanOrEqual(1);
+    expect(logger.find('AMQP connection restored').length).toBeGreaterThanOrEqual(1);
+
+    const after = await publisher.publish(
+      thingHappened,
+      { thingId: 'after', n: 3 },
+      { correlationId: 'reconnect' },
+    );
+    await waitFor('an event published after recovery', () => consumedCount(after.id) === 1);
+  });
+
+  it('keeps an outbox event while RabbitMQ is stopped, logs the outage once, and delivers it after the restart', async () => {
+    const relayLogger = recordingLogger();
+    const Things = db.collection<{ _id: string; outbox?: unknown[] }>('things');
+    const relay = new OutboxRelay({
+      publisher,
+      sources: [Things],
+      intervalMs: 200,
+      publishTimeoutMs: 500,
+      logger: relayLogger,
+    }).start();
+    try {
+      const event = createEnvelope(thingHappened, { thingId: 'outbox-during', n: 4 }, 'reconnect-outbox');
+      await withBrokerStopped(async () => {
+        await Things.insertOne(withOutbox({ _id: 'outbox-during' }, event));
+        relay.kick();
+        await waitFor(
+          'a few failed relay passes',
+          () => relayLogger.find('outbox relay pass failed again').length >= 2,
+        );
+        expect((await Things.findOne({ _id: 'outbox-during' }))?.outbox).toHaveLength(1);
+      });
+
+      await waitFor('the outbox event to be consumed', () => consumedCount(event.id) === 1, {
+        timeoutMs: 30_000,
+      });
+      await waitFor(
+        'the outbox entry to be removed',
+        async () => ((await Things.findOne({ _id: 'outbox-during' }))?.outbox ?? []).length === 0,
+      );
+      expect(relayLogger.find('outbox relay cannot publish; retrying until it can')).toHaveLength(1);
+      expect(relayLogger.find('outbox relay publishing again')).toHaveLength(1);
+      expect(relayLogger.entries.filter((e) => e.level === 'warn' || e.level === 'error')).toHaveLength(1);
+    } finally {
+      await relay.stop();
+    }
+  });
+});
+
+describe('AmqpConnection without a broker', () => {
+  it('keeps retrying in the background, reports not connected, and stops retrying on close', async () => {
+    const unreachableLogger = recordingLogger();
+    const unreachable = new AmqpConnection({
+      url: 'amqp://guest:guest@127.0.0.1:1',
+      logger: unreachableLogger,
+      initialDelayMs: 20,
+      maxDelayMs: 100,
+    });
+
+    await expect(unreachable.connect(500)).rejects.toBeInstanceOf(ConnectionTimeoutError);
+    expect(unreachable.isConnected()).toBe(false);
+    expect(unreachableLogger.find('AMQP reconnect scheduled').length).toBeGreaterThan(2);
+    expect(unreachableLogger.find('AMQP broker unreachable; retrying in the background')).toHaveLength(1);
+
+    await unreachable.close();
+    const attempts = unreachableLogger.find('AMQP reconnect scheduled').length;
+    await sleep(300);
+    expect(unreachableLogger.find('AMQP reconnect scheduled').length).toBe(attempts);
+  });
+
+  it('makes a publish wait for the broker only up to its timeout, and rejects invalid data without waiting', async () => {
+    const unreachable = new AmqpConnection({
+      url: 'amqp://guest:guest@127.0.0.1:1',
+      initialDelayMs: 20,
+      maxDelayMs: 100,
+    }).start();
+    const offline = new EventPublisher({ connection: unreachable, exchange });
+    try {
+      const startedAt = Date.now();
+      await expect(
+        offline.publish(thingHappened, { thingId: 'x', n: 1 }, { correlationId: 'c', timeoutMs: 300 }),
+      ).rejects.toBeInstanceOf(PublishTimeoutError);
+      expect(Date.now() - startedAt).toBeGreaterThanOrEqual(290);
+
+      await expect(
+        offline.publish(thingHappened, { thingId: '', n: 1.5 }, { correlationId: 'c' }),
+      ).rejects.toBeInstanceOf(EventValidationError);
+    } finally {
+      await offline.close();
+      await unreachable.close();
+    }
+  });
+});

@@ -1,0 +1,157 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import amqp, { type Channel, type GetMessage } from 'amqplib';
+import { z } from 'zod';
+import { defineEvent } from '@crm/contracts';
+import type { Logger } from '../../src';
+
+/** Real infrastructure only: these tests exist to show behaviour against RabbitMQ and FerretDB/MongoDB. */
+export const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+export const MONGO_URL = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
+
+/** Random suffix so every test file (and run) works on its own exchange, queues and database. */
+export function uniqueName(prefix: string, separator = '.'): string {
+  return `${prefix}${separator}${randomBytes(4).toString('hex')}`;
+}
+
+export const thingHappened = defineEvent(
+  'test.thing.happened.v1',
+  z.object({ thingId: z.string().min(1), n: z.number().int() }),
+);
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls until `check` returns a truthy value, or fails with `description` after `timeoutMs`. */
+export async function waitFor<T>(
+  description: string,
+  check: () => T | Promise<T>,
+  { timeoutMs = 15_000, intervalMs = 50 }: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value as NonNullable<T>;
+    } catch (err) {
+      lastError = err;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${description}${lastError ? ` (last error: ${String(lastError)})` : ''}`,
+      );
+    }
+    await sleep(intervalMs);
+  }
+}
+
+export function rabbitmqctl(...args: string[]): void {
+  execFileSync('rabbitmqctl', args, { stdio: 'pipe', timeout: 60_000 });
+}
+
+/**
+ * Used in finally/afterAll so no test leaves the broker down. `start_app` returns once the app has
+ * booted and is a no-op on a running node; the port probe first saves a slow CLI call.
+ */
+export async function ensureBrokerRunning(): Promise<void> {
+  if (await amqpPortOpen()) return;
+  rabbitmqctl('start_app');
+}
+
+function amqpPortOpen(): Promise<boolean> {
+  const { hostname, port } = new URL(AMQP_URL);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname, port: Number(port || 5672) });
+    const done = (open: boolean): void => {
+      socket.destroy();
+      resolve(open);
+    };
+    socket.setTimeout(1_000, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+export interface LogEntry {
+  level: keyof Logger;
+  obj: object;
+  msg?: string;
+}
+
+/** Captures log calls for assertions; prints them too when EVENT_BUS_TEST_LOGS=1. */
+export function recordingLogger(): Logger & { entries: LogEntry[]; find(msg: string): LogEntry[] } {
+  const entries: LogEntry[] = [];
+  const print = process.env.EVENT_BUS_TEST_LOGS === '1';
+  const record =
+    (level: keyof Logger) =>
+    (obj: object, msg?: string): void => {
+      entries.push({ level, obj, msg });
+      if (print) console.log(JSON.stringify({ level, msg, ...obj }));
+    };
+  return {
+    entries,
+    info: record('info'),
+    warn: record('warn'),
+    error: record('error'),
+    debug: record('debug'),
+    find: (msg) => entries.filter((entry) => entry.msg === msg),
+  };
+}
+
+/**
+ * Test-side broker access (inspect queues, clean up) on a throwaway connection per call, retried
+ * while the broker is briefly away (another test file of this package may be restarting it).
+ */
+export async function withBroker<T>(work: (channel: Channel) => Promise<T>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let connection: amqp.ChannelModel | undefined;
+    try {
+      connection = await amqp.connect(AMQP_URL);
+      connection.on('error', () => undefined);
+      const channel = await connection.createChannel();
+      channel.on('error', () => undefined);
+      const result = await work(channel);
+      await connection.close().catch(() => undefined);
+      return result;
+    } catch (err) {
+      await connection?.close().catch(() => undefined);
+      if (Date.now() > deadline || !isConnectionProblem(err)) throw err;
+      await sleep(250);
+    }
+  }
+}
+
+function isConnectionProblem(err: unknown): boolean {
+  const text = String((err as { code?: unknown })?.code ?? '') + String((err as Error)?.message ?? '');
+  return /ECONNREFUSED|ECONNRESET|EPIPE|CONNECTION_FORCED|Connection closed|Channel closed|Socket closed|socket/i.test(
+    text,
+  );
+}
+
+export async function messageCount(queue: string): Promise<number> {
+  return withBroker(async (channel) => (await channel.checkQueue(queue)).messageCount);
+}
+
+/** Takes every ready message off a queue (acked), for assertions on DLQ contents. */
+export async function drainQueue(queue: string): Promise<GetMessage[]> {
+  return withBroker(async (channel) => {
+    const messages: GetMessage[] = [];
+    for (;;) {
+      const message = await channel.get(queue, { noAck: true });
+      if (!message) return messages;
+      messages.push(message);
+    }
+  });
+}
+
+/** Deletes a consumer's queue trio and the exchange a test file declared. */
+export async function deleteTopology(exchange: string, queues: readonly string[]): Promise<void> {
+  await withBroker(async (channel) => {
+    for (const queue of queues) {
+      for (const name of [queue, `${queue}.retry`, `${queue}.dlq`]) await channel.deleteQueue(name);
+    }
+    await channel.deleteExchange(exchange);
+  });
+}

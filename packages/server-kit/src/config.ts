@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+/** Secrets the development scripts use; production refuses to start with any of them. */
+export const DEV_SECRET_PREFIX = 'dev-only-';
+
+/** Variables every back-end process shares. Services extend this with their own. */
+export const baseEnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  JWT_TTL: z
+    .string()
+    .regex(/^\d+[smhd]?$/, 'must look like 900, 15m, 8h or 1d')
+    .default('8h'),
+});
+
+/** What every service with a database and the event bus needs on top of the base. */
+export const serviceEnvSchema = baseEnvSchema.extend({
+  MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL'),
+  AMQP_URL: z.string().regex(/^amqps?:\/\//, 'must be an amqp:// URL'),
+  EVENTS_EXCHANGE: z.string().min(1).default('crm.events'),
+  /** Prefix of this deployment's consumer queues (`<prefix>.<service>.<purpose>`); tests use their own. */
+  QUEUE_PREFIX: z.string().min(1).default('crm'),
+});
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Parses the environment with the given schema, failing fast with every problem listed at once.
+ * In production, development secrets are refused so a forgotten `.env` never reaches users.
+ */
+export function loadConfig<TSchema extends z.ZodObject>(
+  schema: TSchema,
+  env: NodeJS.ProcessEnv = process.env,
+): z.infer<TSchema> {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    throw new ConfigError(result.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`));
+  }
+  const config = result.data as Record<string, unknown>;
+  if (config.NODE_ENV === 'production') {
+    const devSecrets = Object.entries(config)
+      .filter(([key, value]) => /SECRET|PASSWORD/.test(key) && typeof value === 'string')
+      .filter(([, value]) => (value as string).startsWith(DEV_SECRET_PREFIX))
+      .map(([key]) => `${key}: development default is not allowed in production`);
+    if (devSecrets.length > 0) throw new ConfigError(devSecrets);
+  }
+  return result.data;
+}
+
+/** Reads a duration like "15m" or "8h" (or plain seconds) as seconds. */
+export function durationToSeconds(value: string): number {
+  const match = /^(\d+)([smhd]?)$/.exec(value);
+  if (!match) throw new Error(`Invalid duration: ${value}`);
+  const factor = { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[match[2] as '' | 's' | 'm' | 'h' | 'd'];
+  return Number(match[1]) * factor;
+}

@@ -1,0 +1,31 @@
+import type { PicklistOption, ViewField } from '@crm/contracts';
+import { parseNumber } from './numbers';
+
+export const optionValue = (option: PicklistOption): string =>
+  typeof option === 'string' ? option : option.value;
+export const optionLabel = (option: PicklistOption): string =>
+  typeof option === 'string' ? option : option.label;
+
+/** Picklists whose values are amounts (price picklists, `parseOutput: 'number'`) compare as numbers. */
+export function isNumericField(field: Pick<ViewField, 'fieldType' | 'parseOutput' | 'price'>): boolean {
+  return field.fieldType === 'NUMBER' || field.parseOutput === 'number' || field.price !== undefined;
+}
+
+/** The option a submitted value stands for: exact value, or the same amount for numeric picklists. */
+export function findOption(
+  field: Pick<ViewField, 'options' | 'fieldType' | 'parseOutput' | 'price'>,
+  value: unknown,
+): PicklistOption | undefined {
+  const options = field.options ?? [];
+  if (isNumericField(field)) {
+    const wanted = parseNumber(value);
+    if (wanted.kind !== 'number') return undefined;
+    return options.find((option) => {
+      const candidate = parseNumber(optionValue(option));
+      return candidate.kind === 'number' && candidate.value === wanted.value;
+    });
+  }
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim();
+  return options.find((option) => optionValue(option) === text);
+}

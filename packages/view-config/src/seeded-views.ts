@@ -1,0 +1,203 @@
+/**
+ * Version 1 of the form of the view `doctor/appointments/:id`: the clinical record of a check-up for
+ * an official Spanish medical certificate (SPEC §1, §9). Seeded at start-up only when the view has
+ * no configuration; an admin replaces it with `PUT /config/view`.
+ *
+ * Prices (SPEC §9): the check-up 19 €; for a driving licence, the DGT management 10 € plus the DGT
+ * official fee by validity (10/4/3/2/1 years: 24.58/19.67/14.75/9.83/4.92 €; over 70 exempt); an
+ * extra report 10 €. A 10-year driving renewal is 19 + 24.58 + 10 = 53.58 € (NET); GROSS = net + tax
+ * rounded to a whole number (SPEC §4) is 54 € with no tax (medical services are VAT-exempt in Spain).
+ *
+ * Lives here (not in the config service) so that the service's seed and the form builder's unit tests
+ * use one definition.
+ */
+export const MEDICAL_CERTIFICATE_FIELDS = [
+  {
+    name: 'certificateType',
+    label: 'Tipo de certificado',
+    fieldType: 'PICKLIST',
+    required: true,
+    visible: true,
+    options: [
+      'Permiso de conducir',
+      'Licencia de armas',
+      'Titulación náutica (embarcaciones)',
+      'Seguridad privada',
+      'Perros potencialmente peligrosos',
+      'Operador de grúa',
+      'Licencia deportiva',
+      'Estudios',
+    ],
+    // The licence group only matters for a driving licence.
+    conditionalField: { ifSelected: 'Permiso de conducir', field: 'licenceGroup' },
+  },
+  {
+    name: 'licenceGroup',
+    label: 'Grupo de permiso',
+    fieldType: 'PICKLIST',
+    required: true,
+    visible: false,
+    options: [
+      { value: 'GRUPO_1', label: 'Grupo 1 (AM, A1, A2, A, B, B+E)' },
+      { value: 'GRUPO_2', label: 'Grupo 2 (BTP, C1, C1+E, C, C+E, D1, D1+E, D, D+E)' },
+    ],
+  },
+  {
+    name: 'weight',
+    label: 'Peso (kg)',
+    fieldType: 'NUMBER',
+    required: true,
+    visible: true,
+    parseOutput: 'number',
+  },
+  {
+    name: 'height',
+    label: 'Altura (cm)',
+    fieldType: 'NUMBER',
+    required: true,
+    visible: true,
+    parseOutput: 'number',
+  },
+  {
+    name: 'bloodPressure',
+    label: 'Tensión arterial (mmHg)',
+    fieldType: 'TEXT',
+    required: true,
+    visible: true,
+  },
+  {
+    name: 'visualAcuity',
+    label: 'Agudeza visual (con corrección si la usa)',
+    fieldType: 'TEXT',
+    required: true,
+    visible: true,
+  },
+  {
+    name: 'hearing',
+    label: 'Audición',
+    fieldType: 'PICKLIST',
+    required: true,
+    visible: true,
+    options: ['Normal', 'Hipoacusia leve', 'Hipoacusia moderada', 'Hipoacusia severa (con prótesis)'],
+    defaultValue: 'Normal',
+  },
+  {
+    name: 'result',
+    label: 'Resultado',
+    fieldType: 'PICKLIST',
+    required: true,
+    visible: true,
+    options: ['Apto', 'No apto', 'Apto con restricciones'],
+    conditionalField: { ifSelected: 'Apto con restricciones', field: 'restrictions' },
+  },
+  {
+    name: 'restrictions',
+    label: 'Restricciones o adaptaciones',
+    fieldType: 'TEXT',
+    required: true,
+    visible: false,
+  },
+  {
+    name: 'validity',
+    label: 'Vigencia del certificado',
+    fieldType: 'PICKLIST',
+    required: true,
+    visible: true,
+    parseOutput: 'date',
+    options: ['10 años', '5 años', '4 años', '3 años', '2 años', '1 año', '6 meses'],
+  },
+  { name: 'observations', label: 'Observaciones', fieldType: 'TEXT', required: false, visible: true },
+  {
+    name: 'checkupFee',
+    label: 'Reconocimiento médico',
+    fieldType: 'NUMBER',
+    required: true,
+    visible: true,
+    defaultValue: 19,
+    price: { type: 'BASE', currency: 'EUR' },
+  },
+  {
+    name: 'dgtFee',
+    label: 'Tasa DGT según vigencia',
+    fieldType: 'PICKLIST',
+    required: true,
+    visible: true,
+    parseOutput: 'number',
+    defaultValue: '0',
+    options: [
+      { value: '24.58', label: '10 años — 24,58 €' },
+      { value: '19.67', label: '4 años — 19,67 €' },
+      { value: '14.75', label: '3 años — 14,75 €' },
+      { value: '9.83', label: '2 años — 9,83 €' },
+      { value: '4.92', label: '1 año — 4,92 €' },
+      { value: '0', label: 'Exento (mayores de 70 años) o sin trámite DGT — 0,00 €' },
+    ],
+    price: { type: 'BASE', currency: 'EUR' },
+  },
+  {
+    name: 'dgtManagement',
+    label: 'Gestión DGT',
+    fieldType: 'NUMBER',
+    required: false,
+    visible: true,
+    defaultValue: 10,
+    price: { type: 'BASE', currency: 'EUR' },
+  },
+  {
+    name: 'extraReport',
+    label: 'Informe adicional',
+    fieldType: 'PICKLIST',
+    required: false,
+    visible: true,
+    parseOutput: 'number',
+    defaultValue: '0',
+    options: [
+      { value: '0', label: 'No' },
+      { value: '10', label: 'Sí — 10,00 €' },
+    ],
+    price: { type: 'BASE', currency: 'EUR' },
+  },
+  {
+    name: 'discount',
+    label: 'Descuento',
+    fieldType: 'NUMBER',
+    required: false,
+    visible: true,
+    defaultValue: 0,
+    price: { type: 'DISCOUNT', currency: 'EUR' },
+  },
+  {
+    name: 'taxType',
+    label: 'Tipo de impuesto',
+    fieldType: 'PICKLIST',
+    required: false,
+    visible: true,
+    options: ['Porcentaje', 'Fijo'],
+    defaultValue: 'Porcentaje',
+  },
+  {
+    name: 'tax',
+    label: 'Impuesto (% o importe fijo)',
+    fieldType: 'NUMBER',
+    required: false,
+    visible: true,
+    defaultValue: 0,
+    price: { type: 'TAX', currency: 'EUR' },
+  },
+  {
+    name: 'net',
+    label: 'Importe neto',
+    fieldType: 'NUMBER',
+    required: false,
+    visible: true,
+    price: { type: 'NET', currency: 'EUR' },
+  },
+  {
+    name: 'total',
+    label: 'Total',
+    fieldType: 'NUMBER',
+    required: false,
+    visible: true,
+    price: { type: 'GROSS', currency: 'EUR' },
+  },
+] as const;

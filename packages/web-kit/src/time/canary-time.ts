@@ -1,0 +1,142 @@
+import moment from 'moment-timezone/moment-timezone';
+import tzData from './tz-atlantic-canary.json';
+
+/**
+ * Time of the centre (SPEC §9): every date the site and the back office show or offer is wall-clock
+ * time in Atlantic/Canary, whatever the browser's zone. moment-timezone carries only this zone's data
+ * (tz-atlantic-canary.json, made by packages/web-kit/scripts/make-tz-data.mjs).
+ *
+ * Imported as `@crm/web-kit/time`, never from the package's main entry: moment is heavy, and the
+ * shell's "/" must not load it (only lazily loaded pages import this sub-module).
+ */
+moment.tz.load(tzData);
+
+export const CENTRE_TZ = 'Atlantic/Canary';
+export const SLOT_MINUTES = 15;
+/** Opening hours, minutes from midnight, end exclusive: 09:00-13:00 and 17:00-20:00. */
+export const OPENING_RANGES: ReadonlyArray<readonly [number, number]> = [
+  [9 * 60, 13 * 60],
+  [17 * 60, 20 * 60],
+];
+
+export const MONTH_NAMES = [
+  'Enero',
+  'Febrero',
+  'Marzo',
+  'Abril',
+  'Mayo',
+  'Junio',
+  'Julio',
+  'Agosto',
+  'Septiembre',
+  'Octubre',
+  'Noviembre',
+  'Diciembre',
+] as const;
+export const WEEKDAY_INITIALS = ['D', 'L', 'M', 'M', 'J', 'V', 'S'] as const;
+export const WEEKDAY_NAMES = [
+  'domingo',
+  'lunes',
+  'martes',
+  'miércoles',
+  'jueves',
+  'viernes',
+  'sábado',
+] as const;
+
+/** A calendar day as "YYYY-MM-DD". */
+export type Day = string;
+
+export const inCentre = (instant: string | number | Date) => moment.tz(instant, CENTRE_TZ);
+const dayStart = (day: Day) => moment.tz(day, 'YYYY-MM-DD', CENTRE_TZ);
+
+/** Today's date at the centre. */
+export const todayAtCentre = (now: number = Date.now()): Day => inCentre(now).format('YYYY-MM-DD');
+
+/** "24/11/2026" */
+export const formatDay = (day: Day): string => dayStart(day).format('DD/MM/YYYY');
+/** Date of an instant at the centre, "24/11/2026" (SPEC: dd/MM/yyyy). */
+export const formatDate = (instant: string | number | Date): string => inCentre(instant).format('DD/MM/YYYY');
+/** Time of an instant at the centre, 24-hour clock, "09:15". */
+export const formatTime = (instant: string | number | Date): string => inCentre(instant).format('HH:mm');
+/** "24/11/2026 09:15" */
+export const formatDateTime = (instant: string | number | Date): string =>
+  inCentre(instant).format('DD/MM/YYYY HH:mm');
+
+export const isWeekend = (day: Day): boolean => [0, 6].includes(dayStart(day).day());
+
+/** "martes, 24 de noviembre de 2026" (for screen readers). */
+export function longDay(day: Day): string {
+  const m = dayStart(day);
+  return `${WEEKDAY_NAMES[m.day()]}, ${m.date()} de ${MONTH_NAMES[m.month()].toLowerCase()} de ${m.year()}`;
+}
+
+function takenTimes(taken: Iterable<string>): Set<number> {
+  const times = new Set<number>();
+  for (const instant of taken) {
+    const t = Date.parse(instant);
+    if (!Number.isNaN(t)) times.add(t);
+  }
+  return times;
+}
+
+/**
+ * The free 15-minute appointment slots of one day as ISO instants: Monday to Friday within the
+ * opening hours, later than `now`, not in `booked` (compared as instants).
+ */
+export function freeSlots(day: Day, booked: Iterable<string>, now: number = Date.now()): string[] {
+  if (isWeekend(day)) return [];
+  const start = dayStart(day);
+  const taken = takenTimes(booked);
+  const slots: string[] = [];
+  for (const [from, to] of OPENING_RANGES) {
+    for (let minute = from; minute < to; minute += SLOT_MINUTES) {
+      const t = start.clone().add(minute, 'minutes').valueOf();
+      if (t > now && !taken.has(t)) slots.push(new Date(t).toISOString());
+    }
+  }
+  return slots;
+}
+
+/**
+ * Room slots (SPEC §9, the rooms service's ROOM_SLOT_RULES in @crm/contracts): hourly from the day's
+ * 08:00 over a 10-hour window (08:00 … 17:00 in Atlantic/Canary), none on weekends, only future ones,
+ * reserved ones removed.
+ */
+export const ROOM_FIRST_HOUR = 8;
+export const ROOM_HOURS_PER_DAY = 10;
+export function freeRoomSlots(day: Day, reserved: Iterable<string>, now: number = Date.now()): string[] {
+  if (isWeekend(day)) return [];
+  const start = dayStart(day);
+  const taken = takenTimes(reserved);
+  const slots: string[] = [];
+  for (let hour = ROOM_FIRST_HOUR; hour < ROOM_FIRST_HOUR + ROOM_HOURS_PER_DAY; hour += 1) {
+    const t = start.clone().add(hour, 'hours').valueOf();
+    if (t > now && !taken.has(t)) slots.push(new Date(t).toISOString());
+  }
+  return slots;
+}
+
+export interface MonthCell {
+  day: Day;
+  date: number;
+  weekday: number;
+}
+
+/** The days of a month (month 0-11) and how many blank cells precede the 1st in a Sunday-first grid. */
+export function monthGrid(year: number, month: number): { leading: number; days: MonthCell[] } {
+  const first = moment.tz({ year, month, date: 1 }, CENTRE_TZ);
+  const count = first.daysInMonth();
+  const days: MonthCell[] = [];
+  for (let date = 1; date <= count; date += 1) {
+    const m = first.clone().date(date);
+    days.push({ day: m.format('YYYY-MM-DD'), date, weekday: m.day() });
+  }
+  return { leading: first.day(), days };
+}
+
+/** Year and month (0-11) of a day. */
+export function monthOf(day: Day): { year: number; month: number } {
+  const [y, m] = day.split('-').map(Number);
+  return { year: y, month: m - 1 };
+}

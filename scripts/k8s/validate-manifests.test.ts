@@ -1,0 +1,171 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ensureKustomize, K8S_DIR, OVERLAYS, parseYamlDocuments, render } from './kustomize';
+import { validateManifests, type Manifest } from './validate-manifests';
+
+// The first run builds kustomize from the Go module proxy (about a minute); later runs use the cache.
+jest.setTimeout(10 * 60_000);
+
+let kustomize: string;
+const rendered = new Map<string, Manifest[]>();
+
+beforeAll(async () => {
+  kustomize = await ensureKustomize();
+  for (const overlay of OVERLAYS) {
+    rendered.set(overlay, await render(kustomize, path.join(K8S_DIR, 'overlays', overlay)));
+  }
+});
+
+const production = (): Manifest[] => structuredClone(rendered.get('production')!);
+const find = (manifests: Manifest[], kind: string, name: string): Manifest => {
+  const found = manifests.find((m) => m.kind === kind && m.metadata.name === name);
+  if (!found) throw new Error(`${kind} ${name} not rendered`);
+  return found;
+};
+const appContainer = (manifests: Manifest[], name: string): Manifest =>
+  find(manifests, 'Deployment', name).spec.template.spec.containers[0];
+
+describe('the Kubernetes manifests in deploy/k8s', () => {
+  it.each(OVERLAYS)('render (%s) into valid objects', (overlay) => {
+    const manifests = rendered.get(overlay)!;
+    expect(validateManifests(manifests)).toEqual([]);
+    const deployments = manifests.filter((m) => m.kind === 'Deployment').map((m) => m.metadata.name);
+    for (const name of ['gateway', 'auth', 'appointments', 'records', 'rooms', 'config', 'notifications']) {
+      expect(deployments).toContain(name);
+      expect(find(manifests, 'HorizontalPodAutoscaler', name).apiVersion).toBe('autoscaling/v2');
+      expect(find(manifests, 'PodDisruptionBudget', name).spec.maxUnavailable).toBe(1);
+    }
+    expect(find(manifests, 'Ingress', 'crm').spec.rules[0].http.paths[0].backend.service.name).toBe(
+      'gateway',
+    );
+  });
+
+  it('run two replicas at least in production, with every secret left out of git', () => {
+    const manifests = production();
+    for (const scaler of manifests.filter((m) => m.kind === 'HorizontalPodAutoscaler')) {
+      expect(scaler.spec.minReplicas).toBeGreaterThanOrEqual(2);
+    }
+    expect(manifests.filter((m) => m.kind === 'Secret')).toEqual([]);
+    expect(find(manifests, 'ConfigMap', 'crm-config').data.NODE_ENV).toBe('production');
+  });
+});
+
+describe('validateManifests refuses broken manifests', () => {
+  const cases: Array<[string, (m: Manifest[]) => void, RegExp]> = [
+    [
+      'a Deployment without a selector (schema)',
+      (m) => delete find(m, 'Deployment', 'auth').spec.selector,
+      /Deployment crm\/auth: schema: .*selector/,
+    ],
+    [
+      'a container port that is not a number (schema)',
+      (m) => (appContainer(m, 'rooms').ports[0].containerPort = 'http'),
+      /Deployment crm\/rooms: schema: .*containerPort must be integer/,
+    ],
+    [
+      'an unknown kind',
+      (m) => m.push({ apiVersion: 'v1', kind: 'Servce', metadata: { name: 'typo' } }),
+      /unknown apiVersion\/kind v1\/Servce/,
+    ],
+    [
+      'a misspelt probe field (readinesProbe)',
+      (m) => {
+        const container = appContainer(m, 'appointments');
+        container.readinesProbe = container.readinessProbe;
+        delete container.readinessProbe;
+      },
+      /appointments: container app: readinessProbe with httpGet \/readyz is required/,
+    ],
+    [
+      'a liveness probe on the wrong path',
+      (m) => (appContainer(m, 'gateway').livenessProbe.httpGet.path = '/readyz'),
+      /gateway: container app: livenessProbe must GET \/healthz/,
+    ],
+    [
+      'a probe on a port the container does not declare',
+      (m) => (appContainer(m, 'config').readinessProbe.httpGet.port = 'metrics'),
+      /config: container app: readinessProbe port metrics is not a declared container port/,
+    ],
+    [
+      'no memory limit',
+      (m) => delete appContainer(m, 'records').resources.limits.memory,
+      /records: container app: resources.limits.memory is required/,
+    ],
+    [
+      'a container that may run as root',
+      (m) => {
+        delete find(m, 'Deployment', 'notifications').spec.template.spec.securityContext.runAsNonRoot;
+        delete appContainer(m, 'notifications').securityContext.runAsNonRoot;
+      },
+      /notifications: container app: runAsNonRoot must be true/,
+    ],
+    [
+      'capabilities kept',
+      (m) => (appContainer(m, 'auth').securityContext.capabilities.drop = []),
+      /auth: container app: capabilities.drop must include ALL/,
+    ],
+    [
+      'a writable root filesystem',
+      (m) => (appContainer(m, 'auth').securityContext.readOnlyRootFilesystem = false),
+      /auth: container app: readOnlyRootFilesystem must be true/,
+    ],
+    [
+      'an image without a tag',
+      (m) => (appContainer(m, 'gateway').image = 'registry.example.com/crm/gateway'),
+      /gateway: container app: image .* needs a pinned tag/,
+    ],
+    [
+      'a Service whose selector matches no pod',
+      (m) => (find(m, 'Service', 'rooms').spec.selector['app.kubernetes.io/name'] = 'room'),
+      /Service crm\/rooms: selector matches no Deployment/,
+    ],
+    [
+      'a Service target port the pods do not have',
+      (m) => (find(m, 'Service', 'auth').spec.ports[0].targetPort = 'web'),
+      /Service crm\/auth: targetPort web is not a port of the selected pods/,
+    ],
+    [
+      'an autoscaler for a Deployment that does not exist',
+      (m) => (find(m, 'HorizontalPodAutoscaler', 'config').spec.scaleTargetRef.name = 'configuration'),
+      /HorizontalPodAutoscaler crm\/config: scaleTargetRef Deployment\/configuration does not exist/,
+    ],
+    [
+      'an Ingress to a missing Service port',
+      (m) => (find(m, 'Ingress', 'crm').spec.rules[0].http.paths[0].backend.service.port = { number: 80 }),
+      /Ingress crm\/crm: Service gateway has no port/,
+    ],
+    [
+      'a pod reading a ConfigMap that is not rendered',
+      (m) => m.splice(m.indexOf(find(m, 'ConfigMap', 'crm-config')), 1),
+      /ConfigMap crm-config is not part of the manifests/,
+    ],
+    [
+      'the same object twice',
+      (m) => m.push(structuredClone(find(m, 'Service', 'gateway'))),
+      /Service crm\/gateway: defined twice/,
+    ],
+  ];
+
+  it.each(cases)('%s', (_label, breakIt, expected) => {
+    const manifests = production();
+    breakIt(manifests);
+    const problems = validateManifests(manifests);
+    expect(problems.some((problem) => expected.test(problem))).toBe(true);
+  });
+
+  it('and kustomize refuses an overlay that references a missing file', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'k8s-broken-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'kustomization.yaml'), 'resources:\n  - missing.yaml\n');
+      await expect(render(kustomize, dir)).rejects.toThrow(/missing\.yaml/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads multi-document YAML and refuses malformed YAML', () => {
+    expect(parseYamlDocuments('a: 1\n---\nb: 2\n')).toEqual([{ a: 1 }, { b: 2 }]);
+    expect(() => parseYamlDocuments('a: [1, 2\n')).toThrow(/invalid YAML/);
+  });
+});

@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseEnv } from 'node:util';
+import { REPO_ROOT } from './paths';
+
+/**
+ * Development-only JWT secret. The services refuse to start with it when NODE_ENV=production.
+ */
+export const DEV_JWT_SECRET = 'dev-only-insecure-jwt-secret-do-not-use-in-production';
+
+export interface DevEnvOptions {
+  /** NODE_ENV default; `null` leaves NODE_ENV out (jest sets `test` itself). Default `development`. */
+  nodeEnv?: string | null;
+}
+
+/**
+ * The single source of the local development defaults (`npm start`, `npm test`, `.env.example`).
+ * PORT is deliberately absent: each workspace takes its own port from its config.
+ */
+export function devEnvDefaults(options: DevEnvOptions = {}): Record<string, string> {
+  const nodeEnv = options.nodeEnv === undefined ? 'development' : options.nodeEnv;
+  const defaults: Record<string, string> = {
+    MONGO_URL: 'mongodb://127.0.0.1:27017',
+    AMQP_URL: 'amqp://guest:guest@127.0.0.1:5672',
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    SMTP_URL: 'smtp://127.0.0.1:1025',
+    // Mailpit's HTTP API (GET /api/v1/messages, GET /api/v1/message/{ID}), read by tests.
+    MAILPIT_URL: 'http://127.0.0.1:8025',
+    MAIL_FROM: 'Centro de Reconocimiento Médico <citas@example.test>',
+    PUBLIC_URL: 'http://127.0.0.1:8080',
+    JWT_SECRET: DEV_JWT_SECRET,
+    JWT_TTL: '8h',
+    AUTH_SERVICE_URL: 'http://127.0.0.1:4001',
+    APPOINTMENTS_SERVICE_URL: 'http://127.0.0.1:4002',
+    RECORDS_SERVICE_URL: 'http://127.0.0.1:4003',
+    ROOMS_SERVICE_URL: 'http://127.0.0.1:4004',
+    CONFIG_SERVICE_URL: 'http://127.0.0.1:4005',
+    BOOTSTRAP_ADMIN_EMAIL: 'admin@crm.local',
+    BOOTSTRAP_ADMIN_PASSWORD: 'Admin1234!',
+    BOOTSTRAP_DOCTOR_EMAIL: 'doctor@crm.local',
+    BOOTSTRAP_DOCTOR_PASSWORD: 'Doctor1234!',
+    BOOTSTRAP_KIOSK_EMAIL: 'kiosk@crm.local',
+    BOOTSTRAP_KIOSK_PASSWORD: 'Kiosk1234!',
+  };
+  if (nodeEnv !== null) defaults.NODE_ENV = nodeEnv;
+  return defaults;
+}
+
+function isUnset(value: string | undefined): boolean {
+  return value === undefined || value === '';
+}
+
+/** Variables from `<root>/.env` if that file exists (never committed; see .env.example). */
+export function readDotEnv(file: string = path.join(REPO_ROOT, '.env')): Record<string, string> {
+  if (!fs.existsSync(file)) return {};
+  const parsed = parseEnv(fs.readFileSync(file, 'utf8')) as Record<string, string | undefined>;
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(parsed)) if (value !== undefined) out[key] = value;
+  return out;
+}
+
+export interface ApplyDevEnvOptions extends DevEnvOptions {
+  /** Also take values from `<root>/.env` (before the defaults). Default true. */
+  dotEnv?: boolean;
+}
+
+/**
+ * Fills every variable that is unset (or empty) in `env` — first from `.env`, then from the
+ * development defaults — and returns `env`. Values already set are never changed.
+ */
+export function applyDevEnv(
+  env: NodeJS.ProcessEnv = process.env,
+  options: ApplyDevEnvOptions = {},
+): NodeJS.ProcessEnv {
+  const sources = [options.dotEnv === false ? {} : readDotEnv(), devEnvDefaults(options)];
+  for (const source of sources) {
+    for (const [key, value] of Object.entries(source)) {
+      if (isUnset(env[key])) env[key] = value;
+    }
+  }
+  return env;
+}
+
+/** A copy of `base` with the development defaults applied (for child processes). */
+export function withDevEnv(
+  base: NodeJS.ProcessEnv = process.env,
+  options: ApplyDevEnvOptions = {},
+): NodeJS.ProcessEnv {
+  return applyDevEnv({ ...base }, options);
+}

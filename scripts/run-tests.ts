@@ -1,0 +1,212 @@
+/**
+ * npm test — brings up the local infrastructure, applies the development defaults of
+ * scripts/lib/dev-env.ts to unset variables (NODE_ENV is left to jest), runs jest from the repo
+ * root with the root jest.config.ts (extra CLI arguments are passed through, e.g.
+ * `npm test -- services/auth`), then prints a summary whose last line is
+ * `tests: N passed, N failed, N skipped`.
+ *
+ *   --no-infra   do not bring up infrastructure (the tests then need URLs in the environment)
+ *
+ * Phases: main (back end), then e2e (browser tests in e2e/: the frontends are built first), then
+ * fault. The e2e phase is skipped when path filters are given and none names e2e
+ * (`npm test -- services/auth`), or with SKIP_E2E=1; `npm test -- e2e` runs only it.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { applyDevEnv } from './lib/dev-env';
+import { ensureInfrastructure, InfrastructureError } from './lib/infra';
+import { summarize, summaryLine, type JestExit, type JestResults } from './lib/jest-summary';
+import { REPO_ROOT } from './lib/paths';
+
+const RESULTS_FILE = path.join('artifacts', 'jest-results.json');
+const FAULT_RESULTS_FILE = path.join('artifacts', 'jest-fault-results.json');
+const E2E_RESULTS_FILE = path.join('artifacts', 'jest-e2e-results.json');
+
+type Phase = 'main' | 'e2e' | 'fault';
+
+function runJest(args: string[], resultsFile: string, phase: Phase): Promise<JestExit> {
+  const localBin = path.join(REPO_ROOT, 'node_modules', '.bin', 'jest');
+  const [command, baseArgs] = fs.existsSync(localBin) ? [localBin, []] : ['npx', ['jest']];
+  const fullArgs = [...baseArgs, '--json', `--outputFile=${resultsFile}`, ...args];
+  return new Promise((resolve) => {
+    const env = { ...process.env, JEST_PHASE: phase };
+    const child = spawn(command, fullArgs, { cwd: REPO_ROOT, stdio: 'inherit', env });
+    // Ctrl-C reaches jest through the terminal; this process just waits for it to finish.
+    const ignore = (): void => undefined;
+    process.on('SIGINT', ignore);
+    child.once('error', (err) => {
+      console.error(`run-tests: could not start jest: ${err.message}`);
+      resolve({ code: 127, signal: null });
+    });
+    child.once('exit', (code, signal) => {
+      process.off('SIGINT', ignore);
+      resolve({ code: code ?? 1, signal });
+    });
+  });
+}
+
+function readResults(resultsFile: string): JestResults | null {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(REPO_ROOT, resultsFile), 'utf8')) as JestResults;
+  } catch {
+    return null;
+  }
+}
+
+/** Jest options followed by a value (so the value is not taken for a path filter). */
+const VALUE_OPTIONS = new Set([
+  '-t',
+  '--testNamePattern',
+  '--shard',
+  '--maxWorkers',
+  '-w',
+  '--selectProjects',
+  '--config',
+  '-c',
+]);
+
+/** Path filters among the jest arguments (positional arguments). */
+function pathFilters(args: string[]): string[] {
+  const filters: string[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    if (VALUE_OPTIONS.has(args[i])) i += 1;
+    else if (!args[i].startsWith('-')) filters.push(args[i]);
+  }
+  return filters;
+}
+
+/** Builds every frontend workspace that has a build script (as `npm start` does). */
+function buildFrontends(): Promise<number> {
+  const dir = path.join(REPO_ROOT, 'frontends');
+  const workspaces = fs.existsSync(dir)
+    ? fs.readdirSync(dir).filter((name) => {
+        try {
+          const pkg = JSON.parse(fs.readFileSync(path.join(dir, name, 'package.json'), 'utf8')) as {
+            scripts?: Record<string, string>;
+          };
+          return Boolean(pkg.scripts?.build);
+        } catch {
+          return false;
+        }
+      })
+    : [];
+  if (workspaces.length === 0) return Promise.resolve(0);
+  process.stdout.write(`run-tests: building frontends (${workspaces.join(', ')}) for the browser tests\n`);
+  return new Promise((resolve) => {
+    const child = spawn('npm', ['run', 'build', ...workspaces.map((w) => `--workspace=frontends/${w}`)], {
+      cwd: REPO_ROOT,
+      stdio: 'inherit',
+      env: process.env,
+    });
+    child.once('error', () => resolve(127));
+    child.once('exit', (code) => resolve(code ?? 1));
+  });
+}
+
+const NO_RESULTS: JestResults = {
+  success: true,
+  numPassedTests: 0,
+  numFailedTests: 0,
+  numPendingTests: 0,
+  numTotalTests: 0,
+  testResults: [],
+};
+
+/** A phase that could not run (e.g. the frontend build failed), as one failed file. */
+function phaseFailure(name: string, message: string): JestResults {
+  return {
+    success: false,
+    numPassedTests: 0,
+    numFailedTests: 0,
+    numPendingTests: 0,
+    numTotalTests: 0,
+    numRuntimeErrorTestSuites: 1,
+    testResults: [{ name, status: 'failed', message, assertionResults: [] }],
+  };
+}
+
+/** Adds up the two phases' results; a phase that wrote nothing makes the whole run fail. */
+function mergeResults(a: JestResults | null, b: JestResults | null): JestResults | null {
+  if (!a || !b) return null;
+  return {
+    success: a.success !== false && b.success !== false,
+    numPassedTests: a.numPassedTests + b.numPassedTests,
+    numFailedTests: a.numFailedTests + b.numFailedTests,
+    numPendingTests: a.numPendingTests + b.numPendingTests,
+    numTodoTests: (a.numTodoTests ?? 0) + (b.numTodoTests ?? 0),
+    numTotalTests: a.numTotalTests + b.numTotalTests,
+    numRuntimeErrorTestSuites: (a.numRuntimeErrorTestSuites ?? 0) + (b.numRuntimeErrorTestSuites ?? 0),
+    testResults: [...(a.testResults ?? []), ...(b.testResults ?? [])],
+  };
+}
+
+function printSummary(results: JestResults | null, jestExit: JestExit): number {
+  const { lines, exitCode } = summarize(results, jestExit, { root: REPO_ROOT, resultsFile: RESULTS_FILE });
+  process.stdout.write(['', '──────────────── test summary ────────────────', ...lines].join('\n') + '\n');
+  return exitCode;
+}
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  const skipInfra = args.includes('--no-infra');
+  const jestArgs = args.filter((a) => a !== '--no-infra');
+
+  applyDevEnv(process.env, { nodeEnv: null });
+
+  if (!skipInfra) {
+    try {
+      await ensureInfrastructure();
+    } catch (err) {
+      const message = err instanceof InfrastructureError ? err.message : String(err);
+      process.stdout.write(`run-tests: infrastructure FAILED: ${message}\n${summaryLine(0, 0, 0)}\n`);
+      return 1;
+    }
+  }
+
+  fs.mkdirSync(path.join(REPO_ROOT, 'artifacts'), { recursive: true });
+  fs.rmSync(path.join(REPO_ROOT, RESULTS_FILE), { force: true });
+  fs.rmSync(path.join(REPO_ROOT, FAULT_RESULTS_FILE), { force: true });
+  // Fault tests stop shared infrastructure (RabbitMQ, Redis), so they run after the others, alone.
+  // (jest.config.js picks the files of each phase from JEST_PHASE.)
+  fs.rmSync(path.join(REPO_ROOT, E2E_RESULTS_FILE), { force: true });
+  const filters = pathFilters(jestArgs);
+  const onlyE2e = filters.length > 0 && filters.every((f) => /e2e/.test(f));
+  const withE2e =
+    process.env.SKIP_E2E !== '1' && (filters.length === 0 || filters.some((f) => /e2e/.test(f)));
+
+  const ok: JestExit = { code: 0, signal: null };
+  // A filter may name only e2e or fault tests; the whole run (no filter) must find tests in every phase.
+  const mainArgs = filters.length > 0 ? ['--passWithNoTests', ...jestArgs] : jestArgs;
+  const main = onlyE2e ? ok : await runJest(mainArgs, RESULTS_FILE, 'main');
+  let e2e = ok;
+  let e2eResults: JestResults | null = NO_RESULTS;
+  if (withE2e) {
+    // Browser tests run against the built frontends, served by the gateway of each test's stack.
+    const built = await buildFrontends();
+    if (built !== 0) {
+      e2e = { code: built, signal: null };
+      e2eResults = phaseFailure(path.join(REPO_ROOT, 'frontends'), `frontend build failed (exit ${built})`);
+    } else {
+      e2e = await runJest(['--runInBand', '--passWithNoTests', ...jestArgs], E2E_RESULTS_FILE, 'e2e');
+      e2eResults = readResults(E2E_RESULTS_FILE);
+    }
+  }
+  const faults = onlyE2e
+    ? ok
+    : await runJest(['--runInBand', '--passWithNoTests', ...jestArgs], FAULT_RESULTS_FILE, 'fault');
+  const exit = [main, e2e, faults].find((r) => r.code !== 0) ?? ok;
+  const mainResults = onlyE2e ? NO_RESULTS : readResults(RESULTS_FILE);
+  const faultResults = onlyE2e ? NO_RESULTS : readResults(FAULT_RESULTS_FILE);
+  return printSummary(mergeResults(mergeResults(mainResults, e2eResults), faultResults), exit);
+}
+
+main().then(
+  // stdout/stderr are synchronous for files and pipes on Linux, so nothing is lost by exiting.
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err);
+    process.stdout.write(`${summaryLine(0, 0, 0)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,211 @@
+/**
+ * npm start — runs the whole product as local processes:
+ *   1. brings up the local infrastructure (scripts/lib/infra.ts),
+ *   2. builds the frontends (workspaces under frontends/ with a build script),
+ *   3. runs every workspace under services/ and gateway/ that has a start script, together, with
+ *      prefixed coloured logs, and the development defaults of scripts/lib/dev-env.ts applied to
+ *      variables that are not already set (PORT is left to each workspace's own config).
+ * Ctrl-C / SIGTERM stops the children, then the infrastructure processes this run started.
+ *
+ *   npm start -- auth gateway   runs only the named workspaces (short name, package name or dir)
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { concurrently, type ConcurrentlyCommandInput } from 'concurrently';
+import { applyDevEnv } from './lib/dev-env';
+import { ensureInfrastructure, InfrastructureError, stopInfrastructure } from './lib/infra';
+import { REPO_ROOT } from './lib/paths';
+
+interface Workspace {
+  dir: string; // relative to the repo root
+  name: string;
+  scripts: Record<string, string>;
+}
+
+const COLOURS = ['cyan', 'magenta', 'green', 'yellow', 'blue', 'red', 'white', 'gray'];
+
+function log(message: string): void {
+  console.log(`start-all: ${message}`);
+}
+
+function readWorkspace(dir: string): Workspace | null {
+  try {
+    const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, dir, 'package.json'), 'utf8')) as {
+      name?: string;
+      scripts?: Record<string, string>;
+    };
+    return { dir, name: pkg.name ?? dir, scripts: pkg.scripts ?? {} };
+  } catch {
+    return null;
+  }
+}
+
+function workspacesUnder(parent: string): Workspace[] {
+  const abs = path.join(REPO_ROOT, parent);
+  if (!fs.existsSync(abs)) return [];
+  return fs
+    .readdirSync(abs, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => readWorkspace(path.posix.join(parent, d.name)))
+    .filter((w): w is Workspace => w !== null)
+    .sort((a, b) => a.dir.localeCompare(b.dir));
+}
+
+/** Short display name: "@crm/auth" -> "auth". */
+function shortName(w: Workspace): string {
+  return w.name.replace(/^@[^/]+\//, '');
+}
+
+function run(command: string, args: string[]): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: REPO_ROOT, stdio: 'inherit', env: process.env });
+    child.once('error', () => resolve(127));
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+  });
+}
+
+let shuttingDown = false;
+let started: string[] = [];
+let wakeIdle: (() => void) | null = null;
+let forceKill: (() => void) | null = null;
+
+async function stopStartedInfra(): Promise<void> {
+  if (started.length === 0) return;
+  log(`stopping the infrastructure this run started: ${started.join(', ')}`);
+  const names = started;
+  started = [];
+  await stopInfrastructure(names);
+}
+
+async function finish(code: number): Promise<never> {
+  await stopStartedInfra().catch((err: unknown) => log(`could not stop infrastructure: ${String(err)}`));
+  process.exit(code);
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  if (shuttingDown) {
+    // Second Ctrl-C: stop waiting for graceful shutdown.
+    if (forceKill) forceKill();
+    else process.exit(130);
+    return;
+  }
+  shuttingDown = true;
+  log(`${signal} received, stopping…`);
+  wakeIdle?.();
+}
+
+async function main(): Promise<void> {
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
+
+  applyDevEnv(process.env);
+
+  // 1. Infrastructure
+  try {
+    ({ started } = await ensureInfrastructure());
+  } catch (err) {
+    if (err instanceof InfrastructureError) {
+      started = err.started;
+      log(`FAILED: ${err.message}`);
+    } else {
+      log(`FAILED: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    }
+    return finish(1);
+  }
+  if (shuttingDown) return finish(0);
+
+  // 2. Frontends
+  const frontends = workspacesUnder('frontends').filter((w) => w.scripts.build);
+  if (frontends.length === 0) {
+    log('no frontends with a build script yet; skipping the frontend build');
+  } else {
+    log(`building frontends: ${frontends.map(shortName).join(', ')}`);
+    const code = await run('npm', [
+      'run',
+      'build',
+      '--if-present',
+      ...frontends.map((w) => `--workspace=${w.dir}`),
+    ]);
+    if (code !== 0) {
+      log(`frontend build failed (exit ${code})`);
+      return finish(1);
+    }
+  }
+  if (shuttingDown) return finish(0);
+
+  // 3. Services and gateway
+  let apps = [...workspacesUnder('services'), readWorkspace('gateway')].filter(
+    (w): w is Workspace => w !== null && Boolean(w.scripts.start),
+  );
+  const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  if (only.length > 0) {
+    const known = (w: Workspace): string[] => [shortName(w), w.name, w.dir, path.basename(w.dir)];
+    const unknown = only.filter((o) => !apps.some((w) => known(w).includes(o)));
+    if (unknown.length > 0) {
+      log(`unknown workspace(s): ${unknown.join(', ')}; known: ${apps.map(shortName).join(', ')}`);
+      return finish(2);
+    }
+    apps = apps.filter((w) => known(w).some((k) => only.includes(k)));
+  }
+  if (apps.length === 0) {
+    log('no service or gateway workspace has a start script yet; infrastructure is up. Ctrl-C to stop.');
+    // A pending promise alone does not keep Node alive: hold a timer until a signal arrives.
+    const keepAlive = setInterval(() => undefined, 60_000);
+    await new Promise<void>((resolve) => {
+      wakeIdle = resolve;
+      if (shuttingDown) resolve();
+    });
+    clearInterval(keepAlive);
+    return finish(0);
+  }
+
+  const commands: ConcurrentlyCommandInput[] = apps.map((w, i) => ({
+    command: 'npm run --silent start',
+    name: shortName(w),
+    cwd: path.join(REPO_ROOT, w.dir),
+    prefixColor: COLOURS[i % COLOURS.length],
+  }));
+  log(`starting ${apps.map(shortName).join(', ')}`);
+  const { result, commands: running } = concurrently(commands, {
+    prefix: 'name',
+    padPrefix: true,
+    handleInput: false,
+    killOthersOn: [],
+    restartTries: 0,
+    cwd: REPO_ROOT,
+  });
+  forceKill = () => {
+    log('forcing children to stop');
+    running.forEach((c) => c.kill('SIGKILL'));
+  };
+  // concurrently forwards SIGINT/SIGTERM/SIGHUP to the children itself; make sure it cannot hang.
+  const watchdog = setInterval(() => {
+    if (shuttingDown) {
+      clearInterval(watchdog);
+      setTimeout(() => forceKill?.(), 15_000).unref();
+    }
+  }, 200);
+  watchdog.unref();
+
+  let failed = false;
+  try {
+    await result;
+  } catch (events) {
+    failed = !shuttingDown;
+    if (failed && Array.isArray(events)) {
+      for (const e of events as Array<{ command: { name: string }; exitCode: number | string }>) {
+        if (e.exitCode !== 0) log(`${e.command.name} exited with ${e.exitCode}`);
+      }
+    }
+  }
+  if (!shuttingDown)
+    log(failed ? 'a process exited with an error; all have stopped' : 'all processes exited');
+  return finish(failed ? 1 : 0);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  void finish(1);
+});

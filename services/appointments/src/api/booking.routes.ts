@@ -1,0 +1,115 @@
+import { Router, type RequestHandler } from 'express';
+import {
+  appointmentDateParam,
+  appointmentIdParam,
+  bookForPatientBody,
+  bookForSelfBody,
+  bookWalkInBody,
+  type AppointmentStatusChange,
+  type BookingResponse,
+} from '@crm/contracts';
+import { callerOf, requireRole, validate, validated } from '@crm/server-kit';
+import type { Appointment } from '../domain/appointment';
+import type { BookingService } from '../domain/booking.service';
+import { callerWithToken } from './caller';
+import { toAppointmentView } from './appointment.view';
+
+const statusChange = (appointment: Appointment): AppointmentStatusChange => ({
+  message: appointment.status === 'deleted' ? 'Cita eliminada' : 'Cita cancelada',
+  id: appointment.id,
+  status: appointment.status,
+});
+
+/** The `/dates` calls that book or end appointments (SPEC §7). */
+export function bookingRoutes(bookings: BookingService, requireUser: RequestHandler): Router {
+  const router = Router();
+
+  router.post(
+    '/dates',
+    requireUser,
+    requireRole('PACIENT'),
+    validate('body', bookForSelfBody),
+    async (req, res) => {
+      const appointment = await bookings.bookForSelf(
+        callerWithToken(req),
+        validated(res, 'body', bookForSelfBody).date,
+      );
+      const body: BookingResponse = {
+        id: appointment.id,
+        date: appointment.date.toISOString(),
+        name: appointment.user.name,
+      };
+      res.status(201).json(body);
+    },
+  );
+
+  router.post(
+    '/dates/admin',
+    requireUser,
+    requireRole('DOCTOR', 'ADMIN'),
+    validate('body', bookForPatientBody),
+    async (req, res) => {
+      const { date, pacientId } = validated(res, 'body', bookForPatientBody);
+      res
+        .status(201)
+        .json(toAppointmentView(await bookings.bookForPatient(callerWithToken(req), pacientId, date)));
+    },
+  );
+
+  router.post(
+    '/dates/service',
+    requireUser,
+    requireRole('SERVICE_ACCOUNT'),
+    validate('body', bookWalkInBody),
+    async (req, res) => {
+      const { date, pacientId } = validated(res, 'body', bookWalkInBody);
+      res
+        .status(201)
+        .json(toAppointmentView(await bookings.bookWalkIn(callerWithToken(req), pacientId, date)));
+    },
+  );
+
+  router.delete(
+    '/dates/delete/:id',
+    requireUser,
+    requireRole('ADMIN'),
+    validate('params', appointmentIdParam),
+    async (req, res) => {
+      res.json(
+        statusChange(
+          await bookings.deleteById(callerOf(req), validated(res, 'params', appointmentIdParam).id),
+        ),
+      );
+    },
+  );
+
+  router.delete(
+    '/dates/cancel/:id',
+    requireUser,
+    requireRole('DOCTOR', 'ADMIN'),
+    validate('params', appointmentIdParam),
+    async (req, res) => {
+      res.json(
+        statusChange(
+          await bookings.cancelById(callerOf(req), validated(res, 'params', appointmentIdParam).id),
+        ),
+      );
+    },
+  );
+
+  router.delete(
+    '/dates/:date',
+    requireUser,
+    requireRole('PACIENT'),
+    validate('params', appointmentDateParam),
+    async (req, res) => {
+      res.json(
+        statusChange(
+          await bookings.cancelOwn(callerOf(req), validated(res, 'params', appointmentDateParam).date),
+        ),
+      );
+    },
+  );
+
+  return router;
+}

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { loadConfig, serviceEnvSchema } from '@crm/server-kit';
+
+export const appointmentsEnvSchema = serviceEnvSchema.extend({
+  PORT: z.coerce.number().int().positive().default(4002),
+  MONGO_DB: z.string().min(1).default('appointments'),
+  /** Where to look up a patient the read model has not seen yet (event lag). */
+  AUTH_SERVICE_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:4001'),
+  AUTH_TIMEOUT_MS: z.coerce.number().int().positive().default(3000),
+  /** How often appointments whose slot is over release their patient and slot (see README). */
+  HOUSEKEEPING_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(5 * 60_000),
+});
+
+export type AppointmentsConfig = z.infer<typeof appointmentsEnvSchema>;
+
+export const loadAppointmentsConfig = (env: NodeJS.ProcessEnv = process.env): AppointmentsConfig =>
+  loadConfig(appointmentsEnvSchema, env);

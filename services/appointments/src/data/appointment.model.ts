@@ -1,0 +1,90 @@
+import { Schema, type Connection, type InferSchemaType } from 'mongoose';
+import { APPOINTMENT_STATUSES, BOOKING_CHANNELS, ROLES } from '@crm/contracts';
+import { outboxPlugin } from '@crm/event-bus';
+
+const actorSchema = new Schema(
+  { id: { type: String, required: true }, rol: { type: String, enum: ROLES, required: true } },
+  { _id: false },
+);
+
+const patientSnapshotSchema = new Schema(
+  {
+    id: { type: String, required: true },
+    name: { type: String, required: true },
+    email: { type: String, required: true },
+    phone: String,
+  },
+  { _id: false },
+);
+
+/**
+ * One collection, two kinds of document, because FerretDB 1.24 has no atomic update (an update is a
+ * read-modify-write of the whole document, so concurrent updates are lost) while inserts under a
+ * unique index and deletes are atomic on it and on MongoDB alike:
+ *
+ * - `active`: a booked appointment. Its `slotKey` (the slot's ISO instant, `walkin:<id>` for the
+ *   kiosk's off-grid bookings) and `activePatientKey` (the patient's id) sit under unique indexes,
+ *   so the insert that books it wins both or fails: one patient per slot, one active appointment
+ *   per patient. Only the outbox relay writes to it afterwards.
+ * - `final`: the same appointment once it stopped being active (cancelled, deleted, or left booked
+ *   after its slot was over). Ending = insert the final copy, whose keys are `released:<id>` (so only
+ *   one of several concurrent enders can insert it, and its event is stored by that same insert),
+ *   then delete the active document, which frees slot and patient. A crash in between leaves both;
+ *   the final copy is the truth and housekeeping removes the stale active one.
+ */
+const appointmentSchema = new Schema(
+  {
+    /** The public id: the active document's `_id`, kept by its final copy. */
+    appointmentId: { type: String, required: true },
+    kind: { type: String, enum: ['active', 'final'], required: true },
+    date: { type: Date, required: true },
+    status: { type: String, enum: APPOINTMENT_STATUSES, required: true },
+    pacientId: { type: String, required: true },
+    user: { type: patientSnapshotSchema, required: true },
+    /** The name folded to lower case without accents, so sorting and search treat "Álvaro" like "alvaro". */
+    nameKey: { type: String, required: true },
+    bookedBy: { type: actorSchema, required: true },
+    bookedAt: { type: Date, required: true },
+    channel: { type: String, enum: BOOKING_CHANNELS, required: true },
+    walkIn: { type: Boolean, required: true },
+    slotKey: { type: String, required: true },
+    activePatientKey: { type: String, required: true },
+    endedBy: { type: actorSchema },
+    endedAt: { type: Date },
+  },
+  { collection: 'appointments', versionKey: false },
+);
+/** Events are written in the same document write as the change they describe. */
+appointmentSchema.plugin(outboxPlugin);
+appointmentSchema.index({ slotKey: 1 }, { unique: true });
+appointmentSchema.index({ activePatientKey: 1 }, { unique: true });
+appointmentSchema.index({ appointmentId: 1 });
+appointmentSchema.index({ kind: 1, date: 1 });
+appointmentSchema.index({ pacientId: 1, date: -1 });
+appointmentSchema.index({ status: 1, date: 1 });
+appointmentSchema.index({ status: 1, nameKey: 1 });
+
+export type AppointmentDocument = InferSchemaType<typeof appointmentSchema> & { _id: unknown };
+
+const patientSchema = new Schema(
+  {
+    _id: { type: String },
+    name: { type: String, required: true },
+    email: { type: String, required: true },
+    phone: { type: String },
+    /** When the auth service last said this; older news (a late event) never overwrites newer. */
+    asOf: { type: Date, required: true },
+  },
+  { collection: 'patients', versionKey: false },
+);
+
+export type PatientDocument = InferSchemaType<typeof patientSchema>;
+
+export function appointmentModels(connection: Connection) {
+  return {
+    Appointment: connection.model('Appointment', appointmentSchema),
+    Patient: connection.model('Patient', patientSchema),
+  };
+}
+
+export type AppointmentModels = ReturnType<typeof appointmentModels>;

@@ -1,0 +1,38 @@
+import type { Patient, PatientReadModel } from '../domain/patient';
+import type { AppointmentModels, PatientDocument } from './appointment.model';
+import { isDuplicateKey } from './duplicate-key';
+
+/** The patients read model: `{id, name, email, phone}` per patient, newest version wins. */
+export class MongoPatientReadModel implements PatientReadModel {
+  constructor(private readonly models: AppointmentModels) {}
+
+  async find(id: string): Promise<Patient | undefined> {
+    const doc = await this.models.Patient.findById(id).lean<PatientDocument>();
+    if (!doc) return undefined;
+    return {
+      id: String(doc._id),
+      name: doc.name,
+      email: doc.email,
+      ...(doc.phone ? { phone: doc.phone } : {}),
+    };
+  }
+
+  async save(patient: Patient, asOf: Date): Promise<boolean> {
+    try {
+      // Matches only an older version (or nothing, then inserts); a newer stored version makes the
+      // upsert collide on _id, which is the signal to keep what is stored.
+      const { name, email, phone } = patient;
+      await this.models.Patient.updateOne(
+        { _id: patient.id, asOf: { $lt: asOf } },
+        phone
+          ? { $set: { name, email, phone, asOf } }
+          : { $set: { name, email, asOf }, $unset: { phone: 1 } },
+        { upsert: true },
+      );
+      return true;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  }
+}

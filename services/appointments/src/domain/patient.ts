@@ -1,0 +1,40 @@
+import type { AppointmentUser } from '@crm/contracts';
+
+export type Patient = AppointmentUser;
+
+/** How to ask the auth service about a patient: with the caller's own token, as themself or as staff. */
+export interface PatientLookup {
+  bearerToken: string;
+  /** A patient asking about themself (`/auth/currentUser`), else staff or the kiosk (`/users/:id`). */
+  self: boolean;
+}
+
+/** The read model of patients, fed by auth events and by lookups at request time. */
+export interface PatientReadModel {
+  find(id: string): Promise<Patient | undefined>;
+  /** Stores the patient as known at `asOf`, unless a newer version is stored already. True when stored. */
+  save(patient: Patient, asOf: Date): Promise<boolean>;
+}
+
+/** The auth service, for patients the read model has not seen yet (event lag). */
+export interface PatientSource {
+  fetch(id: string, lookup: PatientLookup): Promise<Patient | undefined>;
+}
+
+/** Finds a patient in the read model, else asks the auth service and remembers the answer. */
+export class PatientDirectory {
+  constructor(
+    private readonly readModel: PatientReadModel,
+    private readonly source: PatientSource,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  async find(id: string, lookup: PatientLookup): Promise<Patient | undefined> {
+    const known = await this.readModel.find(id);
+    if (known) return known;
+    const asOf = this.clock();
+    const fetched = await this.source.fetch(id, lookup);
+    if (fetched) await this.readModel.save(fetched, asOf);
+    return fetched;
+  }
+}

@@ -1,0 +1,85 @@
+import { Router, type RequestHandler } from 'express';
+import { z } from 'zod';
+import {
+  forgotPasswordBody,
+  nameField,
+  passwordField,
+  phoneField,
+  emailField,
+  resetPasswordBody,
+  signInBody,
+  signUpBody,
+  tokenParam,
+} from '@crm/contracts';
+import { callerOf, requireRole, validate, validated } from '@crm/server-kit';
+import type { AccountService } from '../domain/account.service';
+
+const staffCreatePatientBody = z.object({
+  name: nameField,
+  phone: phoneField,
+  email: emailField,
+  password: passwordField,
+});
+
+/** `/auth/*` calls of SPEC §7, with the payloads and answers the front ends expect. */
+export function authRoutes(accounts: AccountService, requireUser: RequestHandler): Router {
+  const router = Router();
+
+  router.get('/auth/currentUser', requireUser, async (req, res) => {
+    const profile = await accounts.currentUser(callerOf(req));
+    res.json({ message: 'Authorized', id: profile.id, rol: profile.rol, profile });
+  });
+
+  router.post('/auth/signIn', validate('body', signInBody), async (req, res) => {
+    const { email, password } = validated(res, 'body', signInBody);
+    res.json(await accounts.signIn(email, password, req.ip ?? 'unknown'));
+  });
+
+  router.post('/auth/signUp', validate('body', signUpBody), async (_req, res) => {
+    const session = await accounts.signUp(validated(res, 'body', signUpBody));
+    res
+      .status(201)
+      .json({ message: 'User registered, check your e-mail to confirm the account', ...session });
+  });
+
+  router.post('/auth/forgotPassword', validate('body', forgotPasswordBody), async (_req, res) => {
+    await accounts.forgotPassword(validated(res, 'body', forgotPasswordBody).email);
+    res.json({ message: 'Email sent' });
+  });
+
+  router.post(
+    '/auth/resetPassword/:token',
+    validate('params', tokenParam),
+    validate('body', resetPasswordBody),
+    async (_req, res) => {
+      await accounts.resetPassword(
+        validated(res, 'params', tokenParam).token,
+        validated(res, 'body', resetPasswordBody).password,
+      );
+      res.json({ message: 'Password reset' });
+    },
+  );
+
+  router.get('/auth/confirmAccount/:token', validate('params', tokenParam), async (_req, res) => {
+    const outcome = await accounts.confirmAccount(validated(res, 'params', tokenParam).token);
+    res.json({ message: outcome === 'confirmed' ? 'Account confirmed' : 'Account already activated' });
+  });
+
+  router.post('/auth/signOut', requireUser, async (req, res) => {
+    await accounts.signOut(callerOf(req));
+    res.json({ message: 'Signed out' });
+  });
+
+  router.post(
+    '/auth/doctor/patient/create',
+    requireUser,
+    requireRole('DOCTOR', 'ADMIN'),
+    validate('body', staffCreatePatientBody),
+    async (_req, res) => {
+      const patient = await accounts.createPatientByStaff(validated(res, 'body', staffCreatePatientBody));
+      res.status(201).json({ message: 'Patient registered', ...patient });
+    },
+  );
+
+  return router;
+}

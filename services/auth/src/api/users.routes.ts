@@ -1,0 +1,83 @@
+import { Router, type RequestHandler } from 'express';
+import { z } from 'zod';
+import {
+  fetchByEmailQuery,
+  objectIdField,
+  onboardingBody,
+  pageQuery,
+  ROLES,
+  type PacientsPage,
+  type UsersPage,
+} from '@crm/contracts';
+import { requireRole, validate, validated } from '@crm/server-kit';
+import type { AccountService } from '../domain/account.service';
+import { toUserView } from '../domain/user';
+
+/** `GET /users` lists patients unless `rol` asks for another role (staff screens only show patients). */
+const usersQuery = pageQuery.extend({ rol: z.enum(ROLES).default('PACIENT') });
+
+const idParam = z.object({ id: objectIdField });
+
+const paging = (page: number, limit: number, total: number) => ({
+  total,
+  page,
+  limit,
+  totalPages: Math.max(1, Math.ceil(total / limit)),
+});
+
+/** `/users*` calls: back-office lists (DOCTOR, ADMIN) and the kiosk's lookup and save (SERVICE_ACCOUNT). */
+export function usersRoutes(accounts: AccountService, requireUser: RequestHandler): Router {
+  const router = Router();
+  const staff = [requireUser, requireRole('DOCTOR', 'ADMIN')];
+
+  router.get('/users', ...staff, validate('query', usersQuery), async (_req, res) => {
+    const { page, limit, search, rol } = validated(res, 'query', usersQuery);
+    const { items, total } = await accounts.listUsers({ page, limit, search, roles: [rol] });
+    const body: UsersPage = { users: items, ...paging(page, limit, total) };
+    res.json(body);
+  });
+
+  /** The back office's paged patient list (the spec leaves its path open; documented in the README). */
+  router.get('/users/pacients', ...staff, validate('query', pageQuery), async (_req, res) => {
+    const { page, limit, search } = validated(res, 'query', pageQuery);
+    const { items, total } = await accounts.listUsers({ page, limit, search, roles: ['PACIENT'] });
+    const body: PacientsPage = { pacients: items, ...paging(page, limit, total) };
+    res.json(body);
+  });
+
+  router.get(
+    '/users/fetch',
+    requireUser,
+    requireRole('SERVICE_ACCOUNT', 'DOCTOR', 'ADMIN'),
+    validate('query', fetchByEmailQuery),
+    async (_req, res) => {
+      const patient = await accounts.findPatientByEmail(validated(res, 'query', fetchByEmailQuery).email);
+      res.json({ data: toUserView(patient) });
+    },
+  );
+
+  /** One patient by id, for services that need a patient their read model has not seen yet. */
+  router.get(
+    '/users/:id',
+    requireUser,
+    requireRole('SERVICE_ACCOUNT', 'DOCTOR', 'ADMIN'),
+    validate('params', idParam),
+    async (_req, res) => {
+      res.json({ data: toUserView(await accounts.findPatientById(validated(res, 'params', idParam).id)) });
+    },
+  );
+
+  router.post(
+    '/users/onboarding',
+    requireUser,
+    requireRole('SERVICE_ACCOUNT'),
+    validate('body', onboardingBody),
+    async (_req, res) => {
+      const input = validated(res, 'body', onboardingBody);
+      const patient = await accounts.onboard(input);
+      res.status(input.operation === 'create' ? 201 : 200).json({ data: patient });
+    },
+  );
+
+  return router;
+}

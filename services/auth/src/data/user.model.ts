@@ -1,0 +1,55 @@
+import { Schema, type Connection, type InferSchemaType } from 'mongoose';
+import { ROLES } from '@crm/contracts';
+import { outboxPlugin } from '@crm/event-bus';
+
+const userSchema = new Schema(
+  {
+    name: { type: String, required: true },
+    /** Stored lower-cased, so the unique index makes e-mails unique regardless of case. */
+    email: { type: String, required: true },
+    phone: { type: String },
+    rol: { type: String, enum: ROLES, required: true },
+    passwordHash: { type: String },
+    confirmed: { type: Boolean, required: true, default: false },
+    confirmationTokenHash: { type: String },
+    confirmationExpiresAt: { type: Date },
+    resetTokenHash: { type: String },
+    resetExpiresAt: { type: Date },
+    sessionsValidAfter: { type: Date },
+  },
+  { collection: 'users', timestamps: true, versionKey: false },
+);
+/** Events are written in the same document write as the change they describe. */
+userSchema.plugin(outboxPlugin);
+userSchema.index({ email: 1 }, { unique: true });
+userSchema.index({ confirmationTokenHash: 1 });
+userSchema.index({ resetTokenHash: 1 });
+userSchema.index({ rol: 1, name: 1 });
+
+export type UserDocument = InferSchemaType<typeof userSchema> & { _id: unknown; createdAt: Date };
+
+const revokedSessionSchema = new Schema(
+  {
+    _id: { type: String },
+    expiresAt: { type: Date, required: true },
+  },
+  { collection: 'revoked_sessions', versionKey: false },
+);
+// No TTL index: FerretDB does not implement expireAfterSeconds; expired entries are purged on write.
+revokedSessionSchema.index({ expiresAt: 1 });
+
+/** One-time tokens already used, keyed `<purpose>:<hash>`: the unique _id makes use single. */
+const consumedTokenSchema = new Schema(
+  { _id: { type: String }, consumedAt: { type: Date, required: true } },
+  { collection: 'consumed_tokens', versionKey: false },
+);
+
+export function userModels(connection: Connection) {
+  return {
+    User: connection.model('User', userSchema),
+    RevokedSession: connection.model('RevokedSession', revokedSessionSchema),
+    ConsumedToken: connection.model('ConsumedToken', consumedTokenSchema),
+  };
+}
+
+export type UserModels = ReturnType<typeof userModels>;

@@ -1,0 +1,130 @@
+import { Types } from 'mongoose';
+import type { EventEnvelope } from '@crm/contracts';
+import { withOutbox, withOutboxUpdate } from '@crm/event-bus';
+import {
+  EmailTakenError,
+  type NewUser,
+  type User,
+  type UserChanges,
+  type UserPageQuery,
+  type UserRepository,
+} from '../domain/user';
+import type { UserDocument, UserModels } from './user.model';
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function toUser(doc: UserDocument): User {
+  return {
+    id: String(doc._id),
+    name: doc.name,
+    email: doc.email,
+    ...(doc.phone ? { phone: doc.phone } : {}),
+    rol: doc.rol,
+    ...(doc.passwordHash ? { passwordHash: doc.passwordHash } : {}),
+    confirmed: doc.confirmed,
+    ...(doc.confirmationTokenHash ? { confirmationTokenHash: doc.confirmationTokenHash } : {}),
+    ...(doc.confirmationExpiresAt ? { confirmationExpiresAt: doc.confirmationExpiresAt } : {}),
+    ...(doc.resetTokenHash ? { resetTokenHash: doc.resetTokenHash } : {}),
+    ...(doc.resetExpiresAt ? { resetExpiresAt: doc.resetExpiresAt } : {}),
+    ...(doc.sessionsValidAfter ? { sessionsValidAfter: doc.sessionsValidAfter } : {}),
+    createdAt: doc.createdAt,
+  };
+}
+
+const isDuplicateKey = (error: unknown) => (error as { code?: number }).code === 11000;
+
+/** Users in MongoDB. Each write carries its events in the document's outbox, then wakes the relay. */
+export class MongoUserRepository implements UserRepository {
+  constructor(
+    private readonly models: UserModels,
+    private readonly outboxWritten: () => void,
+  ) {}
+
+  async create(user: NewUser, events: (id: string) => EventEnvelope[]): Promise<User> {
+    const _id = new Types.ObjectId();
+    try {
+      const doc = await this.models.User.create(withOutbox({ _id, ...user }, ...events(String(_id))));
+      this.outboxWritten();
+      return toUser(doc.toObject() as UserDocument);
+    } catch (error) {
+      if (isDuplicateKey(error)) throw new EmailTakenError();
+      throw error;
+    }
+  }
+
+  async findById(id: string): Promise<User | undefined> {
+    if (!Types.ObjectId.isValid(id)) return undefined;
+    const doc = await this.models.User.findById(id).lean<UserDocument>();
+    return doc ? toUser(doc) : undefined;
+  }
+
+  async findByEmail(email: string): Promise<User | undefined> {
+    const doc = await this.models.User.findOne({ email: email.toLowerCase() }).lean<UserDocument>();
+    return doc ? toUser(doc) : undefined;
+  }
+
+  async findByConfirmationTokenHash(hash: string): Promise<User | undefined> {
+    const doc = await this.models.User.findOne({ confirmationTokenHash: hash }).lean<UserDocument>();
+    return doc ? toUser(doc) : undefined;
+  }
+
+  async update(id: string, changes: UserChanges, events: EventEnvelope[]): Promise<User | undefined> {
+    const doc = await this.models.User.findByIdAndUpdate(
+      id,
+      events.length ? withOutboxUpdate({ $set: changes }, ...events) : { $set: changes },
+      { returnDocument: 'after' },
+    ).lean<UserDocument>();
+    if (events.length) this.outboxWritten();
+    return doc ? toUser(doc) : undefined;
+  }
+
+  async confirm(tokenHash: string, now: Date): Promise<User | undefined> {
+    const doc = await this.models.User.findOneAndUpdate(
+      { confirmationTokenHash: tokenHash, confirmed: false, confirmationExpiresAt: { $gt: now } },
+      { $set: { confirmed: true } },
+      { returnDocument: 'after' },
+    ).lean<UserDocument>();
+    return doc ? toUser(doc) : undefined;
+  }
+
+  async resetPassword(tokenHash: string, passwordHash: string, now: Date): Promise<User | undefined> {
+    const holder = await this.models.User.exists({ resetTokenHash: tokenHash, resetExpiresAt: { $gt: now } });
+    if (!holder) return undefined;
+    // Single use is decided by an insert under the unique _id, which is atomic on MongoDB and on
+    // FerretDB alike (FerretDB's conditional updates are not: two concurrent resets could both win).
+    try {
+      await this.models.ConsumedToken.create({ _id: `reset:${tokenHash}`, consumedAt: now });
+    } catch (error) {
+      if (isDuplicateKey(error)) return undefined;
+      throw error;
+    }
+    const doc = await this.models.User.findByIdAndUpdate(
+      holder._id,
+      {
+        // Resetting through the e-mailed link also proves the address, so it confirms the account.
+        $set: { passwordHash, sessionsValidAfter: now, confirmed: true },
+        $unset: { resetTokenHash: 1, resetExpiresAt: 1 },
+      },
+      { returnDocument: 'after' },
+    ).lean<UserDocument>();
+    return doc ? toUser(doc) : undefined;
+  }
+
+  async page({ page, limit, search, roles }: UserPageQuery): Promise<{ items: User[]; total: number }> {
+    const filter: Record<string, unknown> = {};
+    if (roles?.length) filter.rol = { $in: roles };
+    if (search) {
+      const pattern = new RegExp(escapeRegex(search), 'i');
+      filter.$or = [{ name: pattern }, { email: pattern }, { phone: pattern }];
+    }
+    const [docs, total] = await Promise.all([
+      this.models.User.find(filter)
+        .sort({ name: 1, _id: 1 })
+        .skip((page - 1) * limit)
+        .limit(limit)
+        .lean<UserDocument[]>(),
+      this.models.User.countDocuments(filter),
+    ]);
+    return { items: docs.map(toUser), total };
+  }
+}

@@ -1,0 +1,59 @@
+import { configViewUpdated, type ViewConfigView, type ViewField } from '@crm/contracts';
+import { createEnvelope } from '@crm/event-bus';
+import { conflict, correlationIdOrNew, notFound, type AuthenticatedUser } from '@crm/server-kit';
+import { viewFieldsSchema } from '@crm/view-config';
+import type { ViewVersion, ViewVersionRepository } from './view-config';
+
+const toView = ({ view, version, fields }: ViewVersion): ViewConfigView => ({ view, version, fields });
+
+/** Concurrent replacements of one view each get their own version; after this many collisions, 409. */
+const MAX_VERSION_ATTEMPTS = 5;
+
+export class ViewConfigService {
+  constructor(private readonly versions: ViewVersionRepository) {}
+
+  /** The current configuration of a view, or the given older version. 404 when there is none. */
+  async get(view: string, version?: number): Promise<ViewConfigView> {
+    const found =
+      version === undefined ? await this.versions.latest(view) : await this.versions.byVersion(view, version);
+    if (!found) throw notFound(version === undefined ? 'View not found' : 'View version not found');
+    return toView(found);
+  }
+
+  /**
+   * Stores `fields` (already checked with `viewFieldsSchema`) as the next version of the view and
+   * announces it with `config.view.updated.v1` through the outbox. Older versions stay readable.
+   */
+  async replace(
+    view: string,
+    fields: ViewField[],
+    by: AuthenticatedUser,
+  ): Promise<{ config: ViewConfigView; created: boolean }> {
+    for (let attempt = 0; attempt < MAX_VERSION_ATTEMPTS; attempt++) {
+      const current = await this.versions.latest(view);
+      const version = (current?.version ?? 0) + 1;
+      const stored: ViewVersion = {
+        view,
+        version,
+        fields,
+        createdAt: new Date(),
+        createdBy: { id: by.id, rol: by.rol },
+      };
+      const event = createEnvelope(configViewUpdated, { view, version }, correlationIdOrNew());
+      if (await this.versions.insert(stored, event))
+        return { config: toView(stored), created: version === 1 };
+    }
+    throw conflict('La configuración se está modificando a la vez desde otro sitio; inténtalo de nuevo');
+  }
+
+  /**
+   * Stores `fields` as version 1 when the view has no configuration yet; never overwrites one. Safe
+   * when several replicas start together (the version's unique id settles it). No event: nothing
+   * can have cached a view that did not exist.
+   */
+  async seed(view: string, fields: unknown): Promise<boolean> {
+    const parsed = viewFieldsSchema.parse(fields);
+    if (await this.versions.latest(view)) return false;
+    return this.versions.insert({ view, version: 1, fields: parsed, createdAt: new Date() });
+  }
+}

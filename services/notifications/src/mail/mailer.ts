@@ -1,0 +1,35 @@
+import nodemailer from 'nodemailer';
+import type { Email } from './templates/layout';
+
+export interface Attachment {
+  filename: string;
+  content: string;
+  contentType: string;
+}
+
+export interface OutgoingMail extends Email {
+  to: string;
+  attachments?: Attachment[];
+  /** Stable per event, so a redelivered event that is sent twice is at least recognisable. */
+  messageId?: string;
+}
+
+export interface Mailer {
+  send(mail: OutgoingMail): Promise<void>;
+  close(): void;
+}
+
+/** SMTP through nodemailer; failures throw so the event is retried and finally dead-lettered. */
+export function smtpMailer(smtpUrl: string, from: string): Mailer {
+  const transport = nodemailer.createTransport(smtpUrl, {
+    connectionTimeout: 5000,
+    greetingTimeout: 5000,
+    socketTimeout: 10000,
+  });
+  return {
+    async send({ to, subject, html, text, attachments, messageId }) {
+      await transport.sendMail({ from, to, subject, html, text, attachments, messageId });
+    },
+    close: () => transport.close(),
+  };
+}

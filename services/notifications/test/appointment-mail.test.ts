@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { appointmentBooked, appointmentCancelled, appointmentDeleted } from '@crm/contracts';
+import { createEnvelope, type HandlerContext } from '@crm/event-bus';
+import { appointmentMailHandlers } from '../src/events/appointment-mail.consumer';
+import { buildIcs, escapeIcsText, foldLine } from '../src/mail/ics';
+import type { Mailer, OutgoingMail } from '../src/mail/mailer';
+import { formatAppointmentDate } from '../src/mail/templates/appointment.templates';
+
+const unfold = (ics: string) => ics.replace(/\r\n /g, '');
+
+describe('appointment dates in e-mails (es-ES, 24 h, Atlantic/Canary)', () => {
+  it.each([
+    ['2026-11-23T09:15:00Z', 'lunes, 23 de noviembre de 2026, 09:15'],
+    ['2027-06-14T08:15:00Z', 'lunes, 14 de junio de 2027, 09:15'],
+    ['2027-03-26T18:45:00Z', 'viernes, 26 de marzo de 2027, 18:45'],
+    ['2027-03-29T18:45:00Z', 'lunes, 29 de marzo de 2027, 19:45'],
+  ])('formats %s as "%s"', (instant, text) => {
+    expect(formatAppointmentDate(new Date(instant))).toBe(text);
+  });
+});
+
+describe('calendar file', () => {
+  const entry = {
+    uid: 'appointment-abc@crm.events',
+    start: new Date('2026-11-23T09:15:00Z'),
+    durationMinutes: 15,
+    summary: 'Cita en Centro de Reconocimiento Médico',
+    description: 'Reconocimiento médico; trae tu DNI, gafas o lentillas\ny el permiso actual.',
+    location: 'Centro de Reconocimiento Médico, Calle Ejemplo 1, 35001 Las Palmas de Gran Canaria, España',
+    organizer: { name: 'Centro de Reconocimiento Médico', email: 'citas@example.test' },
+    stamp: new Date('2026-11-22T04:00:00.123Z'),
+    method: 'PUBLISH' as const,
+  };
+
+  it('uses CRLF line endings only, and no line longer than 75 octets', () => {
+    const ics = buildIcs(entry);
+    expect(ics.endsWith('\r\n')).toBe(true);
+    expect(ics.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
+    expect(ics.split('\r\n').every((line) => Buffer.byteLength(line, 'utf8') <= 75)).toBe(true);
+  });
+
+  it('publishes a 15-minute event in UTC with a stable UID, the centre and the escaped texts', () => {
+    const lines = unfold(buildIcs(entry)).split('\r\n');
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'BEGIN:VCALENDAR',
+        'VERSION:2.0',
+        'METHOD:PUBLISH',
+        'BEGIN:VEVENT',
+        'UID:appointment-abc@crm.events',
+        'DTSTAMP:20261122T040000Z',
+        'DTSTART:20261123T091500Z',
+        'DTEND:20261123T093000Z',
+        'STATUS:CONFIRMED',
+        'SEQUENCE:0',
+        'LOCATION:Centro de Reconocimiento Médico\\, Calle Ejemplo 1\\, 35001 Las Palmas de Gran Canaria\\, España',
+        'DESCRIPTION:Reconocimiento médico\\; trae tu DNI\\, gafas o lentillas\\ny el permiso actual.',
+        'END:VEVENT',
+        'END:VCALENDAR',
+      ]),
+    );
+  });
+
+  it('cancels with the same UID and a higher sequence', () => {
+    const lines = unfold(buildIcs({ ...entry, method: 'CANCEL' })).split('\r\n');
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'METHOD:CANCEL',
+        'UID:appointment-abc@crm.events',
+        'STATUS:CANCELLED',
+        'SEQUENCE:1',
+      ]),
+    );
+  });
+
+  it('folds without splitting a multi-byte character', () => {
+    const folded = foldLine(`SUMMARY:${'ñ'.repeat(100)}`);
+    expect(folded.split('\r\n ').join('')).toBe(`SUMMARY:${'ñ'.repeat(100)}`);
+    expect(
+      folded.split('\r\n').every((line) => Buffer.byteLength(line) <= 75 && !line.includes('\uFFFD')),
+    ).toBe(true);
+    expect(escapeIcsText('a\\b')).toBe('a\\\\b');
+  });
+});
+
+describe('appointment e-mails', () => {
+  const sent: OutgoingMail[] = [];
+  const mailer: Mailer = { send: async (mail) => void sent.push(mail), close: () => undefined };
+  const handlers = new Map<string, (event: never, context: HandlerContext) => unknown>(
+    appointmentMailHandlers(mailer, 'http://crm.test', 'Centro <citas@example.test>').map(
+      ([contract, handler]) => [contract.name, handler as (event: never, context: HandlerContext) => unknown],
+    ),
+  );
+  const context: HandlerContext = { queue: 'q', attempt: 1, redelivered: false };
+  const data = (rol: 'PACIENT' | 'DOCTOR' | 'ADMIN') => ({
+    id: 'a1',
+    date: '2026-11-23T09:15:00.000Z',
+    pacientId: 'p1',
+    user: { id: 'p1', name: 'Lucía <b>Hernández</b>', email: 'lucia@example.test' },
+    channel: 'patient' as const,
+    by: { id: rol === 'PACIENT' ? 'p1' : 's1', rol },
+  });
+  beforeEach(() => (sent.length = 0));
+
+  it('confirms a booking to the patient with the calendar file and the event id as message id', async () => {
+    const event = createEnvelope(appointmentBooked, data('PACIENT'), randomUUID());
+    await handlers.get(appointmentBooked.name)!(event as never, context);
+    expect(sent).toHaveLength(1);
+    const [mail] = sent;
+    expect(mail).toMatchObject({
+      to: 'lucia@example.test',
+      subject: 'Cita confirmada: lunes, 23 de noviembre de 2026, 09:15',
+      messageId: `<${event.id}@crm.events>`,
+    });
+    expect(mail!.html).toContain('Lucía &lt;b&gt;Hernández&lt;/b&gt;');
+    expect(mail!.html).toContain('http://crm.test/user');
+    expect(mail!.attachments).toEqual([
+      {
+        filename: 'cita.ics',
+        contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
+        content: expect.stringContaining('UID:appointment-a1@crm.events'),
+      },
+    ]);
+    expect(mail!.attachments![0]!.content).toContain(
+      'ORGANIZER;CN="Centro de Reconocimiento Médico":mailto:citas@example.test',
+    );
+  });
+
+  it('words a cancellation by the patient and by the centre differently', async () => {
+    await handlers.get(appointmentCancelled.name)!(
+      createEnvelope(appointmentCancelled, data('PACIENT'), 'c') as never,
+      context,
+    );
+    await handlers.get(appointmentCancelled.name)!(
+      createEnvelope(appointmentCancelled, data('DOCTOR'), 'c') as never,
+      context,
+    );
+    expect(sent.map((m) => m.subject)).toEqual([
+      'Cita cancelada: lunes, 23 de noviembre de 2026, 09:15',
+      'Cita cancelada: lunes, 23 de noviembre de 2026, 09:15',
+    ]);
+    expect(sent[0]!.text).toContain('como nos has pedido');
+    expect(sent[1]!.text).toContain('El centro ha cancelado tu cita');
+    expect(sent[1]!.attachments![0]!.content).toContain('METHOD:CANCEL');
+  });
+
+  it('tells the patient when the centre deleted the appointment', async () => {
+    await handlers.get(appointmentDeleted.name)!(
+      createEnvelope(appointmentDeleted, data('ADMIN'), 'c') as never,
+      context,
+    );
+    expect(sent[0]).toMatchObject({
+      subject: 'Cita anulada: lunes, 23 de noviembre de 2026, 09:15',
+      to: 'lucia@example.test',
+    });
+  });
+});

@@ -1,0 +1,99 @@
+import { Schema, type Connection } from 'mongoose';
+import { outboxPlugin } from '@crm/event-bus';
+import type { MetadataEntry } from '@crm/contracts';
+
+/**
+ * Why revisions: FerretDB 1.24 does not apply concurrent updates of one document atomically
+ * (measured: 50 parallel `$inc` on one document → 8; conditional updates let several writers win),
+ * so a record that is updated in place can lose a doctor's change to a concurrent update, or to
+ * the outbox relay removing a published event from the same document. Inserts are safe: the
+ * unique `_id` index is enforced. So every save of a record inserts one immutable revision with
+ * its event in its outbox (only the relay writes to it afterwards), `_id = <recordId>:<revision>`.
+ * The unique id is the concurrency control: two saves of revision n + 1 cannot both succeed.
+ */
+const person = (withId: boolean) =>
+  new Schema(
+    withId
+      ? { id: { type: String, required: true }, name: { type: String, required: true } }
+      : { name: { type: String, required: true } },
+    {
+      _id: false,
+      id: false,
+    },
+  );
+
+const recordFields = {
+  recordId: { type: String, required: true },
+  revision: { type: Number, required: true },
+  userId: { type: String, required: true },
+  dateId: { type: String, required: true },
+  doctor: { type: person(true), required: true },
+  user: { type: person(false), required: true },
+  date: {
+    type: new Schema({ date: { type: Date, required: true } }, { _id: false, id: false }),
+    required: true,
+  },
+  // Keys are field names (letters, digits and _ only, checked); values are normalised entries.
+  metadata: { type: Schema.Types.Mixed, required: true },
+  configVersion: { type: Number, required: true },
+  view: { type: String, required: true },
+  updatedBy: {
+    type: new Schema({ id: { type: String, required: true } }, { _id: false, id: false }),
+    required: true,
+  },
+  createdAt: { type: Date, required: true },
+  updatedAt: { type: Date, required: true },
+};
+
+const revisionSchema = new Schema(
+  { _id: { type: String, required: true }, ...recordFields },
+  { collection: 'record_revisions', versionKey: false, minimize: false },
+);
+revisionSchema.plugin(outboxPlugin);
+revisionSchema.index({ recordId: 1, revision: -1 });
+
+/**
+ * The latest revision of each record, for the paged list and the search (`_id = recordId`). It is
+ * derived: written after each revision, only ever moved forward, and never the source of a read
+ * of one record. No outbox on it, so the relay never writes to it.
+ */
+const listingSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    ...recordFields,
+    /** Accent- and case-free names, for search (see name-key.ts). */
+    userKey: { type: String, required: true },
+    doctorKey: { type: String, required: true },
+  },
+  { collection: 'records', versionKey: false, minimize: false },
+);
+listingSchema.index({ 'date.date': -1, _id: -1 });
+
+export interface RecordFields {
+  recordId: string;
+  revision: number;
+  userId: string;
+  dateId: string;
+  doctor: { id: string; name: string };
+  user: { name: string };
+  date: { date: Date };
+  metadata: Record<string, MetadataEntry>;
+  configVersion: number;
+  view: string;
+  updatedBy: { id: string };
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type RevisionDocument = RecordFields & { _id: string };
+export type ListingDocument = RecordFields & { _id: string; userKey: string; doctorKey: string };
+
+export const revisionId = (recordId: string, revision: number) => `${recordId}:${revision}`;
+
+export function recordModels(connection: Connection) {
+  return {
+    Revision: connection.model('RecordRevision', revisionSchema),
+    Listing: connection.model('RecordListing', listingSchema),
+  };
+}
+export type RecordModels = ReturnType<typeof recordModels>;

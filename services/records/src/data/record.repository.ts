@@ -1,0 +1,130 @@
+import type { EventEnvelope } from '@crm/contracts';
+import { withOutbox } from '@crm/event-bus';
+import type { Logger } from '@crm/server-kit';
+import type { ClinicalRecord, RecordPageQuery, RecordRepository } from '../domain/record';
+import { escapeRegex, nameKey } from './name-key';
+import {
+  revisionId,
+  type ListingDocument,
+  type RecordFields,
+  type RecordModels,
+  type RevisionDocument,
+} from './record.models';
+
+const toRecord = (doc: RecordFields): ClinicalRecord => ({
+  id: doc.recordId,
+  userId: doc.userId,
+  dateId: doc.dateId,
+  doctor: { id: doc.doctor.id, name: doc.doctor.name },
+  user: { name: doc.user.name },
+  date: { date: doc.date.date },
+  metadata: doc.metadata ?? {},
+  configVersion: doc.configVersion,
+  view: doc.view,
+  revision: doc.revision,
+  updatedBy: { id: doc.updatedBy.id },
+  createdAt: doc.createdAt,
+  updatedAt: doc.updatedAt,
+});
+
+const toFields = (record: ClinicalRecord): RecordFields => ({
+  recordId: record.id,
+  revision: record.revision,
+  userId: record.userId,
+  dateId: record.dateId,
+  doctor: record.doctor,
+  user: record.user,
+  date: record.date,
+  metadata: record.metadata,
+  configVersion: record.configVersion,
+  view: record.view,
+  updatedBy: record.updatedBy,
+  createdAt: record.createdAt,
+  updatedAt: record.updatedAt,
+});
+
+const isDuplicateKey = (error: unknown) => (error as { code?: number }).code === 11000;
+
+/** Revisions are the records (see record.models.ts); the listing is derived from them. */
+export class MongoRecordRepository implements RecordRepository {
+  constructor(
+    private readonly models: RecordModels,
+    private readonly logger: Logger,
+    private readonly onEventWritten: () => void = () => undefined,
+  ) {}
+
+  async findById(id: string): Promise<ClinicalRecord | undefined> {
+    const doc = await this.models.Revision.findOne({ recordId: id })
+      .sort({ revision: -1 })
+      .lean<RevisionDocument>();
+    return doc ? toRecord(doc) : undefined;
+  }
+
+  async save(record: ClinicalRecord, event: EventEnvelope): Promise<boolean> {
+    const fields = toFields(record);
+    try {
+      // The revision and its event in one single-document insert (outbox, see @crm/event-bus).
+      await this.models.Revision.create(
+        withOutbox({ _id: revisionId(record.id, record.revision), ...fields }, event),
+      );
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+      // Someone saved this revision first; make sure the listing caught up with it.
+      await this.refreshListing(record.id).catch(() => undefined);
+      return false;
+    }
+    this.onEventWritten();
+    try {
+      await this.moveListingTo(fields);
+    } catch (error) {
+      // The record is stored; only the list lags behind until its next save.
+      this.logger.warn(
+        { recordId: record.id, revision: record.revision, err: (error as Error).message },
+        'record listing not refreshed',
+      );
+    }
+    return true;
+  }
+
+  async list({ page, limit, search }: RecordPageQuery): Promise<{ items: ClinicalRecord[]; total: number }> {
+    const key = nameKey(search);
+    const pattern = key ? new RegExp(escapeRegex(key)) : undefined;
+    const filter = pattern ? { $or: [{ userKey: pattern }, { doctorKey: pattern }] } : {};
+    const [docs, total] = await Promise.all([
+      this.models.Listing.find(filter)
+        .sort({ 'date.date': -1, _id: -1 })
+        .skip((page - 1) * limit)
+        .limit(limit)
+        .lean<ListingDocument[]>(),
+      this.models.Listing.countDocuments(filter),
+    ]);
+    return { items: docs.map(toRecord), total };
+  }
+
+  /** Brings the listing entry of a record to its latest revision (repair after a failed refresh). */
+  async refreshListing(recordId: string): Promise<void> {
+    const latest = await this.models.Revision.findOne({ recordId })
+      .sort({ revision: -1 })
+      .lean<RevisionDocument>();
+    if (!latest) return;
+    const { _id: _ignored, ...fields } = latest;
+    delete (fields as { outbox?: unknown }).outbox;
+    await this.moveListingTo(fields);
+  }
+
+  /** Writes the listing entry unless it holds this revision or a later one already. */
+  private async moveListingTo(fields: RecordFields): Promise<void> {
+    const listing = { ...fields, userKey: nameKey(fields.user.name), doctorKey: nameKey(fields.doctor.name) };
+    const moved = await this.models.Listing.updateOne(
+      { _id: fields.recordId, revision: { $lt: fields.revision } },
+      { $set: listing },
+    );
+    if (moved.matchedCount > 0) return;
+    try {
+      await this.models.Listing.create({ _id: fields.recordId, ...listing });
+    } catch (error) {
+      // It exists with this revision or a later one: nothing to do.
+      if (!isDuplicateKey(error)) throw error;
+    }
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * Issue 11 §3: the e-mail worker killed mid-stream. The worker runs as a child process
+ * (`services/notifications/src/main.ts`); while 60 patients sign up and book (120 e-mails), it
+ * is SIGKILLed twice while sending and started again each time. No e-mail is lost, and there are
+ * at most as many duplicates as kills (a kill between the SMTP send and the ack can repeat the one
+ * e-mail in flight). Messages a killed worker had claimed are taken over once their claim lease
+ * ends (event-bus `claimLeaseMs`), so the last e-mails may take that long.
+ */
+import { randomBytes } from 'node:crypto';
+import { slotSource, uniquePhone } from './support/actors';
+import { call } from './support/http';
+import { runPool, StatusTally } from './support/load';
+import { MailTally, mailKey } from './support/mail-tally';
+import { Summary } from './support/summary';
+import { startSystemStack, type SystemStack } from './support/system-stack';
+import { waitForQueues, WorkerProcess } from './support/worker-process';
+
+jest.setTimeout(300_000);
+
+const PATIENTS = 60;
+const KILL_AFTER_HANDLED = 15;
+const RUN = `wrk${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+const emailOf = (i: number) => `${RUN}-${i}@example.test`;
+
+let stack: SystemStack;
+let worker: WorkerProcess;
+let mail: MailTally;
+const summary = new Summary('fault: e-mail worker killed mid-stream');
+
+beforeAll(async () => {
+  stack = await startSystemStack({ notifications: false });
+  mail = new MailTally(stack.mailApiUrl, RUN);
+  worker = new WorkerProcess({ ...stack.env, MONGO_DB: `${stack.env.QUEUE_PREFIX}_notifications` });
+  worker.start();
+  const prefix = stack.env.QUEUE_PREFIX!;
+  await waitForQueues(stack.amqpUrl, [
+    `${prefix}.notifications.account-mail`,
+    `${prefix}.notifications.appointment-mail`,
+  ]);
+}, 120_000);
+
+afterAll(async () => {
+  await worker?.stop();
+  summary.print();
+  await mail?.deleteAll();
+  await stack?.stop();
+});
+
+async function until(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  return condition();
+}
+
+it('loses no e-mail and duplicates at most one per kill when the worker is SIGKILLed twice', async () => {
+  const slots = slotSource(21);
+  const answers = new StatusTally();
+  const failures: string[] = [];
+  const load = runPool(0, PATIENTS, 10, async (i) => {
+    const done = summary.case();
+    const signUp = await call(stack.gatewayUrl, 'POST', '/auth/signUp', {
+      body: { name: `Paciente ${i}`, phone: uniquePhone(), email: emailOf(i), password: 'Clave1234!' },
+    });
+    answers.record(signUp.status);
+    if (signUp.status !== 201) return void failures.push(`sign-up ${i}: ${signUp.status}`);
+    const booking = await call(stack.gatewayUrl, 'POST', '/dates', {
+      token: signUp.body.sessiontoken,
+      body: { date: slots.next() },
+    });
+    answers.record(booking.status);
+    if (booking.status !== 201) return void failures.push(`booking ${i}: ${booking.status}`);
+    done.pass();
+  });
+
+  // Two kills, each once the current worker is busy sending, each followed by a new worker.
+  for (let kill = 0; kill < 2; kill += 1) {
+    expect(await until(() => worker.handled >= KILL_AFTER_HANDLED, 60_000)).toBe(true);
+    await worker.kill();
+    worker.start();
+  }
+  await load;
+  const loadDoneAt = Date.now();
+
+  const expected = Array.from({ length: PATIENTS }, (_, i) => [
+    mailKey(emailOf(i), 'Confirma tu cuenta'),
+    mailKey(emailOf(i), 'Cita confirmada'),
+  ]).flat();
+  // Claimed by a killed worker: redelivered at once, handled when the claim lease (30 s) ends.
+  await mail.waitFor(expected.length, 180_000);
+  const lastArrivedAfter = Date.now() - loadDoneAt;
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  await mail.poll();
+  const { lost, duplicates, unexpected } = mail.compare(expected);
+
+  summary.set('operations', PATIENTS * 2);
+  summary.set('answers', answers.toString());
+  summary.set('worker kills (SIGKILL)', worker.kills);
+  summary.set('worker starts', worker.starts);
+  summary.set('e-mails expected', expected.length);
+  summary.set('lost e-mails', lost);
+  summary.set('duplicate e-mails', duplicates);
+  summary.set('last e-mail in, after the load (ms)', lastArrivedAfter);
+
+  expect(failures).toEqual([]);
+  expect(worker.kills).toBe(2);
+  expect(lost).toBe(0);
+  expect(unexpected).toBe(0);
+  expect(duplicates).toBeLessThanOrEqual(worker.kills);
+});

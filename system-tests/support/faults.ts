@@ -1,0 +1,47 @@
+/**
+ * Stopping and starting shared infrastructure for the fault tests (run serially in `npm test`'s
+ * fault phase). Every stop has a start that callers put in `finally` / `afterAll`; starts are
+ * idempotent, so calling them when nothing is down is harmless. Other test runs may share this
+ * infrastructure: keep outages short.
+ */
+import { execFile } from 'node:child_process';
+import net from 'node:net';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** Async, so the in-process services keep running while the CLI works. */
+export async function rabbitmqctl(command: 'stop_app' | 'start_app'): Promise<void> {
+  await run('rabbitmqctl', [command], { timeout: 90_000 });
+}
+
+export function portOpen(port: number, host = '127.0.0.1', timeoutMs = 1000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    const done = (open: boolean) => {
+      socket.destroy();
+      resolve(open);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+export async function ensureBrokerRunning(): Promise<void> {
+  if (!(await portOpen(5672))) await rabbitmqctl('start_app');
+}
+
+/** Runs `fn` with a per-request time limit; a hang becomes status 0 with the time it took. */
+export async function timed<T extends { status: number }>(
+  fn: (signal: AbortSignal) => Promise<T>,
+  limitMs = 5000,
+): Promise<{ status: number; ms: number; result?: T }> {
+  const started = Date.now();
+  try {
+    const result = await fn(AbortSignal.timeout(limitMs));
+    return { status: result.status, ms: Date.now() - started, result };
+  } catch {
+    return { status: 0, ms: Date.now() - started };
+  }
+}

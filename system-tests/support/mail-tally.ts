@@ -1,0 +1,110 @@
+/**
+ * Counts the e-mails of one run in Mailpit by a unique recipient prefix. It polls while the run
+ * goes on and remembers every message id it saw, so messages pruned later by Mailpit's `--max`
+ * (other test files send mail too) are still counted. `afterAll` deletes the run's messages.
+ */
+interface Summary {
+  ID: string;
+  Subject: string;
+  To: Array<{ Address: string }>;
+}
+
+export class MailTally {
+  private readonly seen = new Map<string, { to: string; subject: string }>();
+  private timer: NodeJS.Timeout | undefined;
+  private polling: Promise<void> | undefined;
+
+  constructor(
+    private readonly apiUrl: string,
+    readonly prefix: string,
+  ) {}
+
+  private query(): string {
+    return encodeURIComponent(`to:"${this.prefix}"`);
+  }
+
+  /** Reads every message matching the prefix now (paged). */
+  async poll(): Promise<number> {
+    for (let start = 0; ; start += 500) {
+      const response = await fetch(
+        `${this.apiUrl}/api/v1/search?query=${this.query()}&start=${start}&limit=500`,
+      );
+      if (!response.ok) throw new Error(`Mailpit answered ${response.status}`);
+      const body = (await response.json()) as { messages: Summary[]; messages_count: number };
+      for (const message of body.messages) {
+        this.seen.set(message.ID, { to: message.To[0]?.Address ?? '', subject: message.Subject });
+      }
+      if (body.messages.length < 500) break;
+    }
+    return this.seen.size;
+  }
+
+  /** Keeps polling every second in the background until `stop()`. */
+  start(): this {
+    const tick = () => {
+      this.polling = this.poll().then(
+        () => undefined,
+        () => undefined,
+      );
+      void this.polling.then(() => {
+        if (this.timer) this.timer = setTimeout(tick, 1000);
+      });
+    };
+    this.timer = setTimeout(tick, 1000);
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.polling;
+  }
+
+  /** Polls until `expected` messages were seen or the time is up; returns the count. */
+  async waitFor(expected: number, timeoutMs: number): Promise<number> {
+    const deadline = Date.now() + timeoutMs;
+    while ((await this.poll()) < expected && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    return this.seen.size;
+  }
+
+  /** How many messages each `recipient | kind` pair received (kind: the subject before any ':'). */
+  counts(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const { to, subject } of this.seen.values()) {
+      const key = mailKey(to, subject);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    return counts;
+  }
+
+  /**
+   * Compares with the e-mails expected (one per `recipient | subject` key): how many never came,
+   * and how many extra copies came.
+   */
+  compare(expected: readonly string[]): { lost: number; duplicates: number; unexpected: number } {
+    const counts = this.counts();
+    let lost = 0;
+    let duplicates = 0;
+    const wanted = new Set(expected);
+    for (const key of wanted) {
+      const n = counts.get(key) ?? 0;
+      if (n === 0) lost += 1;
+      else duplicates += n - 1;
+    }
+    let unexpected = 0;
+    for (const [key, n] of counts) if (!wanted.has(key)) unexpected += n;
+    return { lost, duplicates, unexpected };
+  }
+
+  /** Frees Mailpit's space for other test files. */
+  async deleteAll(): Promise<void> {
+    await fetch(`${this.apiUrl}/api/v1/search?query=${this.query()}`, { method: 'DELETE' }).catch(
+      () => undefined,
+    );
+  }
+}
+
+/** `ana@x.test | Cita confirmada` for "Cita confirmada: lunes 7 de enero, 10:00". */
+export const mailKey = (to: string, subject: string) => `${to.toLowerCase()} | ${subject.split(':')[0]}`;
