@@ -24,6 +24,7 @@ jest.setTimeout(240_000);
 const PATIENTS = 60;
 const ROOM_RESERVATIONS = 30;
 const TRANSIENT = new Set([0, 502, 503, 504]);
+const LIST_CONVERGENCE_MS = 10_000;
 
 let stack: SystemStack;
 let doctor: Actor;
@@ -158,9 +159,20 @@ it('loses and duplicates no appointment, record or reservation, and never answer
   const duplicateAppointments =
     [...byPatient.values()].filter((n) => n > 1).length + [...bySlot.values()].filter((n) => n > 1).length;
 
-  const records = await call(stack.gatewayUrl, 'GET', '/records?limit=100', { token: admin.token });
-  const recordIds = (records.body.records as Array<{ id: string }>).map((r) => r.id);
-  const lostRecords = [...recorded].filter((id) => !recordIds.includes(id)).length;
+  // The list is derived from the records; one whose save met the restart is listed once its own
+  // event is relayed by the restarted service, so the list is given a few seconds to converge.
+  const listedSince = Date.now();
+  let records: RawResponse;
+  let recordIds: string[];
+  let lostRecords: number;
+  for (;;) {
+    records = await call(stack.gatewayUrl, 'GET', '/records?limit=100', { token: admin.token });
+    recordIds = (records.body.records as Array<{ id: string }>).map((r) => r.id);
+    lostRecords = [...recorded].filter((id) => !recordIds.includes(id)).length;
+    if (lostRecords === 0 || Date.now() - listedSince > LIST_CONVERGENCE_MS) break;
+    await sleep(200);
+  }
+  summary.set('records list complete after (ms)', Date.now() - listedSince);
   const duplicateRecords =
     recordIds.length - new Set(recordIds).size + Math.max(0, records.body.total - recorded.size);
 

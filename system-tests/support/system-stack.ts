@@ -279,6 +279,7 @@ export async function startSystemStack(options: SystemStackOptions = {}): Promis
 const QUEUE_SUFFIXES = [
   'appointments.patients',
   'records.view-config',
+  'records.listing',
   'gateway.view-cache',
   'notifications.account-mail',
   'notifications.appointment-mail',

@@ -17,6 +17,9 @@ export async function deleteConsumerQueues(amqpUrl: string, queue: string): Prom
   }
 }
 
+/** The records service's consumer queues are `<QUEUE_PREFIX>.records.<purpose>`. */
+export const RECORDS_QUEUE_PURPOSES = ['view-config', 'listing'] as const;
+
 /**
  * Needs `AUTH_SERVICE_URL`, `APPOINTMENTS_SERVICE_URL` and `CONFIG_SERVICE_URL` in `env`: list
  * `auth`, `appointments` and `config` before `records` in the stack's components.
@@ -36,7 +39,8 @@ export const startRecords: ComponentStarter = async ({ env, id, logger }) => {
     async stop() {
       await server.close();
       await service.stop();
-      await deleteConsumerQueues(config.AMQP_URL, `${config.QUEUE_PREFIX}.records.view-config`);
+      for (const purpose of RECORDS_QUEUE_PURPOSES)
+        await deleteConsumerQueues(config.AMQP_URL, `${config.QUEUE_PREFIX}.records.${purpose}`);
     },
   };
 };

@@ -17,6 +17,7 @@ import { recordModels } from './data/record.models';
 import { MongoRecordRepository } from './data/record.repository';
 import { ViewConfigCache } from './data/view-config.cache';
 import { RecordService } from './domain/record.service';
+import { recordListingHandlers } from './events/record-listing.consumer';
 import { viewConfigHandlers } from './events/view-config.consumer';
 
 /** Wires the records service: database, outbox relay, configuration cache and its feed, routes. */
@@ -37,8 +38,9 @@ export function createRecordsService(config: RecordsConfig, logger: Logger) {
     new ConfigClient(config.CONFIG_SERVICE_URL, config.UPSTREAM_TIMEOUT_MS),
     config.VIEW_CONFIG_CACHE_TTL_MS,
   );
+  const repository = new MongoRecordRepository(models, logger, () => relay.kick());
   const records = new RecordService(
-    new MongoRecordRepository(models, logger, () => relay.kick()),
+    repository,
     new AppointmentsClient(config.APPOINTMENTS_SERVICE_URL, config.UPSTREAM_TIMEOUT_MS),
     new AuthClient(config.AUTH_SERVICE_URL, config.UPSTREAM_TIMEOUT_MS),
     viewConfigs,
@@ -53,7 +55,7 @@ export function createRecordsService(config: RecordsConfig, logger: Logger) {
     },
   });
 
-  let configFeed: Subscription | undefined;
+  let feeds: Subscription[] = [];
 
   return {
     app,
@@ -64,16 +66,24 @@ export function createRecordsService(config: RecordsConfig, logger: Logger) {
       amqp.start();
       await mongo.ready;
       await syncIndexes(mongo.connection);
-      configFeed = consumer.subscribe({
-        queue: `${config.QUEUE_PREFIX}.records.view-config`,
-        events: viewConfigHandlers(viewConfigs),
-        idempotency: new MongoProcessedEventStore(mongo.connection),
-      });
+      const idempotency = new MongoProcessedEventStore(mongo.connection);
+      feeds = [
+        consumer.subscribe({
+          queue: `${config.QUEUE_PREFIX}.records.view-config`,
+          events: viewConfigHandlers(viewConfigs),
+          idempotency,
+        }),
+        consumer.subscribe({
+          queue: `${config.QUEUE_PREFIX}.records.listing`,
+          events: recordListingHandlers(repository),
+          idempotency,
+        }),
+      ];
       relay.start();
     },
-    /** Resolves once the configuration feed is bound to the exchange (tests wait for it). */
+    /** Resolves once the configuration and listing feeds are bound to the exchange (tests wait for it). */
     async consuming(timeoutMs?: number) {
-      await configFeed?.ready(timeoutMs);
+      await Promise.all(feeds.map((feed) => feed.ready(timeoutMs)));
     },
     async stop() {
       await relay.stop();

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { createLogger } from '@crm/server-kit';
 import { listen, uniqueName, type RunningServer } from '@crm/testing';
 import mongoose from 'mongoose';
-import { deleteConsumerQueues } from '../../../test-support/components/records';
+import { deleteConsumerQueues, RECORDS_QUEUE_PURPOSES } from '../../../test-support/components/records';
 import { startStack, type Stack } from '../../../test-support/stack';
 import { createRecordsService, type RecordsService } from '../src/app';
 import { loadRecordsConfig } from '../src/config';
@@ -40,7 +40,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await records?.stop();
-  await deleteConsumerQueues(stack.amqpUrl, `${queuePrefix}.records.view-config`);
+  for (const purpose of RECORDS_QUEUE_PURPOSES)
+    await deleteConsumerQueues(stack.amqpUrl, `${queuePrefix}.records.${purpose}`);
   const connection = await mongoose.createConnection(stack.mongoUrl).asPromise();
   await connection.useDb(database).dropDatabase();
   await connection.close();
