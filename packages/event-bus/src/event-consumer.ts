@@ -5,6 +5,7 @@ import type { AmqpConnection, SetupRegistration } from './amqp-connection';
 import { describeIssues, type ContractData } from './event-envelope';
 import { errorSummary, silentLogger, truncate, type Logger } from './logger';
 import { processedEventKey, type ProcessedEventStore } from './processed-events';
+import type { SingleLane } from './single-lane';
 import { attemptFromHeaders, DEFAULT_RETRY_DELAYS_MS, retryDelayFor } from './retry-schedule';
 import { assertConsumerQueues, DEFAULT_EXCHANGE, deadLetterQueueName, retryQueueName } from './topology';
 
@@ -48,6 +49,12 @@ export interface SubscribeOptions<T extends readonly EventContract[]> {
   claimLeaseMs?: number;
   /** A copy that finds the event claimed by another replica is looked at again after this. Default 2 s. */
   busyRetryMs?: number;
+  /**
+   * Runs each handler together with the record that it succeeded in this lane (see SingleLane),
+   * shared by the subscriptions that pass the same one. Claims are taken before waiting for the
+   * lane: keep `prefetch` low so the wait stays well below `claimLeaseMs`.
+   */
+  lane?: SingleLane;
 }
 
 export interface EventConsumerOptions {
@@ -341,10 +348,13 @@ export class Subscription {
       this.logger.debug(meta, 'event claimed by another consumer; looking again later');
       return 'busy';
     }
-    try {
+    const handleAndRecord = async () => {
       await handler(envelope, { queue: this.queue, attempt, redelivered: message.fields.redelivered });
       // Recorded before the ack: if we die in between, the redelivery is recognised and skipped.
       await store.markProcessed(key);
+    };
+    try {
+      await (this.options.lane ? this.options.lane.run(handleAndRecord) : handleAndRecord());
     } catch (err) {
       if (status === 'claimed') await store.release?.(key).catch(() => undefined);
       // Handler errors and idempotency-store outages alike: try again later, DLQ when exhausted.

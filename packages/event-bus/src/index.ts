@@ -39,6 +39,7 @@ export {
   DEFAULT_EXCHANGE,
   retryQueueName,
 } from './topology';
+export { SingleLane } from './single-lane';
 export { silentLogger } from './logger';
 export type { Logger } from './logger';
 export * from './service-bus';

@@ -8,6 +8,7 @@ import {
   InMemoryProcessedEventStore,
   MongoProcessedEventStore,
   processedEventKey,
+  SingleLane,
   type ProcessedEventStore,
   type Subscription,
 } from '../src';
@@ -339,5 +340,45 @@ describe('EventConsumer', () => {
       await b.close();
       await second.close();
     }
+  });
+
+  it('runs the handlers of subscriptions sharing a lane one at a time, each with its processed mark', async () => {
+    const lane = new SingleLane();
+    const store = new MongoProcessedEventStore(db, { collection: 'processed_events_lane' });
+    let running = 0;
+    let mostAtOnce = 0;
+    const handled: number[] = [];
+    const send = async (n: number) => {
+      running++;
+      mostAtOnce = Math.max(mostAtOnce, running);
+      await new Promise((resolve) => setTimeout(resolve, 20)); // an SMTP send, say
+      handled.push(n);
+      running--;
+    };
+    const [first, second] = [newQueue('lane-a'), newQueue('lane-b')].map((queue) =>
+      track(
+        consumer.subscribe({
+          queue,
+          lane,
+          prefetch: 5,
+          idempotency: store,
+          events: [[thingHappened, (event) => send(event.data.n)]],
+        }),
+      ),
+    );
+    await Promise.all([first.ready(), second.ready()]);
+
+    await Promise.all(
+      Array.from({ length: 12 }, (_, n) =>
+        publisher.publish(thingHappened, { thingId: `l${n}`, n }, { correlationId: 'c' }),
+      ),
+    );
+
+    // Each queue is bound to the same event: 12 events × 2 subscriptions.
+    await waitFor('every copy handled', () => handled.length === 24);
+    expect(mostAtOnce).toBe(1);
+    expect(
+      await db.collection('processed_events_lane').countDocuments({ processedAt: { $exists: true } }),
+    ).toBe(24);
   });
 });

@@ -1,4 +1,10 @@
-import { AmqpConnection, EventConsumer, MongoProcessedEventStore, type Subscription } from '@crm/event-bus';
+import {
+  AmqpConnection,
+  EventConsumer,
+  MongoProcessedEventStore,
+  SingleLane,
+  type Subscription,
+} from '@crm/event-bus';
 import { connectMongo, createHttpApp, type Logger } from '@crm/server-kit';
 import type { NotificationsConfig } from './config';
 import { accountMailHandlers } from './events/account-mail.consumer';
@@ -33,7 +39,12 @@ export function createNotificationsService(config: NotificationsConfig, logger: 
       await mongo.ready;
       const idempotency = new MongoProcessedEventStore(mongo.connection);
       const retries = {
-        prefetch: 5,
+        // One e-mail at a time per worker, across both queues: a worker killed after SMTP accepted
+        // an e-mail and before it was recorded sends that one again — never more than one per kill.
+        // Throughput comes from replicas (they share the queues); prefetch 1 keeps the wait for the
+        // lane (at most the other queue's send) far below the claim lease.
+        lane: new SingleLane(),
+        prefetch: 1,
         maxAttempts: 10,
         retryDelayMs: [1000, 5000, 15000, 30000, 60000],
         // A replica killed mid-send holds its claims this long before another takes over; the SMTP
