@@ -99,7 +99,7 @@ it('loses and duplicates no e-mail and fails no call when RabbitMQ stops and sta
     mailKey(emailOf(i), 'Cita confirmada'),
   ]).flat();
   await mail.stop();
-  await mail.waitFor(expected.length, 120_000);
+  await mail.waitFor(expected, 120_000);
   const allArrivedAfter = Date.now() - loadDoneAt;
   // Late copies would show up shortly after the last original: look again after a pause.
   await new Promise((resolve) => setTimeout(resolve, 5000));

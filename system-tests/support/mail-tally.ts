@@ -60,13 +60,20 @@ export class MailTally {
     await this.polling;
   }
 
-  /** Polls until `expected` messages were seen or the time is up; returns the count. */
-  async waitFor(expected: number, timeoutMs: number): Promise<number> {
+  /**
+   * Polls until every expected `recipient | kind` key has arrived at least once, or the time is up.
+   * Keys, not a count: a duplicate must not stand in for an e-mail that is still on its way.
+   */
+  async waitFor(expected: readonly string[], timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    while ((await this.poll()) < expected && Date.now() < deadline) {
+    const allArrived = async () => {
+      await this.poll();
+      const counts = this.counts();
+      return expected.every((key) => counts.has(key));
+    };
+    while (!(await allArrived()) && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
-    return this.seen.size;
   }
 
   /** How many messages each `recipient | kind` pair received (kind: the subject before any ':'). */

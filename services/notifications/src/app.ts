@@ -12,6 +12,12 @@ import { appointmentMailHandlers } from './events/appointment-mail.consumer';
 import { smtpMailer, type Mailer } from './mail/mailer';
 
 /**
+ * A worker killed mid-send holds its claims this long before another takes over; the SMTP timeouts
+ * (mail/mailer.ts: 5 s connect + 5 s greeting + 10 s socket) keep one send below it.
+ */
+export const MAIL_CLAIM_LEASE_MS = 30_000;
+
+/**
  * The e-mail worker: consumes events and sends e-mails. It answers HTTP only for health probes.
  * Several replicas compete on the same queues; idempotency by event id keeps e-mails single.
  */
@@ -47,9 +53,7 @@ export function createNotificationsService(config: NotificationsConfig, logger: 
         prefetch: 1,
         maxAttempts: 10,
         retryDelayMs: [1000, 5000, 15000, 30000, 60000],
-        // A replica killed mid-send holds its claims this long before another takes over; the SMTP
-        // timeouts (mail/mailer.ts: 5 s connect + 5 s greeting + 10 s socket) keep one send below it.
-        claimLeaseMs: 30_000,
+        claimLeaseMs: MAIL_CLAIM_LEASE_MS,
       };
       subscriptions.push(
         consumer.subscribe({
