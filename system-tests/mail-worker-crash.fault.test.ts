@@ -7,7 +7,7 @@
  * ends (event-bus `claimLeaseMs`), so the last e-mails may take that long.
  */
 import { randomBytes } from 'node:crypto';
-import { slotSource, uniquePhone } from './support/actors';
+import { sleep, slotSource, uniquePhone } from './support/actors';
 import { call } from './support/http';
 import { runPool, StatusTally } from './support/load';
 import { MailTally, mailKey } from './support/mail-tally';
@@ -96,7 +96,7 @@ it('loses no e-mail and duplicates at most one per kill when the worker is SIGKI
   // A second copy of the e-mail a killed worker was sending comes when its claim is taken over:
   // look again once every claim of the last killed worker has expired and been retried.
   const takeoversDoneAt = lastKillAt + MAIL_CLAIM_LEASE_MS + BUSY_RETRY_MARGIN_MS;
-  await new Promise((resolve) => setTimeout(resolve, Math.max(3000, takeoversDoneAt - Date.now())));
+  await sleep(Math.max(3000, takeoversDoneAt - Date.now()));
   await mail.poll();
   const { lost, duplicates, unexpected } = mail.compare(expected);
 

@@ -161,20 +161,25 @@ it('loses and duplicates no appointment, record or reservation, and never answer
 
   // The list is derived from the records; one whose save met the restart is listed once its own
   // event is relayed by the restarted service, so the list is given a few seconds to converge.
+  const listRecords = async () => {
+    const page = await call(stack.gatewayUrl, 'GET', '/records?limit=100', { token: admin.token });
+    const ids = (page.body.records as Array<{ id: string }>).map((r) => r.id);
+    return {
+      ids,
+      total: page.body.total as number,
+      lost: [...recorded].filter((id) => !ids.includes(id)).length,
+    };
+  };
   const listedSince = Date.now();
-  let records: RawResponse;
-  let recordIds: string[];
-  let lostRecords: number;
-  for (;;) {
-    records = await call(stack.gatewayUrl, 'GET', '/records?limit=100', { token: admin.token });
-    recordIds = (records.body.records as Array<{ id: string }>).map((r) => r.id);
-    lostRecords = [...recorded].filter((id) => !recordIds.includes(id)).length;
-    if (lostRecords === 0 || Date.now() - listedSince > LIST_CONVERGENCE_MS) break;
+  let listed = await listRecords();
+  while (listed.lost > 0 && Date.now() - listedSince < LIST_CONVERGENCE_MS) {
     await sleep(200);
+    listed = await listRecords();
   }
   summary.set('records list complete after (ms)', Date.now() - listedSince);
+  const { ids: recordIds, lost: lostRecords } = listed;
   const duplicateRecords =
-    recordIds.length - new Set(recordIds).size + Math.max(0, records.body.total - recorded.size);
+    recordIds.length - new Set(recordIds).size + Math.max(0, listed.total - recorded.size);
 
   const mine = await call(stack.gatewayUrl, 'GET', '/room-calendar/mine', { token: doctor.token });
   const heldSlots = (mine.body as Array<{ room: string; dates: string[] }>)

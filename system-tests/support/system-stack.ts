@@ -35,7 +35,7 @@ import { createAuthService } from '../../services/auth/src/app';
 import { loadAuthConfig } from '../../services/auth/src/config';
 import { createAppointmentsService } from '../../services/appointments/src/app';
 import { loadAppointmentsConfig } from '../../services/appointments/src/config';
-import { createRecordsService } from '../../services/records/src/app';
+import { createRecordsService, RECORDS_QUEUE_PURPOSES } from '../../services/records/src/app';
 import { loadRecordsConfig } from '../../services/records/src/config';
 import { createRoomsService } from '../../services/rooms/src/app';
 import { loadRoomsConfig } from '../../services/rooms/src/config';
@@ -278,8 +278,7 @@ export async function startSystemStack(options: SystemStackOptions = {}): Promis
 /** The consumer queues this stack declared (names are `<prefix>.<service>.<purpose>[.retry|.dlq]`). */
 const QUEUE_SUFFIXES = [
   'appointments.patients',
-  'records.view-config',
-  'records.listing',
+  ...RECORDS_QUEUE_PURPOSES.map((purpose) => `records.${purpose}`),
   'gateway.view-cache',
   'notifications.account-mail',
   'notifications.appointment-mail',

@@ -1,6 +1,6 @@
 import amqp from 'amqplib';
 import { listen } from '@crm/testing';
-import { createRecordsService } from '../../services/records/src/app';
+import { createRecordsService, RECORDS_QUEUE_PURPOSES } from '../../services/records/src/app';
 import { loadRecordsConfig } from '../../services/records/src/config';
 import type { ComponentStarter } from './types';
 
@@ -16,9 +16,6 @@ export async function deleteConsumerQueues(amqpUrl: string, queue: string): Prom
     await connection.close().catch(() => undefined);
   }
 }
-
-/** The records service's consumer queues are `<QUEUE_PREFIX>.records.<purpose>`. */
-export const RECORDS_QUEUE_PURPOSES = ['view-config', 'listing'] as const;
 
 /**
  * Needs `AUTH_SERVICE_URL`, `APPOINTMENTS_SERVICE_URL` and `CONFIG_SERVICE_URL` in `env`: list

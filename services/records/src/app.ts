@@ -20,6 +20,9 @@ import { RecordService } from './domain/record.service';
 import { recordListingHandlers } from './events/record-listing.consumer';
 import { viewConfigHandlers } from './events/view-config.consumer';
 
+/** The records service's consumer queues are `<QUEUE_PREFIX>.records.<purpose>`. */
+export const RECORDS_QUEUE_PURPOSES = ['view-config', 'listing'] as const;
+
 /** Wires the records service: database, outbox relay, configuration cache and its feed, routes. */
 export function createRecordsService(config: RecordsConfig, logger: Logger) {
   const mongo = connectMongo(config.MONGO_URL, config.MONGO_DB, logger);
@@ -67,14 +70,16 @@ export function createRecordsService(config: RecordsConfig, logger: Logger) {
       await mongo.ready;
       await syncIndexes(mongo.connection);
       const idempotency = new MongoProcessedEventStore(mongo.connection);
+      const queue = (purpose: (typeof RECORDS_QUEUE_PURPOSES)[number]) =>
+        `${config.QUEUE_PREFIX}.records.${purpose}`;
       feeds = [
         consumer.subscribe({
-          queue: `${config.QUEUE_PREFIX}.records.view-config`,
+          queue: queue('view-config'),
           events: viewConfigHandlers(viewConfigs),
           idempotency,
         }),
         consumer.subscribe({
-          queue: `${config.QUEUE_PREFIX}.records.listing`,
+          queue: queue('listing'),
           events: recordListingHandlers(repository),
           idempotency,
         }),

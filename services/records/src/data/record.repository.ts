@@ -107,6 +107,8 @@ export class MongoRecordRepository implements RecordRepository {
       .sort({ revision: -1 })
       .lean<RevisionDocument>();
     if (!latest) return;
+    // The usual case (the save wrote it): one read instead of a no-op update and a refused insert.
+    if (await this.models.Listing.exists({ _id: recordId, revision: { $gte: latest.revision } })) return;
     const { _id: _ignored, ...fields } = latest;
     delete (fields as { outbox?: unknown }).outbox;
     await this.moveListingTo(fields);
