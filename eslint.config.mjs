@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
+import importPlugin from 'eslint-plugin-import';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -32,6 +33,16 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
     },
+  },
+  // No import cycles anywhere in source code (tests may import freely).
+  {
+    files: ['{packages,services,frontends}/*/src/**/*.{ts,tsx}', 'gateway/src/**/*.ts'],
+    plugins: { import: importPlugin },
+    settings: {
+      'import/extensions': ['.ts', '.tsx', '.js'],
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } },
+    },
+    rules: { 'import/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     files: ['services/*/src/**/*.ts'],

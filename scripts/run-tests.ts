@@ -183,7 +183,8 @@ async function main(): Promise<number> {
   let e2eResults: JestResults | null = NO_RESULTS;
   if (withE2e) {
     // Browser tests run against the built frontends, served by the gateway of each test's stack.
-    const built = await buildFrontends();
+    // E2E_SKIP_BUILD=1 reuses the frontends/*/dist already built (while iterating on one test).
+    const built = process.env.E2E_SKIP_BUILD === '1' ? 0 : await buildFrontends();
     if (built !== 0) {
       e2e = { code: built, signal: null };
       e2eResults = phaseFailure(path.join(REPO_ROOT, 'frontends'), `frontend build failed (exit ${built})`);

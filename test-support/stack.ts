@@ -7,16 +7,16 @@ import { createLogger } from '@crm/server-kit';
 import {
   apiClient,
   infrastructure,
-  listen,
   MailCatcher,
   TEST_JWT_SECRET,
   uniqueName,
   type ApiClient,
 } from '@crm/testing';
 import mongoose from 'mongoose';
-import { createGateway } from '../gateway/src/app';
 import { loadGatewayConfig } from '../gateway/src/config';
+import { startGateway } from '../gateway/src/start-gateway';
 import { COMPONENTS, type ComponentName } from './components';
+import { deleteConsumerQueues } from './components/service-component';
 import type { StartedComponent } from './components/types';
 import type { AuthService } from '../services/auth/src/app';
 
@@ -77,6 +77,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     SIGNIN_MAX_ATTEMPTS: '1000',
     SIGNIN_MAX_ATTEMPTS_PER_CLIENT: '100000',
     FORGOT_PASSWORD_MAX_ATTEMPTS: '1000',
+    RESEND_CONFIRMATION_MAX_ATTEMPTS: '1000',
+    RESEND_CONFIRMATION_MAX_ATTEMPTS_PER_CLIENT: '100000',
     ...options.env,
   };
 
@@ -91,10 +93,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     if (component.url) env[`${name.toUpperCase()}_SERVICE_URL`] = component.url;
   }
 
-  const gateway = createGateway(loadGatewayConfig({ ...env, PORT: '0' }), {
+  // The gateway as production wires it, config cache included (its keys and queue are the stack's).
+  const gatewayServer = await startGateway(loadGatewayConfig({ ...env, PORT: '0' }), {
     logger: createLogger('gateway', logLevel),
+    cacheKeyPrefix: `${id}:config:`,
+    queuePrefix: id,
   });
-  const gatewayServer = await listen(gateway.listener);
+  await gatewayServer.cacheReady();
   const api = apiClient(`${gatewayServer.url}/api/v1`);
 
   return {
@@ -114,7 +119,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     },
     async stop() {
       await gatewayServer.close();
-      await gateway.close();
+      await deleteConsumerQueues(infra.amqpUrl, `${id}.gateway.view-cache`);
       for (const name of [...names].reverse()) await components[name]?.stop();
       const connection = await mongoose.createConnection(infra.mongoUrl).asPromise();
       for (const component of Object.values(components)) {

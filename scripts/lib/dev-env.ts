@@ -35,6 +35,8 @@ export function devEnvDefaults(options: DevEnvOptions = {}): Record<string, stri
     RECORDS_SERVICE_URL: 'http://127.0.0.1:4003',
     ROOMS_SERVICE_URL: 'http://127.0.0.1:4004',
     CONFIG_SERVICE_URL: 'http://127.0.0.1:4005',
+    AUDIT_SERVICE_URL: 'http://127.0.0.1:4006',
+    REPORTING_SERVICE_URL: 'http://127.0.0.1:4007',
     BOOTSTRAP_ADMIN_EMAIL: 'admin@crm.local',
     BOOTSTRAP_ADMIN_PASSWORD: 'Admin1234!',
     BOOTSTRAP_DOCTOR_EMAIL: 'doctor@crm.local',

@@ -14,6 +14,8 @@ export const COMPONENTS = {
     import('./appointments').then(({ startAppointments }) => startAppointments(context)),
   config: (context) => import('./config').then(({ startConfig }) => startConfig(context)),
   records: (context) => import('./records').then(({ startRecords }) => startRecords(context)),
+  audit: (context) => import('./audit').then(({ startAudit }) => startAudit(context)),
+  reporting: (context) => import('./reporting').then(({ startReporting }) => startReporting(context)),
 } satisfies Record<string, ComponentStarter>;
 
 export type ComponentName = keyof typeof COMPONENTS;

@@ -1,14 +1,16 @@
 import { createNotificationsService } from '../../services/notifications/src/app';
 import { loadNotificationsConfig } from '../../services/notifications/src/config';
-import type { ComponentStarter } from './types';
+import { serviceComponent } from './service-component';
 
-export const startNotifications: ComponentStarter = async ({ env, id, logger }) => {
-  const database = `${id}_notifications`;
-  const service = createNotificationsService(
-    loadNotificationsConfig({ ...env, MONGO_DB: database }),
-    logger('notifications'),
-  );
-  await service.start();
-  await service.ready();
-  return { databases: [database], handle: service, stop: () => service.stop() };
-};
+/**
+ * The e-mail worker (no HTTP but its probes). Its e-mails show the centre profile read from
+ * `CONFIG_SERVICE_URL`: list `config` before `notifications` in the stack's components for the
+ * stack's own profile (without one it reads whatever that variable points at and falls back to
+ * `CENTRE_PROFILE_SEED`).
+ */
+export const startNotifications = serviceComponent(
+  'notifications',
+  loadNotificationsConfig,
+  createNotificationsService,
+  { http: false },
+);

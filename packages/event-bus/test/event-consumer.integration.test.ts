@@ -377,8 +377,12 @@ describe('EventConsumer', () => {
     // Each queue is bound to the same event: 12 events × 2 subscriptions.
     await waitFor('every copy handled', () => handled.length === 24);
     expect(mostAtOnce).toBe(1);
-    expect(
-      await db.collection('processed_events_lane').countDocuments({ processedAt: { $exists: true } }),
-    ).toBe(24);
+    // Every handler has run, but each one's processed mark is written after it returns: wait for them.
+    await waitFor(
+      'every processed mark',
+      async () =>
+        (await db.collection('processed_events_lane').countDocuments({ processedAt: { $exists: true } })) ===
+        24,
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { SingleLane } from '../src/single-lane';
+import { SingleLane } from '../src';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 

@@ -16,6 +16,11 @@ export const baseEnvSchema = z.object({
 
 /** What every service with a database and the event bus needs on top of the base. */
 export const serviceEnvSchema = baseEnvSchema.extend({
+  /**
+   * Interface to listen on. Only the gateway faces clients: under `npm start` services listen on
+   * 127.0.0.1; containers (docker compose, Kubernetes) set 0.0.0.0 and rely on network policies.
+   */
+  HOST: z.string().min(1).default('127.0.0.1'),
   MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL'),
   AMQP_URL: z.string().regex(/^amqps?:\/\//, 'must be an amqp:// URL'),
   EVENTS_EXCHANGE: z.string().min(1).default('crm.events'),

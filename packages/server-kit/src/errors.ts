@@ -1,6 +1,30 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
 import type { Logger } from './logger';
+import { isDuplicateKey } from './duplicate-key';
+
+/**
+ * The generic answers a person may see (an error dialog shows the server's message), in Spanish like
+ * the rest of the product. `Unauthorized`, `TokenExpiredError` and `Internal server error` stay as
+ * SPEC §4/§8 name them: the front ends compare them.
+ */
+export const HTTP_MESSAGES = {
+  forbidden: 'No tiene permiso para realizar esta acción',
+  notFound: 'No encontrado',
+  routeNotFound: 'Ruta no encontrada',
+  unavailable: 'El servicio no está disponible en este momento. Inténtelo de nuevo en unos minutos.',
+  invalidRequest: 'La petición no es válida',
+  tooLarge: 'La petición es demasiado grande',
+  malformedJson: 'El cuerpo de la petición no es un JSON válido',
+  unsupportedEncoding: 'Codificación de contenido no admitida',
+  aborted: 'La petición se interrumpió',
+  conflict: 'Los datos ya existen o han cambiado; recargue la página',
+  operatorsNotAllowed: 'Los datos no pueden contener operadores',
+  invalidPath: 'La ruta de la petición no es válida',
+  originNotAllowed: 'Origen no permitido',
+  gatewayTimeout: 'El servicio ha tardado demasiado en responder. Inténtelo de nuevo.',
+  badGateway: 'No se pudo contactar con el servicio. Inténtelo de nuevo en unos minutos.',
+} as const;
 
 export interface FieldError {
   message: string;
@@ -30,10 +54,10 @@ export class HttpError extends Error {
 
 export const badRequest = (message: string, errors?: FieldError[]) => new HttpError(400, message, errors);
 export const unauthorized = (message = 'Unauthorized') => new HttpError(401, message);
-export const forbidden = (message = 'Forbidden') => new HttpError(403, message);
-export const notFound = (message = 'Not found') => new HttpError(404, message);
+export const forbidden = (message: string = HTTP_MESSAGES.forbidden) => new HttpError(403, message);
+export const notFound = (message: string = HTTP_MESSAGES.notFound) => new HttpError(404, message);
 export const conflict = (message: string, errors?: FieldError[]) => new HttpError(409, message, errors);
-export const serviceUnavailable = (message = 'Service temporarily unavailable') =>
+export const serviceUnavailable = (message: string = HTTP_MESSAGES.unavailable) =>
   new HttpError(503, message);
 
 /** A single field problem, as the front end shows it under the field. */
@@ -45,7 +69,7 @@ export function zodToHttpError(error: ZodError): HttpError {
     const field = issue.path.map(String).join('.');
     return field ? { message: issue.message, field } : { message: issue.message };
   });
-  return badRequest(errors[0]?.message ?? 'Invalid request', errors);
+  return badRequest(errors[0]?.message ?? HTTP_MESSAGES.invalidRequest, errors);
 }
 
 /** Errors raised by the database driver when the database cannot be reached. */
@@ -66,17 +90,17 @@ function isDatabaseUnavailable(error: Error): boolean {
 function bodyParserError(error: Error & { type?: string; status?: number }): HttpError | undefined {
   switch (error.type) {
     case 'entity.too.large':
-      return new HttpError(413, 'Request body too large');
+      return new HttpError(413, HTTP_MESSAGES.tooLarge);
     case 'entity.parse.failed':
-      return badRequest('Malformed JSON body');
+      return badRequest(HTTP_MESSAGES.malformedJson);
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return new HttpError(415, 'Unsupported content encoding');
+      return new HttpError(415, HTTP_MESSAGES.unsupportedEncoding);
     case 'request.aborted':
-      return badRequest('Request aborted');
+      return badRequest(HTTP_MESSAGES.aborted);
     default:
       return error.status && error.status >= 400 && error.status < 500
-        ? new HttpError(error.status, 'Invalid request')
+        ? new HttpError(error.status, HTTP_MESSAGES.invalidRequest)
         : undefined;
   }
 }
@@ -88,8 +112,9 @@ export function toHttpError(error: unknown): HttpError {
     const fromBody = bodyParserError(error);
     if (fromBody) return fromBody;
     if (isDatabaseUnavailable(error)) return serviceUnavailable();
-    if ((error as { code?: number }).code === 11000) return conflict('Conflict');
-    if (error.name === 'CastError' || error.name === 'ValidationError') return badRequest('Invalid request');
+    if (isDuplicateKey(error)) return conflict(HTTP_MESSAGES.conflict);
+    if (error.name === 'CastError' || error.name === 'ValidationError')
+      return badRequest(HTTP_MESSAGES.invalidRequest);
   }
   return new HttpError(500, 'Internal server error');
 }
@@ -110,7 +135,8 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
   };
 }
 
-export const notFoundHandler: RequestHandler = (_req, _res, next) => next(notFound('Route not found'));
+export const notFoundHandler: RequestHandler = (_req, _res, next) =>
+  next(notFound(HTTP_MESSAGES.routeNotFound));
 
 /** Lets async route handlers throw; Express 5 forwards rejected promises, this keeps types tidy. */
 export type AsyncHandler = RequestHandler;

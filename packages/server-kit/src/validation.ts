@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { z } from 'zod';
-import { badRequest, zodToHttpError } from './errors';
+import { badRequest, HTTP_MESSAGES, zodToHttpError } from './errors';
 
 /**
  * Rejects MongoDB operator injection at the edge: no key anywhere in the body or query may start
@@ -29,7 +29,9 @@ export const rejectOperatorInjection: RequestHandler = (req, _res, next) => {
   const offending = findOperatorKey(req.body) ?? findOperatorKey(req.query);
   if (offending !== undefined) {
     const field = offending.split('.')[0] || undefined;
-    return next(badRequest('Invalid input', [{ message: 'Operators are not allowed in input', field }]));
+    return next(
+      badRequest(HTTP_MESSAGES.operatorsNotAllowed, [{ message: HTTP_MESSAGES.operatorsNotAllowed, field }]),
+    );
   }
   next();
 };

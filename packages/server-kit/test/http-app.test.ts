@@ -1,9 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { infrastructure, uniqueName } from '@crm/testing';
+import { HTTP_MESSAGES } from '../src/errors';
 import { createHttpApp } from '../src/http-app';
 import { createLogger } from '../src/logger';
-import { connectMongo, type MongoHandle } from '../src/mongo';
+import { connectMongo, type MongoHandle } from '../src/service/mongo';
 
 const logger = createLogger('server-kit-test', 'silent');
 
@@ -40,7 +41,7 @@ describe('service app against a database that is down', () => {
     const started = Date.now();
     const response = await fetch(`${http.url}/things`);
     expect(response.status).toBe(503);
-    expect(await response.json()).toEqual({ message: 'Service temporarily unavailable' });
+    expect(await response.json()).toEqual({ message: HTTP_MESSAGES.unavailable });
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
@@ -78,7 +79,7 @@ describe('service app against a real database', () => {
       fetch(`${http.url}/things`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     const malformed = await post('{"name": ');
     expect(malformed.status).toBe(400);
-    expect(await malformed.json()).toEqual({ message: 'Malformed JSON body' });
+    expect(await malformed.json()).toEqual({ message: HTTP_MESSAGES.malformedJson });
     const oversized = await post(JSON.stringify({ text: 'x'.repeat(200 * 1024) }));
     expect(oversized.status).toBe(413);
   });
@@ -96,6 +97,6 @@ describe('service app against a real database', () => {
   it('answers unknown routes with a JSON 404', async () => {
     const response = await fetch(`${http.url}/nope`);
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ message: 'Route not found' });
+    expect(await response.json()).toEqual({ message: HTTP_MESSAGES.routeNotFound });
   });
 });

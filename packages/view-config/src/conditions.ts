@@ -1,6 +1,16 @@
 import type { ViewField } from '@crm/contracts';
 
 /**
+ * The fields a field's `conditionalField` shows: `field` names one (the original form) or a list of
+ * them that appear together (e.g. both DGT fees only for a driving licence).
+ */
+export function conditionalTargets(field: Pick<ViewField, 'conditionalField'>): string[] {
+  const target = field.conditionalField?.field;
+  if (target === undefined) return [];
+  return typeof target === 'string' ? [target] : [...target];
+}
+
+/**
  * Which fields a form shows for the given values (SPEC §4: "a conditional sub-field appears only
  * when the parent's value equals the configured ifSelected trigger"):
  * - the target of a `conditionalField` is shown only while its parent is shown and the parent's
@@ -15,11 +25,8 @@ export function shownFieldNames(
   const byName = new Map(fields.map((field) => [field.name, field]));
   const parentOf = new Map<string, { parent: string; ifSelected: string }>();
   for (const field of fields) {
-    if (field.conditionalField)
-      parentOf.set(field.conditionalField.field, {
-        parent: field.name,
-        ifSelected: field.conditionalField.ifSelected,
-      });
+    for (const target of conditionalTargets(field))
+      parentOf.set(target, { parent: field.name, ifSelected: field.conditionalField!.ifSelected });
   }
   const memo = new Map<string, boolean>();
   const isShown = (name: string, visiting: Set<string>): boolean => {
@@ -44,7 +51,7 @@ export function shownFieldNames(
 
 /** True for the target of some field's `conditionalField`. */
 export function isConditionalTarget(fields: readonly ViewField[], name: string): boolean {
-  return fields.some((field) => field.conditionalField?.field === name);
+  return fields.some((field) => conditionalTargets(field).includes(name));
 }
 
 const normalizeChoice = (value: unknown): string | undefined =>

@@ -8,6 +8,7 @@ import {
   type ViewConfigView,
   type ViewField,
 } from '@crm/contracts';
+import { conditionalTargets } from './conditions';
 import { parseIsoDate, parseRelativeDuration } from './durations';
 import { TEXT_MAX_LENGTH } from './messages';
 import { parseNumber } from './numbers';
@@ -61,7 +62,22 @@ export const viewFieldSchema = z.strictObject({
         .optional(),
     })
     .optional(),
-  conditionalField: z.strictObject({ ifSelected: shortText('ifSelected'), field: fieldName }).optional(),
+  conditionalField: z
+    .strictObject({
+      ifSelected: shortText('ifSelected'),
+      // One field name (the original form), or a list of fields that appear together.
+      field: z.union(
+        [
+          fieldName,
+          z
+            .array(fieldName)
+            .min(1, 'conditionalField.field necesita al menos un campo')
+            .max(MAX_FIELDS, `conditionalField.field tiene como máximo ${MAX_FIELDS} campos`),
+        ],
+        { error: 'conditionalField.field es un nombre de campo o una lista de nombres de campo' },
+      ),
+    })
+    .optional(),
 });
 
 type Issue = { path: (string | number)[]; message: string };
@@ -133,8 +149,12 @@ function fieldIssues(field: ViewField, index: number): Issue[] {
     if (field.parseOutput === 'date') at('parseOutput', 'Un precio no puede ser una fecha');
   }
 
-  if (field.conditionalField && field.conditionalField.field === field.name) {
+  const targets = conditionalTargets(field);
+  if (targets.includes(field.name)) {
     at('conditionalField', 'Un campo no puede ser condicional de sí mismo');
+  }
+  if (new Set(targets).size !== targets.length) {
+    at('conditionalField', 'Un campo condicional no puede repetirse en la lista');
   }
   if (
     field.conditionalField &&
@@ -164,32 +184,24 @@ function crossFieldIssues(fields: ViewField[]): Issue[] {
 
   const parentOf = new Map<string, string>();
   fields.forEach((field, index) => {
-    const target = field.conditionalField?.field;
-    if (!target || target === field.name) return;
-    const targetIndex = indexByName.get(target);
-    if (targetIndex === undefined) {
-      issues.push({
-        path: [index, 'conditionalField', 'field'],
-        message: `El campo condicional «${target}» no existe`,
-      });
-      return;
-    }
-    if (parentOf.has(target)) {
-      issues.push({
-        path: [index, 'conditionalField', 'field'],
-        message: `«${target}» ya depende de otro campo`,
-      });
-      return;
-    }
-    const priceType = fields[targetIndex]!.price?.type;
-    if (priceType === 'NET' || priceType === 'GROSS') {
-      issues.push({
-        path: [index, 'conditionalField', 'field'],
-        message: 'Los totales NET y GROSS no pueden ser condicionales',
-      });
-      return;
-    }
-    parentOf.set(target, field.name);
+    const listed = Array.isArray(field.conditionalField?.field);
+    conditionalTargets(field).forEach((target, position) => {
+      if (target === field.name) return;
+      // A plain name is reported at `conditionalField.field`, a list entry at `conditionalField.field.<n>`.
+      const path = ['conditionalField', 'field', ...(listed ? [position] : [])];
+      const report = (message: string) => issues.push({ path: [index, ...path], message });
+      const targetIndex = indexByName.get(target);
+      if (targetIndex === undefined) return report(`El campo condicional «${target}» no existe`);
+      if (parentOf.has(target)) {
+        // The same name twice in one list is reported once, by fieldIssues.
+        if (parentOf.get(target) !== field.name) report(`«${target}» ya depende de otro campo`);
+        return;
+      }
+      const priceType = fields[targetIndex]!.price?.type;
+      if (priceType === 'NET' || priceType === 'GROSS')
+        return report('Los totales NET y GROSS no pueden ser condicionales');
+      parentOf.set(target, field.name);
+    });
   });
   // A chain of conditions must end: a → b → a would make neither ever appear.
   for (const start of parentOf.keys()) {

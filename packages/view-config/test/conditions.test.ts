@@ -1,5 +1,5 @@
 import type { ViewField } from '@crm/contracts';
-import { isConditionalTarget, shownFieldNames, viewFieldsSchema } from '../src';
+import { conditionalTargets, isConditionalTarget, shownFieldNames, viewFieldsSchema } from '../src';
 
 const fields: ViewField[] = viewFieldsSchema.parse([
   {
@@ -38,6 +38,31 @@ describe('which fields a form shows (SPEC §4 conditional sub-fields)', () => {
 
   it('never shows a visible: false field that is not conditional', () => {
     expect(shown({ a: 'x', b: 'q', hidden: 'text' })).not.toContain('hidden');
+  });
+
+  it('shows every field of a list target together, and hides them together', () => {
+    const listed: ViewField[] = viewFieldsSchema.parse([
+      {
+        name: 'kind',
+        label: 'Tipo',
+        fieldType: 'PICKLIST',
+        options: ['driving', 'weapons'],
+        conditionalField: { ifSelected: 'driving', field: ['fee', 'management'] },
+      },
+      { name: 'fee', label: 'Tasa', fieldType: 'NUMBER', visible: false },
+      { name: 'management', label: 'Gestión', fieldType: 'NUMBER' },
+      { name: 'other', label: 'Otro', fieldType: 'TEXT' },
+    ]);
+    const shownFor = (kind?: string) => [
+      ...shownFieldNames(listed, (name) => (name === 'kind' ? kind : undefined)),
+    ];
+    expect(shownFor('driving')).toEqual(['kind', 'fee', 'management', 'other']);
+    expect(shownFor('weapons')).toEqual(['kind', 'other']);
+    expect(shownFor(undefined)).toEqual(['kind', 'other']);
+    expect(conditionalTargets(listed[0]!)).toEqual(['fee', 'management']);
+    expect(conditionalTargets(fields[0]!)).toEqual(['b']);
+    expect(conditionalTargets(listed[3]!)).toEqual([]);
+    expect(isConditionalTarget(listed, 'management')).toBe(true);
   });
 
   it('tells conditional targets apart', () => {

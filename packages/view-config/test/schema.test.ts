@@ -99,6 +99,49 @@ describe('view configuration schema', () => {
     ).toEqual(['1.conditionalField.field: «c» ya depende de otro campo']);
   });
 
+  it('accepts a list of conditional targets that appear together, checking each one', () => {
+    const parent = (field: unknown) => picklist('a', ['x'], { conditionalField: { ifSelected: 'x', field } });
+    expect(problems([parent(['b', 'c']), text('b'), text('c')])).toEqual([]);
+    expect(problems([parent(['b', 'ghost']), text('b')])).toEqual([
+      '0.conditionalField.field.1: El campo condicional «ghost» no existe',
+    ]);
+    expect(problems([parent(['b', 'a']), text('b')])).toEqual([
+      '0.conditionalField: Un campo no puede ser condicional de sí mismo',
+    ]);
+    expect(problems([parent(['b', 'b']), text('b')])).toEqual([
+      '0.conditionalField: Un campo condicional no puede repetirse en la lista',
+    ]);
+    expect(problems([parent(['b', 'n']), text('b'), price('n', 'GROSS')])).toEqual([
+      '0.conditionalField.field.1: Los totales NET y GROSS no pueden ser condicionales',
+    ]);
+    expect(problems([parent([]), text('b')])).toEqual([
+      '0.conditionalField.field: conditionalField.field necesita al menos un campo',
+    ]);
+    expect(problems([parent(['1b'])])).toContain(
+      '0.conditionalField.field.0: El nombre del campo debe empezar por una letra y tener solo letras, números y _ (máximo 50)',
+    );
+    expect(problems([parent(7)])).toEqual([
+      '0.conditionalField.field: conditionalField.field es un nombre de campo o una lista de nombres de campo',
+    ]);
+  });
+
+  it('lets a field depend on one parent only, whether named alone or in a list', () => {
+    expect(
+      problems([
+        picklist('a', ['x'], { conditionalField: { ifSelected: 'x', field: ['b', 'c'] } }),
+        picklist('d', ['y'], { conditionalField: { ifSelected: 'y', field: 'c' } }),
+        text('b'),
+        text('c'),
+      ]),
+    ).toEqual(['1.conditionalField.field: «c» ya depende de otro campo']);
+    const cycle = problems([
+      picklist('a', ['x'], { conditionalField: { ifSelected: 'x', field: ['c', 'b'] } }),
+      picklist('b', ['x'], { conditionalField: { ifSelected: 'x', field: ['a'] } }),
+      text('c'),
+    ]);
+    expect(cycle.some((problem) => /ciclo/.test(problem))).toBe(true);
+  });
+
   it('wants ifSelected to be one of the parent picklist options', () => {
     expect(
       problems([picklist('a', ['x'], { conditionalField: { ifSelected: 'y', field: 'b' } }), text('b')]),

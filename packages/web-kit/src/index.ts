@@ -37,3 +37,4 @@ export { PatientPickerModal } from './patient-picker/LazyPatientPickerModal';
 export type { PatientPickerModalProps } from './patient-picker/LazyPatientPickerModal';
 export { useServerForm } from './ui/use-server-form';
 export type { ModalProps } from './ui/Modal';
+export * from './centre';

@@ -13,13 +13,32 @@ describe('server errors on a form (SPEC §5, §8)', () => {
     });
   });
 
-  it('gives any message containing "Email" to the email field', () => {
+  it('places a Spanish e-mail message by its field, without any "Email" in the text', () => {
+    const error = new ApiError(400, 'El formato del correo electrónico no es válido', [
+      { field: 'email', message: 'El formato del correo electrónico no es válido' },
+    ]);
+    expect(toFormErrors(error, fields)).toEqual({
+      fields: { email: 'El formato del correo electrónico no es válido' },
+    });
+  });
+
+  it('still gives a message containing "Email" without a field to the email field (older servers)', () => {
     const error = new ApiError(409, 'Email already registered', [
       { message: 'Email: ya existe una cuenta con este correo electrónico' },
     ]);
     expect(toFormErrors(error, fields).fields.email).toBe(
       'Email: ya existe una cuenta con este correo electrónico',
     );
+  });
+
+  it('trusts the field over the "Email" rule', () => {
+    const error = new ApiError(400, 'x', [{ field: 'password', message: 'Email y contraseña no coinciden' }]);
+    expect(toFormErrors(error, fields)).toEqual({ fields: { password: 'Email y contraseña no coinciden' } });
+  });
+
+  it('uses the "Email" rule only on forms that have an email field', () => {
+    const error = new ApiError(400, 'x', [{ message: 'Email: algo' }]);
+    expect(toFormErrors(error, ['password'] as const)).toEqual({ fields: {}, general: 'Email: algo' });
   });
 
   it('puts errors without a known field in the general area', () => {
@@ -32,9 +51,8 @@ describe('server errors on a form (SPEC §5, §8)', () => {
     });
   });
 
-  it('uses the message when the server sent no list', () => {
-    expect(
-      toFormErrors(new ApiError(429, 'Too many requests, please try again later.'), fields).general,
-    ).toBe('Too many requests, please try again later.');
+  it('uses the message when the server sent no list (the gateway 429)', () => {
+    const message = 'Demasiados intentos. Inténtelo de nuevo en 15 minutos.';
+    expect(toFormErrors(new ApiError(429, message), fields).general).toBe(message);
   });
 });

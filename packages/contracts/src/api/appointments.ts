@@ -3,19 +3,36 @@ import type { Role } from '../roles';
 import { objectIdField } from './fields';
 
 /**
- * Life of an appointment: `booked` while active; it ends as `cancelled` (by the patient, a doctor
- * or an admin), `deleted` (by an admin) or `attended` (set later by the records service).
+ * Life of an appointment (services/appointments/README.md, "Statuses"): `booked`, then `checkedIn`
+ * when the patient arrives; both are active (they hold the slot and the patient). It ends as
+ * `attended` (staff, or a clinical record saved for it), `noShow` (staff, or by itself 30 minutes
+ * after its end), `cancelled` (the patient, a doctor or an admin) or `deleted` (an admin).
  */
-export const APPOINTMENT_STATUSES = ['booked', 'cancelled', 'deleted', 'attended'] as const;
+export const APPOINTMENT_STATUSES = [
+  'booked',
+  'checkedIn',
+  'attended',
+  'noShow',
+  'cancelled',
+  'deleted',
+] as const;
 export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
+
+/** The statuses of an appointment that still holds its slot and its patient. */
+export const ACTIVE_APPOINTMENT_STATUSES = [
+  'booked',
+  'checkedIn',
+] as const satisfies readonly AppointmentStatus[];
+
+/** When a booked appointment can be checked in, around its start: from 2 hours before to 30 minutes after. */
+export const CHECK_IN_WINDOW = { opensMinutesBefore: 120, closesMinutesAfter: 30 } as const;
+
+/** A booked appointment nobody checked in or marked becomes `noShow` this long after its end. */
+export const NO_SHOW_AFTER_END_MINUTES = 30;
 
 /** Through which door the appointment was booked. */
 export const BOOKING_CHANNELS = ['patient', 'staff', 'kiosk'] as const;
 export type BookingChannel = (typeof BOOKING_CHANNELS)[number];
-
-/** Time zone, slot length and opening hours of SPEC §9; the appointments service enforces them. */
-export const CENTRE_TIME_ZONE = 'Atlantic/Canary';
-export const SLOT_MINUTES = 15;
 
 const DATE_REQUIRED = 'La fecha es obligatoria';
 const DATE_INVALID = 'La fecha no es válida';
@@ -57,6 +74,27 @@ export const appointmentsQuery = z.object({
 });
 export type AppointmentsQuery = z.infer<typeof appointmentsQuery>;
 
+/** `POST /dates/checkin` (check in the patient's appointment of now) and `POST /dates/service/now`. */
+export const pacientBody = z.object({ pacientId: pacientIdField });
+
+const DAY_INVALID = 'La fecha debe tener el formato AAAA-MM-DD';
+/** A calendar day `YYYY-MM-DD` that exists (no 2027-02-30). */
+export const localDayField = z
+  .string({ error: DAY_INVALID })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, DAY_INVALID)
+  // Piped, so a malformed text gets one message, not two.
+  .pipe(
+    z.string().refine((day) => {
+      const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+      const utc = new Date(Date.UTC(year, month - 1, date));
+      return utc.getUTCFullYear() === year && utc.getUTCMonth() === month - 1 && utc.getUTCDate() === date;
+    }, DAY_INVALID),
+  );
+
+/** `GET /dates/agenda`: one day of the centre (Atlantic/Canary), today by default. */
+export const agendaQuery = z.object({ date: localDayField.optional() });
+export type AgendaQuery = z.infer<typeof agendaQuery>;
+
 export const appointmentIdParam = z.object({ id: objectIdField });
 /** `DELETE /dates/:date`: the patient names their appointment by its date value. */
 export const appointmentDateParam = z.object({ date: instantField });
@@ -79,6 +117,45 @@ export interface AppointmentView {
   user: AppointmentUser;
   channel: BookingChannel;
   createdAt: string;
+  /** When the patient was checked in (statuses `checkedIn`, and `attended`/`cancelled`/… after one). */
+  checkedInAt?: string;
+  /** When it ended (every status but `booked` and `checkedIn`). */
+  endedAt?: string;
+}
+
+/** One line of the day's agenda (`GET /dates/agenda`). */
+export type AgendaEntry = Pick<
+  AppointmentView,
+  'id' | 'date' | 'status' | 'name' | 'pacientId' | 'user' | 'channel' | 'checkedInAt' | 'endedAt'
+>;
+
+/** `GET /dates/agenda`: the day's appointments and walk-ins in time order (deleted ones left out). */
+export interface AgendaResponse {
+  /** The day shown, `YYYY-MM-DD` in `timeZone`. */
+  date: string;
+  timeZone: string;
+  appointments: AgendaEntry[];
+}
+
+/**
+ * The patient's active appointment, as the 409 of a booking call carries it (`appointment` next to
+ * `message` and `errors`), so the kiosk can tell "check in" from "another day: be seen now?".
+ */
+export interface HeldAppointment {
+  id: string;
+  date: string;
+  status: Extract<AppointmentStatus, 'booked' | 'checkedIn'>;
+  /** Its start is today in the centre's time zone. */
+  today: boolean;
+  /** It can be checked in right now (`POST /dates/checkin`). */
+  checkInOpen: boolean;
+}
+
+/** Body of the 409 "the patient already has an active appointment". */
+export interface PatientAlreadyBookedBody {
+  message: string;
+  errors: Array<{ message: string; field: string }>;
+  appointment?: HeldAppointment;
 }
 
 export interface AppointmentsPage {

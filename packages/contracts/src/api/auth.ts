@@ -18,6 +18,8 @@ export const signUpBody = z.object({
 });
 
 export const forgotPasswordBody = z.object({ name: nameField, email: emailField });
+/** `POST /auth/resendConfirmation`: answers "Email sent" whatever the address (no account probing). */
+export const resendConfirmationBody = z.object({ email: emailField });
 export const resetPasswordBody = z.object({ password: passwordField });
 export const tokenParam = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, 'Token no válido') });
 
@@ -34,6 +36,8 @@ export interface SignInResponse {
   id: string;
   sessiontoken: string;
   rol: Role;
+  /** Whether the e-mail address was confirmed; unconfirmed patients may sign in (the area asks them to confirm). */
+  confirmed: boolean;
 }
 
 /** A person as the other services and the front ends see them. `_id` and `id` are the same value. */

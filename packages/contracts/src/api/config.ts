@@ -40,8 +40,11 @@ export interface ViewField {
   visible: boolean;
   parseOutput?: ParseOutput;
   price?: { type: PriceType; currency?: string };
-  /** When this field's value equals `ifSelected`, the field named `field` appears (and counts). */
-  conditionalField?: { ifSelected: string; field: string };
+  /**
+   * When this field's value equals `ifSelected`, the field named `field` appears (and counts); a list
+   * names several fields that appear together (a plain name is the original form and still valid).
+   */
+  conditionalField?: { ifSelected: string; field: string | string[] };
 }
 
 /** `GET /config/view` answer and `PUT /config/view` answer. */

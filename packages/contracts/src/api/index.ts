@@ -3,5 +3,8 @@ export * from './fields';
 export * from './rooms';
 export * from './appointments';
 export * from './config';
+export * from './centre';
 export * from './records';
 export * from './routes';
+export * from './audit';
+export * from './reports';

@@ -1,7 +1,7 @@
 import type { Role } from '../roles';
 
 /** The deployables that answer HTTP calls behind the gateway (the key of `<NAME>_SERVICE_URL`). */
-export type ApiService = 'auth' | 'appointments' | 'records' | 'rooms' | 'config';
+export type ApiService = 'auth' | 'appointments' | 'records' | 'rooms' | 'config' | 'audit' | 'reporting';
 
 export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -25,6 +25,7 @@ export interface ApiRoute {
 const ANY_ROLE: readonly Role[] = ['PACIENT', 'DOCTOR', 'ADMIN', 'SERVICE_ACCOUNT'];
 const STAFF: readonly Role[] = ['DOCTOR', 'ADMIN'];
 const PAGE = ['page', 'limit', 'search'] as const;
+const AUDIT_FILTERS = ['patientId', 'actorId', 'action', 'from', 'to', 'search'] as const;
 
 /**
  * Every call behind the gateway and who may make it: the one source of truth for the gateway's
@@ -37,6 +38,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   { method: 'POST', path: '/auth/signIn', service: 'auth', access: 'public', body: true },
   { method: 'POST', path: '/auth/signUp', service: 'auth', access: 'public', body: true },
   { method: 'POST', path: '/auth/forgotPassword', service: 'auth', access: 'public', body: true },
+  { method: 'POST', path: '/auth/resendConfirmation', service: 'auth', access: 'public', body: true },
   { method: 'POST', path: '/auth/resetPassword/:token', service: 'auth', access: 'public', body: true },
   { method: 'GET', path: '/auth/confirmAccount/:token', service: 'auth', access: 'public' },
   { method: 'GET', path: '/auth/currentUser', service: 'auth', access: ANY_ROLE, owner: 'the caller only' },
@@ -114,6 +116,27 @@ export const API_ROUTES: readonly ApiRoute[] = [
     access: ['SERVICE_ACCOUNT'],
     body: true,
   },
+  // appointments: the day at the centre (issue 16)
+  { method: 'GET', path: '/dates/agenda', service: 'appointments', access: STAFF, query: ['date'] },
+  {
+    method: 'POST',
+    path: '/dates/checkin',
+    service: 'appointments',
+    access: ['SERVICE_ACCOUNT', ...STAFF],
+    body: true,
+    owner: 'the patient’s appointment of now (check-in window), else 404',
+  },
+  { method: 'POST', path: '/dates/checkin/:id', service: 'appointments', access: STAFF },
+  { method: 'POST', path: '/dates/attended/:id', service: 'appointments', access: STAFF },
+  { method: 'POST', path: '/dates/noshow/:id', service: 'appointments', access: STAFF },
+  {
+    method: 'POST',
+    path: '/dates/service/now',
+    service: 'appointments',
+    access: ['SERVICE_ACCOUNT'],
+    body: true,
+    owner: 'replaces the patient’s later booked appointment with a walk-in',
+  },
   { method: 'DELETE', path: '/dates/delete/:id', service: 'appointments', access: ['ADMIN'] },
   { method: 'DELETE', path: '/dates/cancel/:id', service: 'appointments', access: STAFF },
   {
@@ -126,6 +149,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   // records
   { method: 'POST', path: '/records', service: 'records', access: STAFF, body: true },
   { method: 'GET', path: '/records', service: 'records', access: STAFF, query: PAGE },
+  { method: 'GET', path: '/records/appointment/:id', service: 'records', access: STAFF },
   { method: 'GET', path: '/records/:id', service: 'records', access: STAFF },
   { method: 'PUT', path: '/records/:id', service: 'records', access: STAFF, body: true },
   // rooms
@@ -156,6 +180,27 @@ export const API_ROUTES: readonly ApiRoute[] = [
   // config
   { method: 'GET', path: '/config/view', service: 'config', access: STAFF, query: ['view', 'version'] },
   { method: 'PUT', path: '/config/view', service: 'config', access: ['ADMIN'], body: true, query: ['view'] },
+  { method: 'GET', path: '/config/centre', service: 'config', access: 'public' },
+  { method: 'PUT', path: '/config/centre', service: 'config', access: ['ADMIN'], body: true },
+  // audit (the access trail; append-only: no PUT, PATCH or DELETE exists)
+  {
+    method: 'GET',
+    path: '/audit',
+    service: 'audit',
+    access: ['ADMIN'],
+    query: [...AUDIT_FILTERS, 'page', 'limit'],
+  },
+  {
+    method: 'GET',
+    path: '/audit/mine',
+    service: 'audit',
+    access: ['PACIENT'],
+    query: ['search', 'page', 'limit'],
+    owner: 'entries about the caller only',
+  },
+  { method: 'GET', path: '/audit/export.csv', service: 'audit', access: ['ADMIN'], query: AUDIT_FILTERS },
+  // reporting (the dashboard's figures, a read model fed by events)
+  { method: 'GET', path: '/reports/summary', service: 'reporting', access: ['ADMIN'], query: ['from', 'to'] },
 ];
 
 /** The routes reachable without a session token, as `{method, pattern}` for the gateway's matcher. */

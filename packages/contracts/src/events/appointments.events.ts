@@ -3,6 +3,9 @@ import { BOOKING_CHANNELS } from '../api/appointments';
 import { ROLES } from '../roles';
 import { defineEvent } from './envelope';
 
+const actor = z.object({ id: z.string(), rol: z.enum(ROLES) });
+const instant = z.iso.datetime({ offset: true });
+
 /** What every appointment event carries: enough for an e-mail and a calendar entry, nothing clinical. */
 const appointmentChange = z.object({
   id: z.string(),
@@ -16,9 +19,43 @@ const appointmentChange = z.object({
   }),
   channel: z.enum(BOOKING_CHANNELS),
   /** Who did it: the patient, a doctor or admin, or the kiosk's service account. */
-  by: z.object({ id: z.string(), rol: z.enum(ROLES) }),
+  by: actor,
 });
 
 export const appointmentBooked = defineEvent('appointments.appointment.booked.v1', appointmentChange);
-export const appointmentCancelled = defineEvent('appointments.appointment.cancelled.v1', appointmentChange);
+export const appointmentCancelled = defineEvent(
+  'appointments.appointment.cancelled.v1',
+  appointmentChange.extend({
+    /** The kiosk's "be seen now" cancelled it for this walk-in (booked right after, same patient). */
+    replacedBy: z.string().optional(),
+  }),
+);
 export const appointmentDeleted = defineEvent('appointments.appointment.deleted.v1', appointmentChange);
+
+/**
+ * The lifecycle after booking (services/appointments/README.md, "Statuses"). `by` is the person who
+ * did it; it is absent when the service decided by itself (the no-show sweep, the close of a past
+ * day's check-ins, a new booking replacing a missed appointment) or a clinical record did (`recordId`).
+ */
+const lifecycleChange = appointmentChange.extend({ by: actor.optional() });
+
+/** booked → checkedIn: the patient arrived (kiosk, doctor or admin). */
+export const appointmentCheckedIn = defineEvent(
+  'appointments.appointment.checkedIn.v1',
+  lifecycleChange.extend({ checkedInAt: instant }),
+);
+/** booked or checkedIn → attended. */
+export const appointmentAttended = defineEvent(
+  'appointments.appointment.attended.v1',
+  lifecycleChange.extend({
+    endedAt: instant,
+    checkedInAt: instant.optional(),
+    /** The clinical record whose creation marked it attended. */
+    recordId: z.string().optional(),
+  }),
+);
+/** booked → noShow. */
+export const appointmentNoShow = defineEvent(
+  'appointments.appointment.noShow.v1',
+  lifecycleChange.extend({ endedAt: instant }),
+);

@@ -8,6 +8,11 @@ const userSnapshot = z.object({
   email: z.string(),
   phone: z.string().optional(),
   rol: z.enum(ROLES),
+  /**
+   * Whether the person has a password, i.e. can sign in to their area (kiosk and staff-registered
+   * patients without one get an invitation instead). Absent in events written before it existed.
+   */
+  canSignIn: z.boolean().optional(),
 });
 
 /** A person was created: by public sign-up, by staff, by the kiosk, or from the bootstrap settings. */
@@ -32,3 +37,13 @@ const tokenMail = z.object({
 
 export const confirmationRequested = defineEvent('auth.confirmation.requested.v1', tokenMail);
 export const passwordResetRequested = defineEvent('auth.passwordReset.requested.v1', tokenMail);
+
+/**
+ * A patient registered by staff or at the kiosk without a password is invited to set one: the link
+ * is the reset-password page (`/reset-password/<token>`), whose success also confirms the account.
+ * Like the reset request, it carries the one-time token (field `token`, redacted by the loggers).
+ */
+export const userInvited = defineEvent(
+  'auth.user.invited.v1',
+  tokenMail.extend({ channel: z.enum(['staff', 'kiosk']) }),
+);

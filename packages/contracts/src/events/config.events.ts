@@ -6,3 +6,9 @@ export const configViewUpdated = defineEvent(
   'config.view.updated.v1',
   z.object({ view: z.string().min(1).max(100), version: z.number().int().min(1) }),
 );
+
+/** An admin stored a new version of the centre profile; caches of `GET /config/centre` are stale. */
+export const configCentreUpdated = defineEvent(
+  'config.centre.updated.v1',
+  z.object({ version: z.number().int().min(1) }),
+);

@@ -4,3 +4,4 @@ export * from './rooms.events';
 export * from './appointments.events';
 export * from './config.events';
 export * from './records.events';
+export * from './audit.events';

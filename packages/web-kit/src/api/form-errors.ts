@@ -8,9 +8,24 @@ export interface FormErrors<F extends string = string> {
 
 export const EMPTY_FORM_ERRORS: FormErrors = { fields: {} };
 
+/** SPEC §5: a message that mentions "Email" belongs to the email field (older servers sent no `field`). */
+const LEGACY_EMAIL_MESSAGE = /Email/;
+
+/** The form field an error belongs to: its `field` first; the SPEC's "Email" rule only without one. */
+function fieldOf<F extends string>(item: ApiFieldError, formFields: readonly F[]): F | undefined {
+  const field = item.field?.split('.')[0];
+  if (field && (formFields as readonly string[]).includes(field)) return field as F;
+  if (LEGACY_EMAIL_MESSAGE.test(item.message) && (formFields as readonly string[]).includes('email')) {
+    return 'email' as F;
+  }
+  return undefined;
+}
+
 /**
- * Spreads the server's errors over a form (SPEC §5): an error with a field the form has goes under
- * that field, any message containing "Email" goes to the email field, the rest to the general area.
+ * Spreads the server's errors over a form (SPEC §5): an error whose `field` the form has goes under
+ * that field (this is how every server message is placed, e.g. `{field: 'email', message: 'El formato
+ * del correo electrónico no es válido'}`); a message without a usable field that contains "Email" goes
+ * to the email field; the rest to the general area.
  * A failure of the server itself (5xx, network) yields no form errors: the caller shows the
  * server-trouble dialog instead.
  */
@@ -21,15 +36,8 @@ export function toFormErrors<F extends string>(error: unknown, formFields: reado
   const list: ApiFieldError[] = error.errors.length > 0 ? error.errors : [{ message: error.message }];
   const general: string[] = [];
   for (const item of list) {
-    let field = item.field?.split('.')[0] as F | undefined;
-    if (
-      (!field || !formFields.includes(field)) &&
-      /Email/.test(item.message) &&
-      formFields.includes('email' as F)
-    ) {
-      field = 'email' as F;
-    }
-    if (field && formFields.includes(field)) {
+    const field = fieldOf(item, formFields);
+    if (field) {
       if (!result.fields[field]) result.fields[field] = item.message;
     } else {
       general.push(item.message);

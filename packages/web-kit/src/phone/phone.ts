@@ -1,30 +1,22 @@
-import { DEFAULT_COUNTRY_CODE } from '@crm/contracts/src/phone';
+import { formatPhone, formatPhoneInput as formatTypedPhone, normalizePhone } from '@crm/contracts/src/phone';
 
 /**
- * Phone inputs of SPEC §5: non-digits are stripped; when exactly nine digits are typed the +34
- * prefix is added; a number with its country code is shown grouped as "+NN NNN NNNN…"; only the
- * digits are sent.
+ * Phone inputs and displays of every front end (SPEC §5). The rule itself lives once, in
+ * `@crm/contracts` (`packages/contracts/src/phone.ts`), shared with the server's validation; this
+ * module only gives it the names the front ends use.
  */
-export function formatPhoneInput(value: string): string {
-  let digits = value.replace(/\D/g, '');
-  if (!digits) return '';
-  const international = value.trim().startsWith('+');
-  if (!international && digits.length < 9) return digits;
-  if (!international && digits.length === 9) digits = DEFAULT_COUNTRY_CODE + digits;
-  return groupInternational(digits);
-}
 
-function groupInternational(digits: string): string {
-  const parts = [digits.slice(0, 2), digits.slice(2, 5), digits.slice(5)].filter(Boolean);
-  return `+${parts.join(' ')}`;
-}
+/**
+ * The text of a phone input after a keystroke or a paste: "+34 699 111 222" whether typed as
+ * "+34 699 111 222", "0034 699 111 222" or "699111222", character by character or at once.
+ */
+export const formatPhoneInput = (value: string): string => formatTypedPhone(value);
 
-/** What is sent to the server: digits only. */
-export const phoneDigits = (value: string): string => value.replace(/\D/g, '');
+/**
+ * What is sent to the server: the stored form (digits with the country code, "34699111222") when
+ * the value is a phone, else its bare digits, so the server answers with its own message.
+ */
+export const phoneDigits = (value: string): string => normalizePhone(value) ?? value.replace(/\D/g, '');
 
-/** A stored phone (digits with country code, e.g. "34612345678") for display: "+34 612 345678". */
-export function displayPhone(stored: string | undefined | null): string {
-  if (!stored) return '';
-  const digits = phoneDigits(stored);
-  return digits.length > 9 ? groupInternational(digits) : digits;
-}
+/** A stored phone ("34699111222") for display: "+34 699 111 222"; empty when there is none. */
+export const displayPhone = (stored: string | undefined | null): string => formatPhone(stored);

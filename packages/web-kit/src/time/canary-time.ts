@@ -1,4 +1,5 @@
 import moment from 'moment-timezone/moment-timezone';
+import { CENTRE_TIME_ZONE, isOpeningWeekday, slotMinutesOfDay } from '@crm/contracts/src/centre-hours';
 import tzData from './tz-atlantic-canary.json';
 
 /**
@@ -11,13 +12,7 @@ import tzData from './tz-atlantic-canary.json';
  */
 moment.tz.load(tzData);
 
-export const CENTRE_TZ = 'Atlantic/Canary';
-export const SLOT_MINUTES = 15;
-/** Opening hours, minutes from midnight, end exclusive: 09:00-13:00 and 17:00-20:00. */
-export const OPENING_RANGES: ReadonlyArray<readonly [number, number]> = [
-  [9 * 60, 13 * 60],
-  [17 * 60, 20 * 60],
-];
+export const CENTRE_TZ = CENTRE_TIME_ZONE;
 
 export const MONTH_NAMES = [
   'Enero',
@@ -85,15 +80,17 @@ function takenTimes(taken: Iterable<string>): Set<number> {
  * opening hours, later than `now`, not in `booked` (compared as instants).
  */
 export function freeSlots(day: Day, booked: Iterable<string>, now: number = Date.now()): string[] {
-  if (isWeekend(day)) return [];
   const start = dayStart(day);
+  if (!isOpeningWeekday(start.isoWeekday())) return [];
   const taken = takenTimes(booked);
   const slots: string[] = [];
-  for (const [from, to] of OPENING_RANGES) {
-    for (let minute = from; minute < to; minute += SLOT_MINUTES) {
-      const t = start.clone().add(minute, 'minutes').valueOf();
-      if (t > now && !taken.has(t)) slots.push(new Date(t).toISOString());
-    }
+  for (const minute of slotMinutesOfDay()) {
+    const t = start
+      .clone()
+      .hours(Math.floor(minute / 60))
+      .minutes(minute % 60)
+      .valueOf();
+    if (t > now && !taken.has(t)) slots.push(new Date(t).toISOString());
   }
   return slots;
 }

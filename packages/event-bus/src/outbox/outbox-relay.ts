@@ -1,14 +1,23 @@
-import type { Model, mongo } from 'mongoose';
+import type { Connection, mongo } from 'mongoose';
 import type { EventEnvelope } from '@crm/contracts';
-import { assertEnvelope, EventValidationError } from './event-envelope';
-import type { EnvelopePublisher } from './event-publisher';
-import { errorSummary, silentLogger, type Logger } from './logger';
+import { assertEnvelope, EventValidationError } from '../amqp/event-envelope';
+import type { EnvelopePublisher } from '../amqp/event-publisher';
+import { errorSummary, silentLogger, type Logger } from '../amqp/logger';
+import { nativeDb } from './mongo-helpers';
 import { OUTBOX_FIELD, OUTBOX_REJECTED_FIELD } from './outbox';
-import { nativeDb } from './processed-events';
 
-/** A mongoose Model (any schema) or a native collection whose documents may carry an outbox. */
+/**
+ * A mongoose Model (any schema) or a native collection whose documents may carry an outbox. The model
+ * is typed by the few members the relay reads: `Model<any>` is not assignable from every concrete
+ * model under mongoose 9's types (its virtuals make `this` types incompatible).
+ */
+export interface OutboxModel {
+  modelName: string;
+  db: Connection;
+  collection: { collectionName: string };
+}
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type OutboxSource = Model<any> | mongo.Collection<any>;
+export type OutboxSource = OutboxModel | mongo.Collection<any>;
 
 export interface OutboxRelayOptions {
   publisher: EnvelopePublisher;
@@ -38,7 +47,7 @@ type OutboxDocument = mongo.Document;
  *
  * - Delivery is at-least-once: a crash between the broker's confirm and the `$pull`, or two relay
  *   replicas reading the same document, publish an event twice. That is by design: consumers
- *   deduplicate by event id (see processed-events.ts), so the effect happens once.
+ *   deduplicate by event id (see mongo-processed-event-store.ts), so the effect happens once.
  * - Entries of one document are published in array order, and a failed publish stops the pass,
  *   so events of one aggregate are never published out of order by one relay.
  * - Within one process, passes over the same collection never overlap, even across several relay
@@ -229,10 +238,12 @@ export class OutboxRelay {
 }
 
 function resolveCollection(source: OutboxSource): mongo.Collection<OutboxDocument> {
-  if (typeof source === 'function' && 'modelName' in source) {
+  // A model is a function (its class); mongoose's collection wrappers also carry `modelName`.
+  if (typeof source === 'function') {
+    const model = source as OutboxModel;
     // The native collection: mongoose's wrapper would buffer operations while disconnected,
     // whereas the relay wants a failure it can log and retry.
-    return nativeDb(source.db).collection<OutboxDocument>(source.collection.collectionName);
+    return nativeDb(model.db).collection<OutboxDocument>(model.collection.collectionName);
   }
   return source as mongo.Collection<OutboxDocument>;
 }

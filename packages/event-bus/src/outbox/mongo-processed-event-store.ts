@@ -1,32 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection, mongo } from 'mongoose';
-
-/**
- * Remembers which events a consumer has already handled, so redeliveries (a consumer died before
- * its ack, a relay published twice) do not repeat side effects. Keys are `<queue>:<eventId>`:
- * two consumers of the same event keep separate records.
- */
-export interface ProcessedEventStore {
-  has(key: string): Promise<boolean>;
-  /** Must not fail when the key already exists: another delivery of the same event got there first. */
-  markProcessed(key: string): Promise<void>;
-  /**
-   * Optional, for consumers running as several replicas: takes the key for this process before
-   * the handler runs, so two copies of one event delivered to two replicas at the same moment (two
-   * outbox relays published it) do not both run the handler. `busy`: another process holds a
-   * live claim; `processed`: already done. A claim not marked processed within `leaseMs` (its
-   * holder died) can be taken over. Without it, `has` + `markProcessed` dedupe only sequential copies.
-   */
-  claim?(key: string, leaseMs: number): Promise<ClaimResult>;
-  /** Gives up this process's claim (the handler failed), so a retry anywhere can claim it at once. */
-  release?(key: string): Promise<void>;
-}
-
-export type ClaimResult = 'claimed' | 'processed' | 'busy';
-
-export function processedEventKey(queue: string, eventId: string): string {
-  return `${queue}:${eventId}`;
-}
+import type { ClaimResult, ProcessedEventStore } from '../amqp/processed-events';
+import { isDuplicateKeyError, nativeDb } from './mongo-helpers';
 
 export const DEFAULT_PROCESSED_EVENTS_COLLECTION = 'processed_events';
 
@@ -50,7 +25,7 @@ export interface MongoProcessedEventStoreOptions {
  */
 export class MongoProcessedEventStore implements ProcessedEventStore {
   private readonly collectionName: string;
-  /** Identifies this store's claims; one process never claims one key twice at once (event-consumer.ts). */
+  /** Identifies this store's claims; one process never claims one key twice at once (delivery-handler.ts). */
   private readonly owner = randomUUID();
   /** Keys this store holds a claim on, so marking them is one update instead of a failed insert first. */
   private readonly claims = new Set<string>();
@@ -129,42 +104,4 @@ export class MongoProcessedEventStore implements ProcessedEventStore {
   private collection(): mongo.Collection<ProcessedEventDocument> {
     return nativeDb(this.db).collection<ProcessedEventDocument>(this.collectionName);
   }
-}
-
-/** For unit tests only: forgets everything on restart, so it cannot deduplicate in production. */
-export class InMemoryProcessedEventStore implements ProcessedEventStore {
-  private readonly keys = new Set<string>();
-
-  async has(key: string): Promise<boolean> {
-    return this.keys.has(key);
-  }
-
-  async markProcessed(key: string): Promise<void> {
-    this.keys.add(key);
-  }
-
-  get size(): number {
-    return this.keys.size;
-  }
-}
-
-export function isDuplicateKeyError(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000;
-}
-
-/** The native Db behind a mongoose Connection, or the Db itself. */
-export function nativeDb(source: Connection | mongo.Db): mongo.Db {
-  if (isMongooseConnection(source)) {
-    const db = source.db;
-    if (!db) throw new Error(`mongoose connection "${source.name ?? ''}" is not open`);
-    return db;
-  }
-  return source;
-}
-
-function isMongooseConnection(source: Connection | mongo.Db): source is Connection {
-  return (
-    typeof (source as Connection).getClient === 'function' &&
-    typeof (source as Connection).model === 'function'
-  );
 }

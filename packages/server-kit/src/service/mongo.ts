@@ -1,5 +1,5 @@
 import mongoose, { type Connection } from 'mongoose';
-import type { Logger } from './logger';
+import type { Logger } from '../logger';
 
 /**
  * Short timeouts and no command buffering: with the database gone a request fails within ~1 s

@@ -1,10 +1,8 @@
-import type { Model } from 'mongoose';
-import type { mongo } from 'mongoose';
-import { AmqpConnection } from './amqp-connection';
-import { EventConsumer } from './event-consumer';
-import { EventPublisher } from './event-publisher';
-import type { Logger } from './logger';
-import { OutboxRelay } from './outbox-relay';
+import { AmqpConnection } from '../amqp/amqp-connection';
+import { EventConsumer } from '../amqp/event-consumer';
+import { EventPublisher } from '../amqp/event-publisher';
+import type { Logger } from '../amqp/logger';
+import { OutboxRelay, type OutboxSource } from './outbox-relay';
 
 export interface ServiceBusOptions {
   url: string;
@@ -25,9 +23,7 @@ export function createServiceBus({ url, exchange, logger, name }: ServiceBusOpti
     connection,
     publisher,
     consumer: new EventConsumer({ connection, exchange, logger }),
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    outboxRelay: (sources: ReadonlyArray<Model<any> | mongo.Collection<any>>) =>
-      new OutboxRelay({ publisher, sources, logger }),
+    outboxRelay: (sources: readonly OutboxSource[]) => new OutboxRelay({ publisher, sources, logger }),
     readiness: { name: 'broker', check: () => connection.isConnected() },
   };
 }

@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import { minutesToClock, OPENING_SESSIONS, OPENING_WEEKDAYS } from '../centre-hours';
+import { normalizePhone } from '../phone';
+
+/**
+ * The centre profile: what the centre says about itself (brand, address, phone, hours, prices).
+ * Owned by the config service (`GET /config/centre`, public; `PUT /config/centre`, ADMIN, each PUT
+ * a new version). Every page, e-mail, `.ics` and the clinical form's default prices read it from
+ * there; the only literal copy of these facts in the tree is the seed (`CENTRE_PROFILE_SEED`).
+ */
+
+const money = (label: string) =>
+  z
+    .number({ error: `${label}: debe ser un número` })
+    .finite(`${label}: debe ser un número`)
+    .min(0, `${label}: no puede ser negativo`)
+    .max(100000, `${label}: es demasiado alto`);
+
+const text = (label: string, max: number) =>
+  z
+    .string({ error: `${label} es obligatorio` })
+    .trim()
+    .min(1, `${label} es obligatorio`)
+    .max(max, `${label} no puede superar los ${max} caracteres`);
+
+const timeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'La hora debe tener el formato HH:mm');
+
+/** One opening period on the given ISO weekdays (1 = Monday … 7 = Sunday). */
+export const openingPeriodSchema = z
+  .object({
+    days: z.array(z.number().int().min(1).max(7)).min(1, 'Indique al menos un día').max(7),
+    from: timeOfDay,
+    to: timeOfDay,
+  })
+  .refine((period) => period.from < period.to, {
+    message: 'La hora de cierre debe ser posterior a la de apertura',
+    path: ['to'],
+  });
+
+/** Official DGT fee by validity of the renewed driving licence, in years (SPEC §9). */
+export const DGT_FEE_VALIDITIES = ['10', '4', '3', '2', '1'] as const;
+
+export const centrePricesSchema = z.object({
+  /** The medical check-up, taxes included. */
+  checkUp: money('El precio del reconocimiento'),
+  /** Driving-licence renewals only: the centre's DGT management fee. */
+  dgtManagementFee: money('La gestión DGT'),
+  /** An extra report. */
+  extraReportSupplement: money('El suplemento por informe adicional'),
+  /** Driving-licence renewals only: the official DGT fee by validity in years. */
+  dgtFees: z.object({
+    '10': money('La tasa DGT (10 años)'),
+    '4': money('La tasa DGT (4 años)'),
+    '3': money('La tasa DGT (3 años)'),
+    '2': money('La tasa DGT (2 años)'),
+    '1': money('La tasa DGT (1 año)'),
+  }),
+  currency: z.string().regex(/^[A-Z]{3}$/, 'La moneda debe ser un código ISO de 3 letras'),
+  /** A cancellation more than this many hours before the start is refunded (SPEC §9). */
+  refundWindowHours: z
+    .number({ error: 'La ventana de reembolso debe ser un número' })
+    .int('La ventana de reembolso debe ser un número entero de horas')
+    .min(0, 'La ventana de reembolso no puede ser negativa')
+    .max(24 * 30, 'La ventana de reembolso es demasiado larga'),
+});
+
+/** The body of `PUT /config/centre` (and the profile part of the GET answer). */
+export const centreProfileBody = z.object({
+  brandName: text('El nombre comercial', 100),
+  subtitle: text('El subtítulo', 100),
+  /** Street and number, postal code and town: shown as is and used for maps and the `.ics` LOCATION. */
+  address: text('La dirección', 200),
+  mapsUrl: z.url({ protocol: /^https$/, error: 'El enlace al mapa debe ser una URL https' }).max(500),
+  /** Stored as digits with the country code (`34928123456`), like every phone of the product. */
+  phone: z.string({ error: 'El teléfono es obligatorio' }).transform((value, ctx) => {
+    const phone = normalizePhone(value);
+    if (!phone) {
+      ctx.addIssue({ code: 'custom', message: 'El teléfono no es válido' });
+      return z.NEVER;
+    }
+    return phone;
+  }),
+  email: z.email({ error: 'El correo electrónico de contacto no es válido' }).max(254),
+  /** The display name of the e-mails' sender (the address itself is the operator's `MAIL_FROM`). */
+  senderName: text('El nombre del remitente', 100),
+  /** Legal identification for the terms page. */
+  legalName: text('La razón social', 150),
+  taxId: text('El NIF', 20),
+  registry: text('El registro mercantil', 200),
+  openingHours: z.array(openingPeriodSchema).min(1, 'Indique al menos un horario').max(14),
+  prices: centrePricesSchema,
+});
+export type CentreProfileBody = z.input<typeof centreProfileBody>;
+export type CentreProfileData = z.output<typeof centreProfileBody>;
+
+/** `GET /config/centre` and `PUT /config/centre` answer. */
+export interface CentreProfile extends CentreProfileData {
+  version: number;
+  updatedAt: string;
+}
+
+/**
+ * The seed of the profile (version 1), the current values of the site. The one check-up price is
+ * 19 € taxes included: the FAQ, landing and booking page said 19 €, the terms 20 €; SPEC §9 gives
+ * 19 as the FAQ's figure and the worked example (19 + 24.58 + 10 = 53.58) only adds up with 19.
+ */
+export const CENTRE_PROFILE_SEED: CentreProfileData = {
+  brandName: 'Reconocimientos Triana',
+  subtitle: 'Centro de Reconocimiento Médico',
+  address: 'Calle Mayor de Triana 24, 35002 Las Palmas de Gran Canaria',
+  mapsUrl:
+    'https://www.google.com/maps/search/?api=1&query=Calle%20Mayor%20de%20Triana%2024%2C%2035002%20Las%20Palmas%20de%20Gran%20Canaria',
+  phone: '34928123456',
+  email: 'citas@reconocimientostriana.es',
+  senderName: 'Reconocimientos Triana',
+  legalName: 'Reconocimientos Triana, S.L.',
+  taxId: 'B00000000',
+  registry: 'Registro Mercantil de Las Palmas',
+  openingHours: OPENING_SESSIONS.map(([from, to]) => ({
+    days: [...OPENING_WEEKDAYS],
+    from: minutesToClock(from),
+    to: minutesToClock(to),
+  })),
+  prices: {
+    checkUp: 19,
+    dgtManagementFee: 10,
+    extraReportSupplement: 10,
+    dgtFees: { '10': 24.58, '4': 19.67, '3': 14.75, '2': 9.83, '1': 4.92 },
+    currency: 'EUR',
+    refundWindowHours: 24,
+  },
+};
+
+/** The answer of `GET /config/centre`, for a client that checks what it reads (the e-mail worker). */
+export const centreProfileSchema = centreProfileBody.extend({
+  version: z.number().int().min(1),
+  updatedAt: z.string().min(1),
+});

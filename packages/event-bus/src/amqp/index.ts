@@ -1,0 +1,34 @@
+/**
+ * `@crm/event-bus/amqp`: the RabbitMQ transport — connection, publisher (confirms), consumer
+ * (retries, DLQ, dedupe), envelope, topology and the processed-event store interface.
+ * Loads no mongoose: the gateway and other database-less processes import this entry only
+ * (test/entry-points.test.ts checks it). The MongoDB side is `@crm/event-bus/outbox`.
+ */
+export { AmqpConnection, ConnectionClosedError, ConnectionTimeoutError } from './amqp-connection';
+export type { AmqpConnectionOptions, ConnectionSetup, SetupRegistration } from './amqp-connection';
+export { assertEnvelope, createEnvelope, describeIssues, EventValidationError } from './event-envelope';
+export type { ContractData, CreateEnvelopeOptions } from './event-envelope';
+export { EventPublisher, PublisherClosedError, PublishTimeoutError } from './event-publisher';
+export type { EnvelopePublisher, EventPublisherOptions, PublishOptions } from './event-publisher';
+export { EventConsumer, on, Subscription } from './event-consumer';
+export type {
+  EventBinding,
+  EventConsumerOptions,
+  EventHandler,
+  HandlerContext,
+  SubscribeOptions,
+} from './event-consumer';
+export { InMemoryProcessedEventStore, processedEventKey } from './processed-events';
+export type { ClaimResult, ProcessedEventStore } from './processed-events';
+export { attemptFromHeaders, backoffDelay, DEFAULT_RETRY_DELAYS_MS, retryDelayFor } from './retry-schedule';
+export type { BackoffOptions } from './retry-schedule';
+export {
+  assertConsumerQueues,
+  assertEventExchange,
+  deadLetterQueueName,
+  DEFAULT_EXCHANGE,
+  retryQueueName,
+} from './topology';
+export { SingleLane } from './single-lane';
+export { silentLogger } from './logger';
+export type { Logger } from './logger';

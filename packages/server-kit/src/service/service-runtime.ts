@@ -1,0 +1,172 @@
+import type { Express } from 'express';
+import type { EventContract } from '@crm/contracts';
+import {
+  createServiceBus,
+  MongoProcessedEventStore,
+  type OutboxSource,
+  type SubscribeOptions,
+  type Subscription,
+} from '@crm/event-bus';
+import { requireAuth, TokenService, type SessionCheck } from '../auth';
+import { durationToSeconds } from '../config';
+import type { ReadinessCheck } from '../health';
+import { createHttpApp } from '../http-app';
+import type { Logger } from '../logger';
+import { createAuditTrail } from './audit-trail';
+import { connectMongo, syncIndexes } from './mongo';
+
+/** The environment every service with a database and the event bus reads (see serviceEnvSchema). */
+export interface RuntimeConfig {
+  MONGO_URL: string;
+  MONGO_DB: string;
+  AMQP_URL: string;
+  EVENTS_EXCHANGE: string;
+  QUEUE_PREFIX: string;
+  /** Absent for workers that neither sign nor verify tokens (they do not receive the secret). */
+  JWT_SECRET?: string;
+  JWT_TTL?: string;
+  /** How often published access-trail entries are swept from `audit_outbox` (default 60 s). */
+  AUDIT_OUTBOX_SWEEP_MS?: number;
+}
+
+/** A consumer of the service: its queue is `<QUEUE_PREFIX>.<service>.<purpose>`. */
+export type ConsumerSpec = Omit<SubscribeOptions<readonly EventContract[]>, 'queue' | 'idempotency'> & {
+  purpose: string;
+};
+
+/** Work that runs every `intervalMs` while the service runs (first run at start-up). */
+export interface BackgroundTask {
+  name: string;
+  intervalMs: number;
+  run: () => Promise<unknown>;
+}
+
+/**
+ * The plumbing every service wires the same way: its database, the event bus (one connection, a
+ * publisher, consumers with Mongo idempotency), the outbox relay over the collections whose writes
+ * carry events, the access trail (issue 18), the token check, the HTTP app with readiness,
+ * background tasks, and the order of start-up and shutdown. A service's `app.ts` adds only its own
+ * repositories, routes and seeders.
+ */
+export function createServiceRuntime(name: string, config: RuntimeConfig, logger: Logger) {
+  const mongo = connectMongo(config.MONGO_URL, config.MONGO_DB, logger);
+  const bus = createServiceBus({ url: config.AMQP_URL, exchange: config.EVENTS_EXCHANGE, logger, name });
+  const tokens = config.JWT_SECRET
+    ? new TokenService(config.JWT_SECRET, durationToSeconds(config.JWT_TTL ?? '8h'))
+    : undefined;
+  const verifiedTokens = (): TokenService => {
+    if (!tokens) throw new Error(`${name}: JWT_SECRET is required to verify tokens`);
+    return tokens;
+  };
+  let relay: ReturnType<typeof bus.outboxRelay> | undefined;
+  const consumers: ConsumerSpec[] = [];
+  const tasks: BackgroundTask[] = [];
+  const subscriptions: Subscription[] = [];
+  const timers: NodeJS.Timeout[] = [];
+  // The access trail: its `audit_outbox` always joins the relay (an entry is published whatever the
+  // order of wiring); its queue and sweeper are set up at start once a route has asked for it.
+  const audit = createAuditTrail(mongo.connection, {
+    onWrite: () => relay?.kick(),
+    sweepIntervalMs: config.AUDIT_OUTBOX_SWEEP_MS,
+  });
+  let auditInUse = false;
+
+  const runTask = (task: BackgroundTask) =>
+    task
+      .run()
+      .catch((error: Error) =>
+        logger.warn({ task: task.name, err: error.message }, 'task failed; retried later'),
+      );
+
+  return {
+    name,
+    logger,
+    mongo,
+    connection: mongo.connection,
+    bus,
+    /** Signs and verifies session tokens (services that have `JWT_SECRET`). */
+    get tokens(): TokenService {
+      return verifiedTokens();
+    },
+    /** Verifies the bearer token (and the session, when a check is given) on a route. */
+    requireUser: (isSessionValid?: SessionCheck) => requireAuth(verifiedTokens(), isSessionValid),
+    /**
+     * The service's access trail (services/audit/README.md, "How to record"): take it while wiring,
+     * before `start`; `await runtime.audit.recordRequest(req, {action, resource, …})` in a route.
+     */
+    get audit() {
+      auditInUse = true;
+      return audit;
+    },
+    /**
+     * Publishes the events written into these collections' outbox (and the access trail's); call
+     * once, before `start`.
+     */
+    outbox(sources: OutboxSource[]) {
+      relay = bus.outboxRelay([...sources, audit.model]);
+      return relay;
+    },
+    /** Wakes the outbox relay after a write (repositories get this as their `onWrite`). */
+    kickOutbox: () => relay?.kick(),
+    consume(spec: ConsumerSpec) {
+      consumers.push(spec);
+    },
+    every(task: BackgroundTask) {
+      tasks.push(task);
+    },
+    httpApp(routes: (app: Express) => void, readiness: ReadinessCheck[] = []): Express {
+      return createHttpApp({
+        logger,
+        readiness: [{ name: 'database', check: mongo.isReady }, bus.readiness, ...readiness],
+        routes,
+      });
+    },
+    /** Connects, creates indexes, runs the seeders, then starts consuming, relaying and the tasks. */
+    async start(seed?: () => Promise<void>) {
+      if (auditInUse && !tasks.includes(audit.sweeper)) {
+        relay ??= bus.outboxRelay([audit.model]);
+        audit.declareQueue(bus.connection, {
+          exchange: config.EVENTS_EXCHANGE,
+          queuePrefix: config.QUEUE_PREFIX,
+        });
+        tasks.push(audit.sweeper);
+      }
+      bus.connection.start();
+      await mongo.ready;
+      await syncIndexes(mongo.connection);
+      await seed?.();
+      const idempotency = new MongoProcessedEventStore(mongo.connection);
+      for (const { purpose, ...options } of consumers) {
+        subscriptions.push(
+          bus.consumer.subscribe({
+            ...options,
+            queue: `${config.QUEUE_PREFIX}.${name}.${purpose}`,
+            idempotency,
+          }),
+        );
+      }
+      relay?.start();
+      for (const task of tasks) {
+        await runTask(task);
+        const timer = setInterval(() => void runTask(task), task.intervalMs);
+        timer.unref();
+        timers.push(timer);
+      }
+    },
+    /** Resolves once every consumer's queue is bound to the exchange (tests wait for it). */
+    async consuming(timeoutMs?: number) {
+      await Promise.all(subscriptions.map((subscription) => subscription.ready(timeoutMs)));
+    },
+    /** Stops in reverse order; `before` closes what the service added (sweepers, clients). */
+    async stop(before?: () => Promise<unknown> | unknown) {
+      timers.forEach(clearInterval);
+      await before?.();
+      await relay?.stop();
+      await bus.consumer.close();
+      await bus.connection.close();
+      await mongo.close();
+    },
+  };
+}
+
+export type ServiceRuntime = ReturnType<typeof createServiceRuntime>;
