@@ -17,6 +17,7 @@ import { authLimitedRoute, type RateLimiters } from './rate-limit';
 import { applySecurityHeaders } from './security-headers';
 import type { SessionCheck } from './session-check';
 import type { Upstream } from './upstream-proxy';
+import { HTTP_MESSAGES } from '@crm/server-kit';
 
 export interface ApiHandlerDeps {
   config: GatewayConfig;
@@ -53,7 +54,11 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
   const isPublic = publicRouteMatcher();
   const cors = createCors(config.CORS_ORIGINS);
   const routeMiddleware = new Map<string, Middleware>(
-    (deps.routeMiddleware ?? []).map((m) => [`${m.method} ${m.path}`, m.handle]),
+    (deps.routeMiddleware ?? []).flatMap((m) =>
+      (typeof m.path === 'string' ? [m.path] : m.path).map(
+        (path) => [`${m.method} ${path}`, m.handle] as const,
+      ),
+    ),
   );
 
   /** Gateway-made refusals; the connection is closed when an unread body would otherwise be drained. */
@@ -117,19 +122,19 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
 
       const length = req.headers['content-length'];
       if (length !== undefined && Number(length) > config.bodyLimitBytes) {
-        return reject(req, res, 413, 'Request body too large');
+        return reject(req, res, 413, HTTP_MESSAGES.tooLarge);
       }
 
       let upstream: Upstream | undefined;
       let servicePath = '';
       let refusal: [number, string] | undefined;
       if (!path.startsWith(API_PREFIX) || path.charCodeAt(API_PREFIX.length) !== 47 /* / */) {
-        refusal = [404, 'Route not found'];
+        refusal = [404, HTTP_MESSAGES.routeNotFound];
       } else {
         servicePath = path.slice(API_PREFIX.length);
-        if (AMBIGUOUS_PATH.test(servicePath)) refusal = [400, 'Invalid path'];
+        if (AMBIGUOUS_PATH.test(servicePath)) refusal = [400, HTTP_MESSAGES.invalidPath];
         else upstream = upstreams.get(routes.get(firstSegment(servicePath))!);
-        if (!upstream && !refusal) refusal = [404, 'Route not found'];
+        if (!upstream && !refusal) refusal = [404, HTTP_MESSAGES.routeNotFound];
       }
 
       // The token is verified before the rate limit so that the session lookup can go to Redis in

@@ -21,6 +21,7 @@ import { applySecurityHeaders } from './security-headers';
 import { createSessionCheck } from './session-check';
 import { staticFrontends } from './static-frontends';
 import { createUpstreams } from './upstream-proxy';
+import { HTTP_MESSAGES } from '@crm/server-kit';
 
 export interface GatewayOptions {
   logger?: Logger;
@@ -82,7 +83,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     const url = req.url ?? '';
     if (isApiPath(url)) return api(req, res);
     // Absolute-form ("GET http://host/…") and "*" targets are for forward proxies, not for us.
-    if (url.charCodeAt(0) !== 47 /* / */) return sendJson(res, 400, { message: 'Invalid request target' });
+    if (url.charCodeAt(0) !== 47 /* / */) return sendJson(res, 400, { message: HTTP_MESSAGES.invalidPath });
     app(req, res);
   };
 

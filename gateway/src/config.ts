@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { viewConfigCacheEnvSchema } from './view-config-cache';
+import { configCacheEnvSchema } from './config-cache';
 import { baseEnvSchema, loadConfig } from '@crm/server-kit';
 
 /** Reads "100kb", "1mb", "512" (bytes) as a number of bytes. */
@@ -16,7 +16,7 @@ const positiveInt = (fallback: number) => z.coerce.number().int().positive().def
 
 /**
  * Every setting of the gateway, from the environment. Defaults fit `npm start` on one machine
- * (services on 127.0.0.1:4001-4005); the rate-limit defaults are documented in gateway/README.md.
+ * (services on 127.0.0.1:4001-4006); the rate-limit defaults are documented in gateway/README.md.
  */
 export const gatewayEnvSchema = baseEnvSchema
   .extend({
@@ -28,6 +28,8 @@ export const gatewayEnvSchema = baseEnvSchema
     RECORDS_SERVICE_URL: url.default('http://127.0.0.1:4003'),
     ROOMS_SERVICE_URL: url.default('http://127.0.0.1:4004'),
     CONFIG_SERVICE_URL: url.default('http://127.0.0.1:4005'),
+    AUDIT_SERVICE_URL: url.default('http://127.0.0.1:4006'),
+    REPORTING_SERVICE_URL: url.default('http://127.0.0.1:4007'),
     /** Upper bound for one upstream exchange (connect + answer); past it the client gets 504. */
     PROXY_TIMEOUT_MS: positiveInt(15000),
     /** Keep-alive sockets per upstream; sized well above the 50 concurrent clients we measure with. */
@@ -69,7 +71,7 @@ export const gatewayEnvSchema = baseEnvSchema
 
     FRONTENDS_DIR: z.string().default(path.resolve(__dirname, '../../frontends')),
   })
-  .extend(viewConfigCacheEnvSchema.shape);
+  .extend(configCacheEnvSchema.shape);
 
 export type GatewayConfig = z.infer<typeof gatewayEnvSchema> & { bodyLimitBytes: number };
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson } from './json-response';
+import { HTTP_MESSAGES } from '@crm/server-kit';
 
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 const ALLOWED_HEADERS = 'Authorization, Content-Type, X-Request-Id';
@@ -31,7 +32,7 @@ export function createCors(allowedOrigins: readonly string[]) {
       return 'continue';
     }
     if (!permitted) {
-      sendJson(res, 403, { message: 'Origin not allowed' });
+      sendJson(res, 403, { message: HTTP_MESSAGES.originNotAllowed });
       return 'answered';
     }
     res.statusCode = 204;

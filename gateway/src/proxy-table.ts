@@ -1,19 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { GatewayConfig } from './config';
+import { API_ROUTES, type ApiService } from '@crm/contracts';
 
 /** The public API prefix; services mount the SPEC §7 paths without it. */
 export const API_PREFIX = '/api/v1';
 
-export type UpstreamName = 'auth' | 'appointments' | 'records' | 'rooms' | 'config';
+export type UpstreamName = ApiService;
 
-/** Which configuration variable holds each upstream's base URL. */
-export const UPSTREAM_URL_SETTING = {
-  auth: 'AUTH_SERVICE_URL',
-  appointments: 'APPOINTMENTS_SERVICE_URL',
-  records: 'RECORDS_SERVICE_URL',
-  rooms: 'ROOMS_SERVICE_URL',
-  config: 'CONFIG_SERVICE_URL',
-} as const satisfies Record<UpstreamName, keyof GatewayConfig>;
+/** Which configuration variable holds each upstream's base URL (`auth` → `AUTH_SERVICE_URL`). */
+export const upstreamUrlSetting = <N extends UpstreamName>(name: N) =>
+  `${name.toUpperCase() as Uppercase<N>}_SERVICE_URL` as const;
 
 export interface ProxyRoute {
   /** First path segment after /api/v1, e.g. "/dates" matches /api/v1/dates and /api/v1/dates/... */
@@ -21,30 +16,27 @@ export interface ProxyRoute {
   upstream: UpstreamName;
 }
 
-/** The routing table: the only place that says which service answers which path. */
+/**
+ * The routing table, derived from the route table of `@crm/contracts` (the one place that says which
+ * service answers which path): each first path segment goes to the service whose routes use it.
+ */
 export const PROXY_TABLE: readonly ProxyRoute[] = [
-  { prefix: '/auth', upstream: 'auth' },
-  { prefix: '/users', upstream: 'auth' },
-  { prefix: '/dates', upstream: 'appointments' },
-  { prefix: '/records', upstream: 'records' },
-  { prefix: '/rooms', upstream: 'rooms' },
-  { prefix: '/room-calendar', upstream: 'rooms' },
-  { prefix: '/config', upstream: 'config' },
-];
+  ...new Map(API_ROUTES.map((route) => [firstSegment(route.path), route.service])),
+].map(([prefix, upstream]) => ({ prefix, upstream }));
 
 /** A plain `(req, res, next)` step; no Express on the proxy path. */
 export type Next = (error?: unknown) => void;
 export type Middleware = (req: IncomingMessage, res: ServerResponse, next: Next) => void;
 
 /**
- * The seam for per-route behaviour on the proxy path (e.g. a Redis cache in front of
- * `GET /config/view`). Runs after the JWT check, just before the request is proxied; it may answer
- * itself or call `next()` to let the request through. `path` is the service path (prefix stripped,
- * no query string) and must match exactly.
+ * The seam for per-route behaviour on the proxy path (e.g. the Redis cache in front of
+ * `GET /config/view` and `GET /config/centre`). Runs after the JWT check, just before the request is
+ * proxied; it may answer itself or call `next()` to let the request through. `path` is the service
+ * path (prefix stripped, no query string, no trailing slash), or several, and must match exactly.
  */
 export interface RouteMiddleware {
   method: string;
-  path: string;
+  path: string | readonly string[];
   handle: Middleware;
 }
 

@@ -10,6 +10,7 @@ import {
   type Store,
 } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
+import { tooManyAttemptsMessage } from '@crm/contracts';
 import type { Logger } from '@crm/server-kit';
 import type { GatewayConfig } from './config';
 import { clientIp } from './client-address';
@@ -108,6 +109,12 @@ export class RedisWithMemoryFallbackStore implements Store {
   }
 }
 
+/** Seconds until the client may try again: the Retry-After header, else the whole window. */
+export function retryAfterSeconds(header: number | string | string[] | undefined, windowMs: number): number {
+  const seconds = Number(Array.isArray(header) ? header[0] : header);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : Math.ceil(windowMs / 1000);
+}
+
 /**
  * Routes with their own, stricter budget per client (credential stuffing, mail bombing). Matched
  * case-insensitively and with an optional trailing slash, like the services' routers match them,
@@ -157,11 +164,13 @@ export function createRateLimiters(config: GatewayConfig, redis: Redis, logger: 
       standardHeaders: 'draft-7',
       legacyHeaders: false,
       keyGenerator: (req) => keyOf(req as unknown as IncomingMessage),
-      // Our own answer: JSON like every other error, Retry-After is set by the library before this.
+      // Our own answer: JSON like every other error, in Spanish with the minutes to wait, taken from
+      // the Retry-After header the library sets before calling this.
       handler: (_req, res) => {
         logger.debug('rate limit reached');
-        sendJson(res as unknown as ServerResponse, 429, {
-          message: 'Too many requests, please try again later.',
+        const response = res as unknown as ServerResponse;
+        sendJson(response, 429, {
+          message: tooManyAttemptsMessage(retryAfterSeconds(response.getHeader('Retry-After'), windowMs)),
         });
       },
       logger: {

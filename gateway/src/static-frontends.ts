@@ -68,7 +68,10 @@ export function staticFrontends(frontendsDir: string): Router {
       (error?: NodeJS.ErrnoException) => {
         if (!error || res.headersSent) return;
         if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {
-          res.status(503).type('text/plain').send('The site is not built yet. Please try again in a moment.');
+          res
+            .status(503)
+            .type('text/plain')
+            .send('El sitio se está preparando. Inténtelo de nuevo en un momento.');
           return;
         }
         next(error);

@@ -4,7 +4,8 @@ import { createProxyMiddleware, type Plugin } from 'http-proxy-middleware';
 import type { Logger } from '@crm/server-kit';
 import type { GatewayConfig } from './config';
 import { sendJson } from './json-response';
-import { UPSTREAM_URL_SETTING, type Middleware, type UpstreamName } from './proxy-table';
+import { PROXY_TABLE, upstreamUrlSetting, type Middleware, type UpstreamName } from './proxy-table';
+import { HTTP_MESSAGES } from '@crm/server-kit';
 
 export interface Upstream {
   name: UpstreamName;
@@ -28,9 +29,9 @@ const UNAVAILABLE = new Set([
 ]);
 
 function errorAnswer(error: NodeJS.ErrnoException, req: IncomingMessage): [number, string] {
-  if ((req as Marked)[TIMED_OUT]) return [504, 'Gateway timeout'];
-  if (error.code && UNAVAILABLE.has(error.code)) return [503, 'Service unavailable'];
-  return [502, 'Bad gateway'];
+  if ((req as Marked)[TIMED_OUT]) return [504, HTTP_MESSAGES.gatewayTimeout];
+  if (error.code && UNAVAILABLE.has(error.code)) return [503, HTTP_MESSAGES.unavailable];
+  return [502, HTTP_MESSAGES.badGateway];
 }
 
 /**
@@ -67,10 +68,8 @@ function gatewayProxyPlugin(name: UpstreamName, logger: Logger): Plugin {
 
 export function createUpstreams(config: GatewayConfig, logger: Logger): Map<UpstreamName, Upstream> {
   const upstreams = new Map<UpstreamName, Upstream>();
-  for (const [name, setting] of Object.entries(UPSTREAM_URL_SETTING) as Array<
-    [UpstreamName, keyof GatewayConfig]
-  >) {
-    const url = String(config[setting]).replace(/\/+$/, '');
+  for (const name of new Set(PROXY_TABLE.map((route) => route.upstream))) {
+    const url = String(config[upstreamUrlSetting(name)]).replace(/\/+$/, '');
     // Keep-alive pool per upstream: a new TCP connection per proxied request would cost more than
     // the whole rest of the proxy path. LIFO keeps few sockets hot instead of all of them lukewarm.
     const agentOptions: http.AgentOptions = {

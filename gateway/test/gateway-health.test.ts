@@ -19,6 +19,7 @@ const allDown = () => ({
   RECORDS_SERVICE_URL: down,
   ROOMS_SERVICE_URL: down,
   CONFIG_SERVICE_URL: down,
+  AUDIT_SERVICE_URL: down,
 });
 
 describe('health endpoints', () => {
@@ -42,7 +43,15 @@ describe('health endpoints', () => {
         status: 'ready',
         checks: {
           redis: 'up',
-          upstreams: { auth: 'up', appointments: 'down', records: 'down', rooms: 'down', config: 'down' },
+          upstreams: {
+            auth: 'up',
+            appointments: 'down',
+            records: 'down',
+            rooms: 'down',
+            config: 'down',
+            audit: 'down',
+            reporting: 'down',
+          },
         },
       });
     } finally {

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { mintToken, uniqueName } from '@crm/testing';
+import { retryAfterSeconds } from '../src/rate-limit';
 import { isReady, startGateway, waitFor } from './support/gateway';
 import { hasRedisServerBinary, PrivateRedis } from './support/private-redis';
 import { startEchoUpstream, type TestServer } from './support/upstreams';
@@ -29,18 +30,49 @@ async function statuses(send: () => Promise<Response>, times: number): Promise<n
 }
 
 describe('rate limits', () => {
-  it('answers 429 JSON with Retry-After on sign-in after RATE_LIMIT_AUTH_MAX attempts', async () => {
+  it('answers 429 JSON with Retry-After on sign-in after RATE_LIMIT_AUTH_MAX attempts, in Spanish with the minutes to wait', async () => {
     const gw = await startGateway({ AUTH_SERVICE_URL: auth.url, RATE_LIMIT_AUTH_MAX: '3' });
     try {
       expect(await statuses(() => signIn(gw.url), 3)).toEqual([200, 200, 200]);
       const limited = await signIn(gw.url);
       expect(limited.status).toBe(429);
-      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      const retryAfter = Number(limited.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(14 * 60); // the default 15-minute window for sign-in
       expect(limited.headers.get('content-type')).toMatch(/application\/json/);
-      expect(await limited.json()).toEqual({ message: 'Too many requests, please try again later.' });
+      expect(await limited.json()).toEqual({
+        message: 'Demasiados intentos. Inténtelo de nuevo en 15 minutos.',
+      });
     } finally {
       await gw.close();
     }
+  });
+
+  it('computes the minutes of the message from Retry-After, rounded up', async () => {
+    const gw = await startGateway({
+      ROOMS_SERVICE_URL: rooms.url,
+      RATE_LIMIT_MAX: '1',
+      RATE_LIMIT_WINDOW_MS: '90000',
+    });
+    try {
+      expect((await fetch(`${gw.url}/api/v1/rooms`)).status).toBe(200);
+      const limited = await fetch(`${gw.url}/api/v1/rooms`);
+      expect(limited.status).toBe(429);
+      const retryAfter = Number(limited.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(60);
+      expect(retryAfter).toBeLessThanOrEqual(90);
+      expect(await limited.json()).toEqual({
+        message: 'Demasiados intentos. Inténtelo de nuevo en 2 minutos.',
+      });
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('reads Retry-After, falling back to the window', () => {
+    expect(retryAfterSeconds('900', 60_000)).toBe(900);
+    expect(retryAfterSeconds(61, 60_000)).toBe(61);
+    expect(retryAfterSeconds(undefined, 120_000)).toBe(120);
+    expect(retryAfterSeconds('soon', 60_000)).toBe(60);
   });
 
   it('gives sign-up and forgot-password budgets of their own, and leaves other routes alone', async () => {

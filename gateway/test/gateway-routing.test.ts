@@ -1,3 +1,4 @@
+import { HTTP_MESSAGES } from '@crm/server-kit';
 import { mintToken, uniqueName } from '@crm/testing';
 import { startGateway, type RunningGateway } from './support/gateway';
 import {
@@ -74,7 +75,7 @@ describe('routing table', () => {
       const res = await fetch(gw.url + path, { headers: authorized });
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/application\/json/);
-      expect(await res.json()).toEqual({ message: 'Route not found' });
+      expect(await res.json()).toEqual({ message: HTTP_MESSAGES.routeNotFound });
     },
   );
 
@@ -102,7 +103,7 @@ describe('request bodies', () => {
     });
     expect(res.status).toBe(413);
     expect(res.headers.connection).toBe('close');
-    expect(JSON.parse(res.text)).toEqual({ message: 'Request body too large' });
+    expect(JSON.parse(res.text)).toEqual({ message: HTTP_MESSAGES.tooLarge });
   });
 
   it('answers 413 JSON to an oversized declared body even on a public route', async () => {
@@ -112,7 +113,7 @@ describe('request bodies', () => {
       body: JSON.stringify({ email: 'a@b.c', password: 'x'.repeat(150 * 1024) }),
     });
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ message: 'Request body too large' });
+    expect(await res.json()).toEqual({ message: HTTP_MESSAGES.tooLarge });
   });
 
   it('passes a malformed JSON body to the service, whose 400 comes back untouched', async () => {
@@ -122,7 +123,7 @@ describe('request bodies', () => {
       body: '{"email": "a@b.c",',
     });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ message: 'Malformed JSON body' });
+    expect(await res.json()).toEqual({ message: HTTP_MESSAGES.malformedJson });
   });
 
   it('streams a chunked body through; the service enforces its own limit (413 JSON)', async () => {
@@ -142,7 +143,7 @@ describe('request bodies', () => {
       body: ['{"metadata":"', 'x'.repeat(80 * 1024), 'x'.repeat(80 * 1024), '"}'],
     });
     expect(big.status).toBe(413);
-    expect(JSON.parse(big.text)).toEqual({ message: 'Request body too large' });
+    expect(JSON.parse(big.text)).toEqual({ message: HTTP_MESSAGES.tooLarge });
   });
 });
 
@@ -152,7 +153,7 @@ describe('upstream failures', () => {
     const res = await fetch(`${degraded.url}/api/v1/records`, { headers: authorized });
     expect(res.status).toBe(503);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
-    expect(await res.json()).toEqual({ message: 'Service unavailable' });
+    expect(await res.json()).toEqual({ message: HTTP_MESSAGES.unavailable });
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
@@ -160,7 +161,7 @@ describe('upstream failures', () => {
     const started = Date.now();
     const res = await fetch(`${degraded.url}/api/v1/config/view?view=x`, { headers: authorized });
     expect(res.status).toBe(504);
-    expect(await res.json()).toEqual({ message: 'Gateway timeout' });
+    expect(await res.json()).toEqual({ message: HTTP_MESSAGES.gatewayTimeout });
     expect(Date.now() - started).toBeLessThan(2000);
   });
 

@@ -1,137 +1,33 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { Role, ViewConfigView } from '@crm/contracts';
-import { createLogger } from '@crm/server-kit';
-import {
-  eventually,
-  infrastructure,
-  listen,
-  listenForMessages,
-  mintToken,
-  TEST_JWT_SECRET,
-  uniqueName,
-  type RunningServer,
-} from '@crm/testing';
+import type { ViewConfigView } from '@crm/contracts';
+import { eventually, listen, listenForMessages, TEST_JWT_SECRET, uniqueName } from '@crm/testing';
 import { Redis } from 'ioredis';
-import mongoose from 'mongoose';
-import { deleteConsumerQueues } from '../../test-support/components/records';
-import { startConfig } from '../../test-support/components/config';
-import type { StartedComponent } from '../../test-support/components/types';
-import { createGateway, type Gateway } from '../src/app';
-import { loadGatewayConfig } from '../src/config';
-import { createRedisClient } from '../src/redis-client';
-import {
-  cacheableView,
-  createViewConfigCache,
-  startViewConfigInvalidation,
-  type StopViewConfigInvalidation,
-  type ViewConfigCache,
-} from '../src/view-config-cache';
+import { createGateway } from '../src/app';
+import { cacheableView, createConfigCache } from '../src/config-cache';
+import { startConfigCacheStack, type ConfigCacheStack } from './support/config-cache-stack';
 
 /**
  * The gateway's cache of `GET /api/v1/config/view` against the real config service, Redis and
  * RabbitMQ: a gateway built here with the cache as its route middleware.
  */
-const logger = createLogger('gateway-cache-test', process.env.TEST_LOG_LEVEL ?? 'silent');
-const id = uniqueName('gwcache');
-const tokens = Object.fromEntries(
-  (['PACIENT', 'DOCTOR', 'ADMIN', 'SERVICE_ACCOUNT'] as Role[]).map((rol) => [
-    rol,
-    mintToken({ id: '0123456789abcdef0123456' + rol.length, rol }),
-  ]),
-) as Record<Role, string>;
-
-let infra: Awaited<ReturnType<typeof infrastructure>>;
-let configService: StartedComponent;
-let redis: Redis;
-let cache: ViewConfigCache;
-let stopInvalidation: StopViewConfigInvalidation;
-let gateway: Gateway;
-let server: RunningServer;
-
-function gatewayConfig(configUrl: string, redisUrl: string) {
-  return loadGatewayConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    JWT_SECRET: TEST_JWT_SECRET,
-    REDIS_URL: redisUrl,
-    CONFIG_SERVICE_URL: configUrl,
-    RATE_LIMIT_REDIS_PREFIX: `${id}:rl:`,
-    RATE_LIMIT_MAX: '1000000',
-    FRONTENDS_DIR: mkdtempSync(path.join(os.tmpdir(), 'gateway-frontends-')),
-    PORT: '0',
-  });
-}
+let stack: ConfigCacheStack;
 
 beforeAll(async () => {
-  infra = await infrastructure();
-  const env = {
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    JWT_SECRET: TEST_JWT_SECRET,
-    MONGO_URL: infra.mongoUrl,
-    AMQP_URL: infra.amqpUrl,
-    EVENTS_EXCHANGE: `${id}.events`,
-    QUEUE_PREFIX: id,
-  };
-  configService = await startConfig({ env, id, logger: () => logger });
-  const config = gatewayConfig(configService.url!, infra.redisUrl);
-  redis = createRedisClient(config.REDIS_URL, config.REDIS_COMMAND_TIMEOUT_MS, logger);
-  cache = createViewConfigCache({
-    redis,
-    jwtSecret: config.JWT_SECRET,
-    logger,
-    keyPrefix: `${id}:view-config:`,
-  });
-  gateway = createGateway(config, { logger, redis, routeMiddleware: [cache.routeMiddleware] });
-  server = await listen(gateway.listener);
-  stopInvalidation = startViewConfigInvalidation(cache, {
-    amqpUrl: infra.amqpUrl,
-    exchange: env.EVENTS_EXCHANGE,
-    queuePrefix: id,
-    logger,
-  });
-  await stopInvalidation.ready();
-  await eventually(async () => (cache.isServing() ? true : undefined), 5000, 'cache serving');
+  stack = await startConfigCacheStack('gwcache');
 }, 60_000);
 
 afterAll(async () => {
-  // This file's keys (entries, version markers, rate-limit counters) go with it.
-  if (redis?.status === 'ready') {
-    for await (const keys of redis.scanStream({ match: `${id}:*`, count: 200 }) as AsyncIterable<string[]>)
-      if (keys.length > 0) await redis.del(...keys);
-  }
-  await server?.close();
-  await stopInvalidation?.();
-  await deleteConsumerQueues(infra.amqpUrl, `${id}.gateway.view-cache`);
-  await gateway?.close();
-  redis?.disconnect();
-  await configService?.stop();
-  const connection = await mongoose.createConnection(infra.mongoUrl).asPromise();
-  await connection.useDb(`${id}_config`).dropDatabase();
-  await connection.close();
+  await stack?.stop();
 });
 
 const viewPath = (view: string) => `/api/v1/config/view?view=${encodeURIComponent(view)}`;
 
-async function get(view: string, token = tokens.DOCTOR, url = viewPath(view)) {
-  const response = await fetch(`${server.url}${url}`, {
-    headers: token ? { authorization: `Bearer ${token}` } : {},
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    cache: response.headers.get('x-cache'),
-    text,
-    body: JSON.parse(text) as ViewConfigView & { message?: string },
-  };
-}
+const get = (view: string, token = stack.tokens.DOCTOR, url = viewPath(view)) =>
+  stack.get<ViewConfigView & { message?: string }>(url, token);
 
 async function putView(view: string, label: string) {
-  const response = await fetch(`${server.url}${viewPath(view)}`, {
+  const response = await fetch(`${stack.url}${viewPath(view)}`, {
     method: 'PUT',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.ADMIN}` },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.tokens.ADMIN}` },
     body: JSON.stringify({ fields: [{ name: 'note', label, fieldType: 'TEXT' }] }),
   });
   expect([200, 201]).toContain(response.status);
@@ -148,7 +44,7 @@ async function freshView(label = 'Nota v1') {
 /** Waits until the answer to `view` is in Redis (it is stored once the response has been sent). */
 const cached = (view: string) =>
   eventually(
-    async () => ((await redis.get(cache.entryKey(view))) === null ? undefined : true),
+    async () => ((await stack.redis.get(stack.cache.entryKey('view', view))) === null ? undefined : true),
     2000,
     'entry stored',
   );
@@ -159,7 +55,7 @@ describe('GET /api/v1/config/view through the cache', () => {
     const first = await get(view);
     expect(first).toMatchObject({ status: 200, cache: 'MISS', body: { view, version: 1 } });
     await cached(view);
-    const second = await get(view, tokens.ADMIN);
+    const second = await get(view, stack.tokens.ADMIN);
     expect(second).toMatchObject({ status: 200, cache: 'HIT' });
     expect(second.text).toBe(first.text);
   });
@@ -171,8 +67,8 @@ describe('GET /api/v1/config/view through the cache', () => {
     expect((await get(view)).cache).toBe('HIT');
 
     const listener = await listenForMessages<{ data: { view: string; version: number } }>(
-      infra.amqpUrl,
-      `${id}.events`,
+      stack.amqpUrl,
+      stack.exchange,
       'config.view.updated.v1',
     );
     try {
@@ -203,8 +99,8 @@ describe('GET /api/v1/config/view through the cache', () => {
     const view = await freshView();
     await get(view);
     await cached(view);
-    expect(await get(view, tokens.PACIENT)).toMatchObject({ status: 403, cache: 'BYPASS' });
-    expect(await get(view, tokens.SERVICE_ACCOUNT)).toMatchObject({ status: 403, cache: 'BYPASS' });
+    expect(await get(view, stack.tokens.PACIENT)).toMatchObject({ status: 403, cache: 'BYPASS' });
+    expect(await get(view, stack.tokens.SERVICE_ACCOUNT)).toMatchObject({ status: 403, cache: 'BYPASS' });
     const anonymous = await get(view, '');
     expect(anonymous.status).toBe(401);
     expect(anonymous.cache).toBeNull();
@@ -216,44 +112,56 @@ describe('GET /api/v1/config/view through the cache', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await get(unknown)).toMatchObject({ status: 404, cache: 'MISS' });
     const view = await freshView();
-    expect(await get(view, tokens.DOCTOR, `${viewPath(view)}&version=1`)).toMatchObject({
+    expect(await get(view, stack.tokens.DOCTOR, `${viewPath(view)}&version=1`)).toMatchObject({
       status: 200,
       cache: 'BYPASS',
       body: { version: 1 },
     });
-    expect((await get(view, tokens.DOCTOR, '/api/v1/config/view')).status).toBe(400);
+    expect((await get(view, stack.tokens.DOCTOR, '/api/v1/config/view')).status).toBe(400);
   });
 
   it('refuses to store an answer older than a version already announced (an update racing a miss)', async () => {
     const view = `${uniqueName('race')}/form`;
-    await cache.invalidate(view, 5);
-    expect(await cache.store(view, JSON.stringify({ view, version: 4, fields: [] }))).toBe(false);
-    expect(await redis.get(cache.entryKey(view))).toBeNull();
-    expect(await cache.store(view, JSON.stringify({ view, version: 5, fields: [] }))).toBe(true);
-    expect(await cache.store(view, JSON.stringify({ view: 'other', version: 9, fields: [] }))).toBe(false);
-    await cache.invalidate(view, 3); // an older announcement never lowers the bar
-    expect(await cache.store(view, JSON.stringify({ view, version: 4, fields: [] }))).toBe(false);
+    await stack.cache.invalidate('view', view, 5);
+    expect(await stack.cache.store('view', view, JSON.stringify({ view, version: 4, fields: [] }))).toBe(
+      false,
+    );
+    expect(await stack.redis.get(stack.cache.entryKey('view', view))).toBeNull();
+    expect(await stack.cache.store('view', view, JSON.stringify({ view, version: 5, fields: [] }))).toBe(
+      true,
+    );
+    expect(
+      await stack.cache.store('view', view, JSON.stringify({ view: 'other', version: 9, fields: [] })),
+    ).toBe(false);
+    await stack.cache.invalidate('view', view, 3); // an older announcement never lowers the bar
+    expect(await stack.cache.store('view', view, JSON.stringify({ view, version: 4, fields: [] }))).toBe(
+      false,
+    );
   });
 
   it('flushes what it holds after a Redis reconnect before serving from it again', async () => {
     const view = await freshView();
     await get(view);
     await cached(view);
-    redis.emit('ready'); // what ioredis emits when it is connected again
+    stack.redis.emit('ready'); // what ioredis emits when it is connected again
     expect((await get(view)).cache).toBe('BYPASS');
-    await eventually(async () => (cache.isServing() ? true : undefined), 2000, 'flushed');
-    expect(await redis.get(cache.entryKey(view))).toBeNull();
+    await eventually(async () => (stack.cache.isServing() ? true : undefined), 2000, 'flushed');
+    expect(await stack.redis.get(stack.cache.entryKey('view', view))).toBeNull();
     expect((await get(view)).cache).toBe('MISS');
   });
 });
 
 describe('when the cache cannot be trusted or reached', () => {
   it('passes everything through while it does not hear invalidations', async () => {
-    const deaf = createViewConfigCache({ redis, jwtSecret: TEST_JWT_SECRET, keyPrefix: `${id}:deaf:` });
+    const deaf = createConfigCache({
+      redis: stack.redis,
+      jwtSecret: TEST_JWT_SECRET,
+      keyPrefix: `${stack.id}:deaf:`,
+    });
     deaf.attachInvalidation({ isConsuming: () => false });
-    const gw = createGateway(gatewayConfig(configService.url!, infra.redisUrl), {
-      logger,
-      redis,
+    const gw = createGateway(stack.gatewayConfig(), {
+      logger: stack.logger,
+      redis: stack.redis,
       routeMiddleware: [deaf.routeMiddleware],
     });
     const running = await listen(gw.listener);
@@ -261,7 +169,7 @@ describe('when the cache cannot be trusted or reached', () => {
       const view = await freshView();
       for (let i = 0; i < 3; i++) {
         const response = await fetch(`${running.url}${viewPath(view)}`, {
-          headers: { authorization: `Bearer ${tokens.DOCTOR}` },
+          headers: { authorization: `Bearer ${stack.tokens.DOCTOR}` },
         });
         expect(response.status).toBe(200);
         expect(response.headers.get('x-cache')).toBe('BYPASS');
@@ -273,23 +181,27 @@ describe('when the cache cannot be trusted or reached', () => {
   });
 
   it('answers from the service, without waiting, when Redis is unreachable', async () => {
-    const config = gatewayConfig(configService.url!, 'redis://127.0.0.1:1');
+    const config = stack.gatewayConfig('redis://127.0.0.1:1');
     // Never connected (a real outage, with reconnect attempts, is the fault test's subject).
     const deadRedis = new Redis(config.REDIS_URL, {
       lazyConnect: true,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
     });
-    const unreachable = createViewConfigCache({ redis: deadRedis, jwtSecret: TEST_JWT_SECRET });
+    const unreachable = createConfigCache({ redis: deadRedis, jwtSecret: TEST_JWT_SECRET });
     unreachable.attachInvalidation({ isConsuming: () => true });
     // The gateway's own rate limits and session checks keep the working Redis; only the cache has none.
-    const gw = createGateway(config, { logger, redis, routeMiddleware: [unreachable.routeMiddleware] });
+    const gw = createGateway(config, {
+      logger: stack.logger,
+      redis: stack.redis,
+      routeMiddleware: [unreachable.routeMiddleware],
+    });
     const running = await listen(gw.listener);
     try {
       const view = await freshView();
       const started = Date.now();
       const response = await fetch(`${running.url}${viewPath(view)}`, {
-        headers: { authorization: `Bearer ${tokens.DOCTOR}` },
+        headers: { authorization: `Bearer ${stack.tokens.DOCTOR}` },
       });
       expect(response.status).toBe(200);
       expect(response.headers.get('x-cache')).toBe('BYPASS');
@@ -321,10 +233,12 @@ describe('which requests are cacheable', () => {
 describe('invalidation', () => {
   it('deletes an entry older than the announced version, and keeps one that is as new', async () => {
     const view = `${uniqueName('late')}/form`;
-    expect(await cache.store(view, JSON.stringify({ view, version: 2, fields: [] }))).toBe(true);
-    await cache.invalidate(view, 2); // a late announcement of what is cached already
-    expect(await redis.get(cache.entryKey(view))).not.toBeNull();
-    await cache.invalidate(view, 3);
-    expect(await redis.get(cache.entryKey(view))).toBeNull();
+    expect(await stack.cache.store('view', view, JSON.stringify({ view, version: 2, fields: [] }))).toBe(
+      true,
+    );
+    await stack.cache.invalidate('view', view, 2); // a late announcement of what is cached already
+    expect(await stack.redis.get(stack.cache.entryKey('view', view))).not.toBeNull();
+    await stack.cache.invalidate('view', view, 3);
+    expect(await stack.redis.get(stack.cache.entryKey('view', view))).toBeNull();
   });
 });

@@ -1,96 +1,79 @@
-import { createServiceBus, MongoProcessedEventStore, type Subscription } from '@crm/event-bus';
-import {
-  connectMongo,
-  createHttpApp,
-  durationToSeconds,
-  requireAuth,
-  syncIndexes,
-  TokenService,
-  type Logger,
-} from '@crm/server-kit';
+import { createServiceRuntime, type ServiceHandle } from '@crm/server-kit/service';
+import type { Logger } from '@crm/server-kit';
 import { bookingRoutes } from './api/booking.routes';
 import { datesReadRoutes } from './api/dates-read.routes';
+import { lifecycleRoutes } from './api/lifecycle.routes';
 import type { AppointmentsConfig } from './config';
 import { appointmentModels } from './data/appointment.model';
 import { MongoAppointmentRepository } from './data/appointment.repository';
 import { AuthServiceClient } from './data/auth-client';
 import { MongoPatientReadModel } from './data/patient.repository';
+import { MongoTransitionRepository } from './data/transition.repository';
 import { BookingService } from './domain/booking.service';
+import { LifecycleService } from './domain/lifecycle.service';
 import { PatientDirectory } from './domain/patient';
 import { patientSnapshotHandlers } from './events/patient-snapshot.consumer';
+import { recordAttendedHandlers } from './events/record-attended.consumer';
 
-/** Wires the appointments service: database, outbox relay, patients read model, routes. */
+/**
+ * Wires the appointments service: database, outbox relay, patients read model, the records feed,
+ * routes (staff and kiosk accesses recorded in the runtime's access trail), the no-show sweep and
+ * housekeeping.
+ */
 export function createAppointmentsService(config: AppointmentsConfig, logger: Logger) {
-  const mongo = connectMongo(config.MONGO_URL, config.MONGO_DB, logger);
-  const models = appointmentModels(mongo.connection);
+  const runtime = createServiceRuntime('appointments', config, logger);
+  const models = appointmentModels(runtime.connection);
+  const relay = runtime.outbox([models.Appointment]);
 
-  const bus = createServiceBus({
-    url: config.AMQP_URL,
-    exchange: config.EVENTS_EXCHANGE,
-    logger,
-    name: 'appointments',
-  });
-  const { connection: amqp, consumer } = bus;
-  const relay = bus.outboxRelay([models.Appointment]);
-
-  const appointments = new MongoAppointmentRepository(models, () => relay.kick());
+  const appointments = new MongoAppointmentRepository(models, runtime.kickOutbox);
+  const transitions = new MongoTransitionRepository(models, runtime.kickOutbox);
   const patients = new MongoPatientReadModel(models);
+  const lifecycle = new LifecycleService(appointments, transitions);
   const bookings = new BookingService(
     appointments,
+    transitions,
+    lifecycle,
     new PatientDirectory(patients, new AuthServiceClient(config.AUTH_SERVICE_URL, config.AUTH_TIMEOUT_MS)),
   );
-  const requireUser = requireAuth(new TokenService(config.JWT_SECRET, durationToSeconds(config.JWT_TTL)));
+  const requireUser = runtime.requireUser();
 
-  const app = createHttpApp({
-    logger,
-    readiness: [{ name: 'database', check: mongo.isReady }, bus.readiness],
-    routes: (router) => {
-      router.use(datesReadRoutes(bookings, requireUser));
-      router.use(bookingRoutes(bookings, requireUser));
+  runtime.consume({ purpose: 'patients', events: patientSnapshotHandlers(patients, appointments) });
+  runtime.consume({ purpose: 'records', events: recordAttendedHandlers(lifecycle, logger) });
+  runtime.every({
+    name: 'appointments no-show sweep',
+    intervalMs: config.NO_SHOW_SWEEP_INTERVAL_MS,
+    run: async () => {
+      const result = await lifecycle.sweep();
+      if (result.noShow + result.attended > 0) logger.info(result, 'appointments no-show sweep');
+    },
+  });
+  runtime.every({
+    name: 'appointments housekeeping',
+    intervalMs: config.HOUSEKEEPING_INTERVAL_MS,
+    run: async () => {
+      const result = await bookings.housekeeping();
+      if (result.repaired + result.replaced > 0) logger.info(result, 'appointments housekeeping');
     },
   });
 
-  let patientsFeed: Subscription | undefined;
-  let housekeepingTimer: NodeJS.Timeout | undefined;
-  const housekeeping = () =>
-    bookings.housekeeping().then(
-      (result) => {
-        if (result.released + result.repaired > 0) logger.info(result, 'appointments housekeeping');
-      },
-      (error: Error) =>
-        logger.warn({ err: error.message }, 'appointments housekeeping failed; retried later'),
-    );
-
-  return {
-    app,
+  const service = {
+    app: runtime.httpApp((router) => {
+      router.use(datesReadRoutes(bookings, requireUser, runtime.audit));
+      router.use(lifecycleRoutes(lifecycle, bookings, requireUser, runtime.audit));
+      router.use(bookingRoutes(bookings, requireUser, runtime.audit));
+    }),
     models,
     relay,
-    async start() {
-      amqp.start();
-      await mongo.ready;
-      await syncIndexes(mongo.connection);
-      patientsFeed = consumer.subscribe({
-        queue: `${config.QUEUE_PREFIX}.appointments.patients`,
-        events: patientSnapshotHandlers(patients, appointments),
-        idempotency: new MongoProcessedEventStore(mongo.connection),
-      });
-      relay.start();
-      await housekeeping();
-      housekeepingTimer = setInterval(() => void housekeeping(), config.HOUSEKEEPING_INTERVAL_MS);
-      housekeepingTimer.unref();
-    },
-    /** Resolves once the patients feed is bound to the exchange (tests wait for it). */
-    async consuming(timeoutMs?: number) {
-      await patientsFeed?.ready(timeoutMs);
-    },
-    async stop() {
-      clearInterval(housekeepingTimer);
-      await relay.stop();
-      await consumer.close();
-      await amqp.close();
-      await mongo.close();
-    },
+    /** The lifecycle (tests run the sweep with it, as a second replica would). */
+    lifecycle,
+    /** The repositories (tests write fixtures in the past through them, which no call can). */
+    repositories: { appointments, transitions },
+    start: () => runtime.start(),
+    /** Resolves once the patients and records feeds are bound to the exchange (tests wait for it). */
+    consuming: (timeoutMs?: number) => runtime.consuming(timeoutMs),
+    stop: () => runtime.stop(),
   };
+  return service satisfies ServiceHandle;
 }
 
 export type AppointmentsService = ReturnType<typeof createAppointmentsService>;

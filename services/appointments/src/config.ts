@@ -7,12 +7,14 @@ export const appointmentsEnvSchema = serviceEnvSchema.extend({
   /** Where to look up a patient the read model has not seen yet (event lag). */
   AUTH_SERVICE_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:4001'),
   AUTH_TIMEOUT_MS: z.coerce.number().int().positive().default(3000),
-  /** How often appointments whose slot is over release their patient and slot (see README). */
+  /** How often interrupted ends and kiosk swaps are repaired (see README). */
   HOUSEKEEPING_INTERVAL_MS: z.coerce
     .number()
     .int()
     .positive()
     .default(5 * 60_000),
+  /** How often booked appointments 30 minutes past their end become noShow (see README, "No-shows"). */
+  NO_SHOW_SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(60_000),
 });
 
 export type AppointmentsConfig = z.infer<typeof appointmentsEnvSchema>;

@@ -25,6 +25,28 @@ const MATRIX: Array<[method: 'get' | 'post' | 'delete', path: string, expected: 
   ['post', '/dates/admin', { anonymous: 401, PACIENT: 403, DOCTOR: 400, ADMIN: 400, SERVICE_ACCOUNT: 403 }],
   ['post', '/dates/service', { anonymous: 401, PACIENT: 403, DOCTOR: 403, ADMIN: 403, SERVICE_ACCOUNT: 400 }],
   [
+    'post',
+    '/dates/service/now',
+    { anonymous: 401, PACIENT: 403, DOCTOR: 403, ADMIN: 403, SERVICE_ACCOUNT: 400 },
+  ],
+  ['post', '/dates/checkin', { anonymous: 401, PACIENT: 403, DOCTOR: 400, ADMIN: 400, SERVICE_ACCOUNT: 400 }],
+  [
+    'post',
+    `/dates/checkin/${UNKNOWN_ID}`,
+    { anonymous: 401, PACIENT: 403, DOCTOR: 404, ADMIN: 404, SERVICE_ACCOUNT: 403 },
+  ],
+  [
+    'post',
+    `/dates/attended/${UNKNOWN_ID}`,
+    { anonymous: 401, PACIENT: 403, DOCTOR: 404, ADMIN: 404, SERVICE_ACCOUNT: 403 },
+  ],
+  [
+    'post',
+    `/dates/noshow/${UNKNOWN_ID}`,
+    { anonymous: 401, PACIENT: 403, DOCTOR: 404, ADMIN: 404, SERVICE_ACCOUNT: 403 },
+  ],
+  ['get', '/dates/agenda', { anonymous: 401, PACIENT: 403, DOCTOR: 200, ADMIN: 200, SERVICE_ACCOUNT: 403 }],
+  [
     'delete',
     `/dates/${SOME_DATE}`,
     { anonymous: 401, PACIENT: 404, DOCTOR: 403, ADMIN: 403, SERVICE_ACCOUNT: 403 },

@@ -1,14 +1,6 @@
 import { Redis } from 'ioredis';
-import { createServiceBus } from '@crm/event-bus';
-import {
-  connectMongo,
-  createHttpApp,
-  durationToSeconds,
-  requireAuth,
-  syncIndexes,
-  TokenService,
-  type Logger,
-} from '@crm/server-kit';
+import { durationToSeconds, type Logger } from '@crm/server-kit';
+import { createServiceRuntime, type ServiceHandle } from '@crm/server-kit/service';
 import type { Role } from '@crm/contracts';
 import { authRoutes } from './api/auth.routes';
 import { usersRoutes } from './api/users.routes';
@@ -21,8 +13,8 @@ import { AccountService } from './domain/account.service';
 
 /** Wires the auth service: database, event outbox, Redis, routes. `start()` begins background work. */
 export function createAuthService(config: AuthConfig, logger: Logger) {
-  const mongo = connectMongo(config.MONGO_URL, config.MONGO_DB, logger);
-  const models = userModels(mongo.connection);
+  const runtime = createServiceRuntime('auth', config, logger);
+  const models = userModels(runtime.connection);
   const redis = new Redis(config.REDIS_URL, {
     lazyConnect: true,
     enableOfflineQueue: false,
@@ -31,19 +23,12 @@ export function createAuthService(config: AuthConfig, logger: Logger) {
   });
   redis.on('error', () => undefined); // outages are handled where Redis is used
 
-  const bus = createServiceBus({
-    url: config.AMQP_URL,
-    exchange: config.EVENTS_EXCHANGE,
-    logger,
-    name: 'auth',
-  });
-  const { connection: amqp } = bus;
-  const relay = bus.outboxRelay([models.User]);
+  const relay = runtime.outbox([models.User]);
 
   const ttlSeconds = durationToSeconds(config.JWT_TTL);
-  const tokens = new TokenService(config.JWT_SECRET, ttlSeconds);
+  const tokens = runtime.tokens;
   const accounts = new AccountService(
-    new MongoUserRepository(models, () => relay.kick()),
+    new MongoUserRepository(models, runtime.kickOutbox),
     new SessionRevocationStore(models, redis, ttlSeconds, logger),
     tokens,
     new RedisAttemptLimiter(redis),
@@ -51,21 +36,15 @@ export function createAuthService(config: AuthConfig, logger: Logger) {
       signInMaxAttempts: config.SIGNIN_MAX_ATTEMPTS,
       signInMaxAttemptsPerClient: config.SIGNIN_MAX_ATTEMPTS_PER_CLIENT,
       forgotPasswordMaxAttempts: config.FORGOT_PASSWORD_MAX_ATTEMPTS,
+      resendConfirmationMaxAttempts: config.RESEND_CONFIRMATION_MAX_ATTEMPTS,
+      resendConfirmationMaxAttemptsPerClient: config.RESEND_CONFIRMATION_MAX_ATTEMPTS_PER_CLIENT,
       attemptWindowSeconds: config.ATTEMPT_WINDOW_SECONDS,
       confirmationTtlMs: config.CONFIRMATION_TTL_HOURS * 3600_000,
       resetTtlMs: config.RESET_TTL_MINUTES * 60_000,
+      invitationTtlMs: config.INVITATION_TTL_HOURS * 3600_000,
     },
   );
-  const requireUser = requireAuth(tokens, (user) => accounts.isSessionValid(user));
-
-  const app = createHttpApp({
-    logger,
-    readiness: [{ name: 'database', check: mongo.isReady }, bus.readiness],
-    routes: (router) => {
-      router.use(authRoutes(accounts, requireUser));
-      router.use(usersRoutes(accounts, requireUser));
-    },
-  });
+  const requireUser = runtime.requireUser((user) => accounts.isSessionValid(user));
 
   const bootstrapAccounts = (
     [
@@ -75,30 +54,27 @@ export function createAuthService(config: AuthConfig, logger: Logger) {
     ] as const
   ).filter(([, , email, password]) => email && password);
 
-  return {
-    app,
+  const service = {
+    app: runtime.httpApp((router) => {
+      router.use(authRoutes(accounts, requireUser));
+      router.use(usersRoutes(accounts, requireUser));
+    }),
     accounts,
     models,
     relay,
     async start() {
-      amqp.start();
       redis.connect().catch(() => undefined);
-      await mongo.ready;
-      await syncIndexes(mongo.connection);
-      for (const [rol, name, email, password] of bootstrapAccounts) {
-        if (await accounts.ensureAccount({ rol: rol as Role, name, email: email!, password: password! })) {
-          logger.info({ rol }, 'bootstrap account created');
+      await runtime.start(async () => {
+        for (const [rol, name, email, password] of bootstrapAccounts) {
+          if (await accounts.ensureAccount({ rol: rol as Role, name, email: email!, password: password! })) {
+            logger.info({ rol }, 'bootstrap account created');
+          }
         }
-      }
-      relay.start();
+      });
     },
-    async stop() {
-      await relay.stop();
-      await amqp.close();
-      redis.disconnect();
-      await mongo.close();
-    },
+    stop: () => runtime.stop(() => redis.disconnect()),
   };
+  return service satisfies ServiceHandle;
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;

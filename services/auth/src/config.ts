@@ -21,9 +21,13 @@ export const authEnvSchema = serviceEnvSchema.extend({
   SIGNIN_MAX_ATTEMPTS: z.coerce.number().int().positive().default(10),
   SIGNIN_MAX_ATTEMPTS_PER_CLIENT: z.coerce.number().int().positive().default(50),
   FORGOT_PASSWORD_MAX_ATTEMPTS: z.coerce.number().int().positive().default(3),
+  RESEND_CONFIRMATION_MAX_ATTEMPTS: z.coerce.number().int().positive().default(3),
+  RESEND_CONFIRMATION_MAX_ATTEMPTS_PER_CLIENT: z.coerce.number().int().positive().default(20),
   ATTEMPT_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
   CONFIRMATION_TTL_HOURS: z.coerce.number().positive().default(48),
   RESET_TTL_MINUTES: z.coerce.number().positive().default(60),
+  /** Validity of the set-your-password link e-mailed to patients registered by staff or at the kiosk. */
+  INVITATION_TTL_HOURS: z.coerce.number().positive().default(168),
 });
 
 export type AuthConfig = z.infer<typeof authEnvSchema>;

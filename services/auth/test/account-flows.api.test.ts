@@ -40,13 +40,17 @@ describe('sign-up and account confirmation', () => {
     });
 
     const [mail] = await stack.mail.waitForMessagesTo(person.email, 1);
-    expect(mail.Subject).toBe('Confirma tu cuenta');
+    expect(mail.Subject).toBe('Confirme su cuenta');
     expect(mail.HTML).toContain('Lucía Hernández');
     const token = tokenFromLink(mail.Text, 'confirm-account');
 
-    const blocked = await stack.api.post('/auth/signIn', { email: person.email, password: person.password });
-    expect(blocked.status).toBe(403);
-    expect(blocked.body.errors[0].field).toBe('email');
+    // Unconfirmed patients sign in too; the answer says they still have to confirm.
+    const unconfirmed = await stack.api.post('/auth/signIn', {
+      email: person.email,
+      password: person.password,
+    });
+    expect(unconfirmed.status).toBe(200);
+    expect(unconfirmed.body).toMatchObject({ id: signUp.body.id, confirmed: false });
 
     expect((await stack.api.get(`/auth/confirmAccount/${token}`)).body).toEqual({
       message: 'Account confirmed',
@@ -60,7 +64,12 @@ describe('sign-up and account confirmation', () => {
       password: person.password,
     });
     expect(signIn.status).toBe(200);
-    expect(signIn.body).toEqual({ id: signUp.body.id, sessiontoken: expect.any(String), rol: 'PACIENT' });
+    expect(signIn.body).toEqual({
+      id: signUp.body.id,
+      sessiontoken: expect.any(String),
+      rol: 'PACIENT',
+      confirmed: true,
+    });
 
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(await stack.mail.messagesTo(person.email)).toHaveLength(1);
@@ -102,7 +111,9 @@ describe('validation', () => {
     expect((await stack.api.post('/auth/signUp', person)).status).toBe(201);
     const again = await stack.api.post('/auth/signUp', { ...person, email: person.email.toUpperCase() });
     expect(again.status).toBe(409);
-    expect(again.body.errors).toEqual([{ field: 'email', message: expect.stringContaining('Email') }]);
+    expect(again.body.errors).toEqual([
+      { field: 'email', message: 'Ya existe una cuenta con este correo electrónico' },
+    ]);
   });
 
   it.each([
@@ -178,7 +189,7 @@ describe('forgotten password', () => {
       message: 'Email sent',
     });
     const mails = await stack.mail.waitForMessagesTo(person.email, 2);
-    const resetMail = mails.find((m) => m.Subject === 'Restablece tu contraseña')!;
+    const resetMail = mails.find((m) => m.Subject === 'Restablezca su contraseña')!;
     const token = tokenFromLink(resetMail.Text, 'reset-password');
 
     await new Promise((resolve) => setTimeout(resolve, 1100)); // token iat has second resolution
@@ -188,7 +199,11 @@ describe('forgotten password', () => {
       candidates.map((password) => stack.api.post(`/auth/resetPassword/${token}`, { password })),
     );
     expect(resets.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400]);
-    expect(resets.find((r) => r.status === 200)?.body).toEqual({ message: 'Password reset' });
+    // The answer names the account, so that the page can sign in with the new password at once.
+    expect(resets.find((r) => r.status === 200)?.body).toEqual({
+      message: 'Password reset',
+      email: person.email,
+    });
     const newPassword = candidates[resets.findIndex((r) => r.status === 200)];
     expect(
       (await stack.api.post(`/auth/resetPassword/${token}`, { password: 'otra-contraseña' })).status,

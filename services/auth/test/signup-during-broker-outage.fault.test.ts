@@ -30,7 +30,7 @@ it('accepts a sign-up while RabbitMQ is down and sends its e-mail exactly once w
     rabbit('start_app');
   }
   const [mail] = await stack.mail.waitForMessagesTo(email, 1, 60000);
-  expect(mail.Subject).toBe('Confirma tu cuenta');
+  expect(mail.Subject).toBe('Confirme su cuenta');
   await new Promise((resolve) => setTimeout(resolve, 3000));
   expect(await stack.mail.messagesTo(email)).toHaveLength(1);
   expect(await stack.auth.models.User.countDocuments({ email, 'outbox.0': { $exists: true } })).toBe(0);

@@ -1,65 +1,56 @@
 import { RECORDS_VIEW } from '@crm/contracts';
-import { createServiceBus } from '@crm/event-bus';
-import {
-  connectMongo,
-  createHttpApp,
-  durationToSeconds,
-  requireAuth,
-  syncIndexes,
-  TokenService,
-  type Logger,
-} from '@crm/server-kit';
-import { MEDICAL_CERTIFICATE_FIELDS } from '@crm/view-config';
+import type { Logger } from '@crm/server-kit';
+import { createServiceRuntime, type ServiceHandle } from '@crm/server-kit/service';
+import { medicalCertificateFields } from '@crm/view-config';
+import { centreProfileRoutes } from './api/centre-profile.routes';
 import { configViewRoutes } from './api/config-view.routes';
 import type { ConfigServiceConfig } from './config';
+import { centreVersionModel } from './data/centre-version.model';
+import { MongoCentreVersionRepository } from './data/centre-version.repository';
 import { viewVersionModel } from './data/view-version.model';
 import { MongoViewVersionRepository } from './data/view-version.repository';
+import { CentreProfileService } from './domain/centre-profile.service';
 import { ViewConfigService } from './domain/view-config.service';
 
-/** Wires the config service: database, event outbox, routes. `start()` seeds and begins background work. */
+/**
+ * Wires the config service: database, event outbox, routes (changes recorded in the runtime's access
+ * trail). `start()` seeds and begins background work.
+ */
 export function createConfigService(config: ConfigServiceConfig, logger: Logger) {
-  const mongo = connectMongo(config.MONGO_URL, config.MONGO_DB, logger);
-  const models = { ViewVersion: viewVersionModel(mongo.connection) };
+  const runtime = createServiceRuntime('config', config, logger);
+  const models = {
+    ViewVersion: viewVersionModel(runtime.connection),
+    CentreVersion: centreVersionModel(runtime.connection),
+  };
+  const relay = runtime.outbox([models.ViewVersion, models.CentreVersion]);
 
-  const bus = createServiceBus({
-    url: config.AMQP_URL,
-    exchange: config.EVENTS_EXCHANGE,
-    logger,
-    name: 'config',
-  });
-  const { connection: amqp } = bus;
-  const relay = bus.outboxRelay([models.ViewVersion]);
+  const views = new ViewConfigService(new MongoViewVersionRepository(models.ViewVersion, runtime.kickOutbox));
+  const centre = new CentreProfileService(
+    new MongoCentreVersionRepository(models.CentreVersion, runtime.kickOutbox),
+  );
+  const requireUser = runtime.requireUser();
 
-  const views = new ViewConfigService(new MongoViewVersionRepository(models.ViewVersion, () => relay.kick()));
-  const requireUser = requireAuth(new TokenService(config.JWT_SECRET, durationToSeconds(config.JWT_TTL)));
+  /** The centre profile first: the seeded clinical form takes its default prices from it. */
+  const seed = async () => {
+    if (await centre.seed()) logger.info('centre profile seeded');
+    const { prices } = await centre.current();
+    if (await views.seed(RECORDS_VIEW, medicalCertificateFields(prices)))
+      logger.info({ view: RECORDS_VIEW }, 'view configuration seeded');
+  };
 
-  const app = createHttpApp({
-    logger,
-    readiness: [{ name: 'database', check: mongo.isReady }, bus.readiness],
-    routes: (router) => {
-      router.use(configViewRoutes(views, requireUser));
-    },
-  });
-
-  return {
-    app,
+  const service = {
+    app: runtime.httpApp((router) => {
+      router.use(configViewRoutes(views, requireUser, runtime.audit));
+      router.use(centreProfileRoutes(centre, requireUser, runtime.audit));
+    }),
     models,
     views,
+    centre,
     relay,
-    async start() {
-      amqp.start();
-      await mongo.ready;
-      await syncIndexes(mongo.connection);
-      if (await views.seed(RECORDS_VIEW, MEDICAL_CERTIFICATE_FIELDS))
-        logger.info({ view: RECORDS_VIEW }, 'view configuration seeded');
-      relay.start();
-    },
-    async stop() {
-      await relay.stop();
-      await amqp.close();
-      await mongo.close();
-    },
+    start: () => runtime.start(seed),
+    stop: () => runtime.stop(),
   };
+  return service satisfies ServiceHandle;
 }
 
 export type ConfigService = ReturnType<typeof createConfigService>;

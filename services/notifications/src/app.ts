@@ -1,15 +1,14 @@
-import {
-  AmqpConnection,
-  EventConsumer,
-  MongoProcessedEventStore,
-  SingleLane,
-  type Subscription,
-} from '@crm/event-bus';
-import { connectMongo, createHttpApp, type Logger } from '@crm/server-kit';
+import { SingleLane } from '@crm/event-bus/amqp';
+import type { Logger } from '@crm/server-kit';
+import { createServiceRuntime, type ServiceHandle } from '@crm/server-kit/service';
 import type { NotificationsConfig } from './config';
 import { accountMailHandlers } from './events/account-mail.consumer';
 import { appointmentMailHandlers } from './events/appointment-mail.consumer';
+import { centreProfileHandlers } from './events/centre-profile.consumer';
+import { CentreProfileClient } from './data/centre-profile.client';
 import { smtpMailer, type Mailer } from './mail/mailer';
+import { invitationMailHandlers, patientAccessHandlers } from './events/account-access.consumer';
+import { PatientAccessStore } from './data/patient-access.store';
 
 /**
  * A worker killed mid-send holds its claims this long before another takes over; the SMTP timeouts
@@ -17,71 +16,77 @@ import { smtpMailer, type Mailer } from './mail/mailer';
  */
 export const MAIL_CLAIM_LEASE_MS = 30_000;
 
+/** The worker's queues are `<QUEUE_PREFIX>.notifications.<purpose>`. */
+export const NOTIFICATIONS_QUEUE_PURPOSES = [
+  'account-mail',
+  'appointment-mail',
+  'invitation-mail',
+  'patient-access',
+  'centre-profile',
+] as const;
+
 /**
  * The e-mail worker: consumes events and sends e-mails. It answers HTTP only for health probes.
  * Several replicas compete on the same queues; idempotency by event id keeps e-mails single.
  */
 export function createNotificationsService(config: NotificationsConfig, logger: Logger, mailer?: Mailer) {
-  const mongo = connectMongo(config.MONGO_URL, config.MONGO_DB, logger);
-  const amqp = new AmqpConnection({ url: config.AMQP_URL, logger, connectionName: 'notifications' });
-  const consumer = new EventConsumer({ connection: amqp, exchange: config.EVENTS_EXCHANGE, logger });
+  const runtime = createServiceRuntime('notifications', config, logger);
   const mail = mailer ?? smtpMailer(config.SMTP_URL, config.MAIL_FROM);
-
-  const app = createHttpApp({
+  // The centre profile (brand, address, sender name) of every e-mail, read from the config service.
+  const centre = new CentreProfileClient({
+    configServiceUrl: config.CONFIG_SERVICE_URL,
+    ttlMs: config.CENTRE_PROFILE_TTL_MS,
+    timeoutMs: config.CONFIG_TIMEOUT_MS,
     logger,
-    readiness: [
-      { name: 'database', check: mongo.isReady },
-      { name: 'broker', check: () => amqp.isConnected() },
-    ],
-    routes: () => undefined,
   });
+  const mailQueue = {
+    // One e-mail at a time per worker, across both queues: a worker killed after SMTP accepted
+    // an e-mail and before it was recorded sends that one again — never more than one per kill.
+    // Throughput comes from replicas (they share the queues); prefetch 1 keeps the wait for the
+    // lane (at most the other queue's send) far below the claim lease. SMTP outages are retried for
+    // several minutes before a message is parked in the DLQ.
+    lane: new SingleLane(),
+    prefetch: 1,
+    maxAttempts: 10,
+    retryDelayMs: [1000, 5000, 15000, 30000, 60000],
+    claimLeaseMs: MAIL_CLAIM_LEASE_MS,
+  };
+  // Who can sign in (auth events), so that e-mails only point to an area the patient can enter.
+  const access = new PatientAccessStore(runtime.connection);
+  const [accountMail, appointmentMail, invitationMail, patientAccess, centreProfile] =
+    NOTIFICATIONS_QUEUE_PURPOSES;
+  runtime.consume({
+    purpose: accountMail,
+    events: accountMailHandlers(mail, config.PUBLIC_URL, centre),
+    ...mailQueue,
+  });
+  runtime.consume({
+    purpose: appointmentMail,
+    events: appointmentMailHandlers(mail, config.PUBLIC_URL, config.MAIL_FROM, centre, access),
+    ...mailQueue,
+  });
+  runtime.consume({
+    purpose: invitationMail,
+    events: invitationMailHandlers(mail, config.PUBLIC_URL, centre),
+    ...mailQueue,
+  });
+  runtime.consume({ purpose: patientAccess, events: patientAccessHandlers(access), prefetch: 10 });
+  // Dropping the copy of the profile is harmless to repeat and must not wait for an e-mail.
+  runtime.consume({ purpose: centreProfile, events: centreProfileHandlers(centre), prefetch: 10 });
 
-  const subscriptions: Subscription[] = [];
-
-  return {
-    app,
-    async start() {
-      amqp.start();
-      await mongo.ready;
-      const idempotency = new MongoProcessedEventStore(mongo.connection);
-      const retries = {
-        // One e-mail at a time per worker, across both queues: a worker killed after SMTP accepted
-        // an e-mail and before it was recorded sends that one again — never more than one per kill.
-        // Throughput comes from replicas (they share the queues); prefetch 1 keeps the wait for the
-        // lane (at most the other queue's send) far below the claim lease.
-        lane: new SingleLane(),
-        prefetch: 1,
-        maxAttempts: 10,
-        retryDelayMs: [1000, 5000, 15000, 30000, 60000],
-        claimLeaseMs: MAIL_CLAIM_LEASE_MS,
-      };
-      subscriptions.push(
-        consumer.subscribe({
-          queue: `${config.QUEUE_PREFIX}.notifications.account-mail`,
-          events: accountMailHandlers(mail, config.PUBLIC_URL),
-          idempotency,
-          // SMTP outages are retried for several minutes before a message is parked in the DLQ.
-          ...retries,
-        }),
-      );
-      subscriptions.push(
-        consumer.subscribe({
-          queue: `${config.QUEUE_PREFIX}.notifications.appointment-mail`,
-          events: appointmentMailHandlers(mail, config.PUBLIC_URL, config.MAIL_FROM),
-          idempotency,
-          ...retries,
-        }),
-      );
-    },
+  const service = {
+    // HTTP only for the health probes.
+    app: runtime.httpApp(() => undefined),
+    centre,
+    start: () => runtime.start(),
     /** Resolves once every queue is declared and bound (events published before that are not routed). */
-    async ready(timeoutMs = 30000) {
-      await Promise.all(subscriptions.map((subscription) => subscription.ready(timeoutMs)));
-    },
+    consuming: (timeoutMs = 30000) => runtime.consuming(timeoutMs),
     async stop() {
-      await consumer.close();
-      await amqp.close();
+      await runtime.stop(); // consumers first: an e-mail being sent finishes before SMTP closes
       mail.close();
-      await mongo.close();
     },
   };
+  return service satisfies ServiceHandle;
 }
+
+export type NotificationsService = ReturnType<typeof createNotificationsService>;

@@ -5,11 +5,33 @@ export const notificationsEnvSchema = serviceEnvSchema.omit({ JWT_SECRET: true, 
   PORT: z.coerce.number().int().positive().default(4010),
   MONGO_DB: z.string().min(1).default('notifications'),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// URL'),
-  MAIL_FROM: z.string().min(3).default('Centro de Reconocimiento Médico <citas@example.test>'),
+  /**
+   * The sender's address ("Nombre <citas@centro.es>" or "citas@centro.es"). The display name shown
+   * is the centre profile's `senderName`, so that an admin can change it without a redeploy.
+   */
+  MAIL_FROM: z
+    .string()
+    .min(3)
+    .default('Centro de Reconocimiento Médico <citas@example.test>')
+    .refine((value) => /^[^\s@<>]+@[^\s@<>]+$/.test(senderAddress(value)), 'must contain an e-mail address'),
   PUBLIC_URL: z.url().transform((url) => url.replace(/\/+$/, '')),
+  /** Where the centre profile is read (`GET /config/centre`, public). */
+  CONFIG_SERVICE_URL: z
+    .url({ protocol: /^https?$/ })
+    .default('http://127.0.0.1:4005')
+    .transform((url) => url.replace(/\/+$/, '')),
+  /** How long a read profile is used without asking again (0: ask for every e-mail). */
+  CENTRE_PROFILE_TTL_MS: z.coerce.number().int().min(0).default(10_000),
+  /** How long to wait for the config service before sending with the last known profile. */
+  CONFIG_TIMEOUT_MS: z.coerce.number().int().positive().default(2_000),
 });
 
 export type NotificationsConfig = z.infer<typeof notificationsEnvSchema>;
+
+/** "Centro <citas@x>" → "citas@x"; a bare address stays as it is. */
+export function senderAddress(mailFrom: string): string {
+  return /<([^>]+)>/.exec(mailFrom)?.[1]?.trim() ?? mailFrom.trim();
+}
 
 export const loadNotificationsConfig = (env: NodeJS.ProcessEnv = process.env): NotificationsConfig =>
   loadConfig(notificationsEnvSchema, env);

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { appointmentBooked, appointmentCancelled, appointmentDeleted } from '@crm/contracts';
+import {
+  appointmentBooked,
+  appointmentCancelled,
+  appointmentDeleted,
+  CENTRE_PROFILE_SEED,
+  type CentreProfileData,
+} from '@crm/contracts';
 import { createEnvelope, type HandlerContext } from '@crm/event-bus';
 import { appointmentMailHandlers } from '../src/events/appointment-mail.consumer';
 import { buildIcs, escapeIcsText, foldLine } from '../src/mail/ics';
@@ -24,10 +30,10 @@ describe('calendar file', () => {
     uid: 'appointment-abc@crm.events',
     start: new Date('2026-11-23T09:15:00Z'),
     durationMinutes: 15,
-    summary: 'Cita en Centro de Reconocimiento Médico',
-    description: 'Reconocimiento médico; trae tu DNI, gafas o lentillas\ny el permiso actual.',
-    location: 'Centro de Reconocimiento Médico, Calle Ejemplo 1, 35001 Las Palmas de Gran Canaria, España',
-    organizer: { name: 'Centro de Reconocimiento Médico', email: 'citas@example.test' },
+    summary: 'Cita en Reconocimientos Triana',
+    description: 'Reconocimiento médico; traiga su DNI, gafas o lentillas\ny el permiso actual.',
+    location: 'Avenida de Prueba 7, 35010 Villa de Ensayo',
+    organizer: { name: 'Reconocimientos Triana', email: 'citas@example.test' },
     stamp: new Date('2026-11-22T04:00:00.123Z'),
     method: 'PUBLISH' as const,
   };
@@ -53,8 +59,9 @@ describe('calendar file', () => {
         'DTEND:20261123T093000Z',
         'STATUS:CONFIRMED',
         'SEQUENCE:0',
-        'LOCATION:Centro de Reconocimiento Médico\\, Calle Ejemplo 1\\, 35001 Las Palmas de Gran Canaria\\, España',
-        'DESCRIPTION:Reconocimiento médico\\; trae tu DNI\\, gafas o lentillas\\ny el permiso actual.',
+        'LOCATION:Avenida de Prueba 7\\, 35010 Villa de Ensayo',
+        'DESCRIPTION:Reconocimiento médico\\; traiga su DNI\\, gafas o lentillas\\ny el permiso actual.',
+        'ORGANIZER;CN="Reconocimientos Triana":mailto:citas@example.test',
         'END:VEVENT',
         'END:VCALENDAR',
       ]),
@@ -86,10 +93,20 @@ describe('calendar file', () => {
 describe('appointment e-mails', () => {
   const sent: OutgoingMail[] = [];
   const mailer: Mailer = { send: async (mail) => void sent.push(mail), close: () => undefined };
+  /** The profile as the worker read it from the config service. */
+  const centre: CentreProfileData = {
+    ...CENTRE_PROFILE_SEED,
+    brandName: 'Clínica Vegueta',
+    senderName: 'Citas Clínica Vegueta',
+    address: 'Calle Obispo Codina 3, 35001 Las Palmas de Gran Canaria',
+  };
   const handlers = new Map<string, (event: never, context: HandlerContext) => unknown>(
-    appointmentMailHandlers(mailer, 'http://crm.test', 'Centro <citas@example.test>').map(
-      ([contract, handler]) => [contract.name, handler as (event: never, context: HandlerContext) => unknown],
-    ),
+    appointmentMailHandlers(mailer, 'http://crm.test', 'Centro <citas@example.test>', {
+      current: async () => centre,
+    }).map(([contract, handler]) => [
+      contract.name,
+      handler as (event: never, context: HandlerContext) => unknown,
+    ]),
   );
   const context: HandlerContext = { queue: 'q', attempt: 1, redelivered: false };
   const data = (rol: 'PACIENT' | 'DOCTOR' | 'ADMIN') => ({
@@ -102,16 +119,20 @@ describe('appointment e-mails', () => {
   });
   beforeEach(() => (sent.length = 0));
 
-  it('confirms a booking to the patient with the calendar file and the event id as message id', async () => {
+  it('confirms a booking to the patient, from the profile and with its calendar file, the event id as message id', async () => {
     const event = createEnvelope(appointmentBooked, data('PACIENT'), randomUUID());
     await handlers.get(appointmentBooked.name)!(event as never, context);
     expect(sent).toHaveLength(1);
     const [mail] = sent;
     expect(mail).toMatchObject({
       to: 'lucia@example.test',
+      senderName: 'Citas Clínica Vegueta',
       subject: 'Cita confirmada: lunes, 23 de noviembre de 2026, 09:15',
       messageId: `<${event.id}@crm.events>`,
     });
+    expect(mail!.text).toContain(
+      'Lugar: Clínica Vegueta, Calle Obispo Codina 3, 35001 Las Palmas de Gran Canaria.',
+    );
     expect(mail!.html).toContain('Lucía &lt;b&gt;Hernández&lt;/b&gt;');
     expect(mail!.html).toContain('http://crm.test/user');
     expect(mail!.attachments).toEqual([
@@ -121,8 +142,13 @@ describe('appointment e-mails', () => {
         content: expect.stringContaining('UID:appointment-a1@crm.events'),
       },
     ]);
-    expect(mail!.attachments![0]!.content).toContain(
-      'ORGANIZER;CN="Centro de Reconocimiento Médico":mailto:citas@example.test',
+    const ics = unfold(mail!.attachments![0]!.content).split('\r\n');
+    expect(ics).toEqual(
+      expect.arrayContaining([
+        'ORGANIZER;CN="Citas Clínica Vegueta":mailto:citas@example.test',
+        'LOCATION:Calle Obispo Codina 3\\, 35001 Las Palmas de Gran Canaria',
+        'SUMMARY:Cita en Clínica Vegueta',
+      ]),
     );
   });
 
@@ -139,8 +165,9 @@ describe('appointment e-mails', () => {
       'Cita cancelada: lunes, 23 de noviembre de 2026, 09:15',
       'Cita cancelada: lunes, 23 de noviembre de 2026, 09:15',
     ]);
-    expect(sent[0]!.text).toContain('como nos has pedido');
-    expect(sent[1]!.text).toContain('El centro ha cancelado tu cita');
+    expect(sent[0]!.text).toContain('como nos ha pedido');
+    expect(sent[1]!.text).toContain('El centro ha cancelado su cita');
+    expect(sent.map((m) => m.senderName)).toEqual(['Citas Clínica Vegueta', 'Citas Clínica Vegueta']);
     expect(sent[1]!.attachments![0]!.content).toContain('METHOD:CANCEL');
   });
 

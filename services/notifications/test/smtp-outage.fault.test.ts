@@ -81,7 +81,7 @@ it('retries while SMTP is down and sends the e-mail once when it is back', async
 
   const mail = await startMailpit();
   const [message] = await mail.waitForMessagesTo(email, 1, 60000);
-  expect(message.Subject).toBe('Confirma tu cuenta');
+  expect(message.Subject).toBe('Confirme su cuenta');
   await new Promise((resolve) => setTimeout(resolve, 3000));
   expect(await mail.messagesTo(email)).toHaveLength(1);
 }, 120000);

@@ -1,13 +1,5 @@
-import { createServiceBus, MongoProcessedEventStore, type Subscription } from '@crm/event-bus';
-import {
-  connectMongo,
-  createHttpApp,
-  durationToSeconds,
-  requireAuth,
-  syncIndexes,
-  TokenService,
-  type Logger,
-} from '@crm/server-kit';
+import type { Logger } from '@crm/server-kit';
+import { createServiceRuntime, type ServiceHandle } from '@crm/server-kit/service';
 import { recordsRoutes } from './api/records.routes';
 import type { RecordsConfig } from './config';
 import { AppointmentsClient } from './data/appointments.client';
@@ -23,80 +15,44 @@ import { viewConfigHandlers } from './events/view-config.consumer';
 /** The records service's consumer queues are `<QUEUE_PREFIX>.records.<purpose>`. */
 export const RECORDS_QUEUE_PURPOSES = ['view-config', 'listing'] as const;
 
-/** Wires the records service: database, outbox relay, configuration cache and its feed, routes. */
+/**
+ * Wires the records service: database, outbox relay, configuration cache and its feed, routes
+ * (every access recorded in the runtime's access trail).
+ */
 export function createRecordsService(config: RecordsConfig, logger: Logger) {
-  const mongo = connectMongo(config.MONGO_URL, config.MONGO_DB, logger);
-  const models = recordModels(mongo.connection);
-
-  const bus = createServiceBus({
-    url: config.AMQP_URL,
-    exchange: config.EVENTS_EXCHANGE,
-    logger,
-    name: 'records',
-  });
-  const { connection: amqp, consumer } = bus;
-  const relay = bus.outboxRelay([models.Revision]);
+  const runtime = createServiceRuntime('records', config, logger);
+  const models = recordModels(runtime.connection);
+  const relay = runtime.outbox([models.Revision]);
 
   const viewConfigs = new ViewConfigCache(
     new ConfigClient(config.CONFIG_SERVICE_URL, config.UPSTREAM_TIMEOUT_MS),
     config.VIEW_CONFIG_CACHE_TTL_MS,
   );
-  const repository = new MongoRecordRepository(models, logger, () => relay.kick());
+  const repository = new MongoRecordRepository(models, logger, runtime.kickOutbox);
   const records = new RecordService(
     repository,
     new AppointmentsClient(config.APPOINTMENTS_SERVICE_URL, config.UPSTREAM_TIMEOUT_MS),
     new AuthClient(config.AUTH_SERVICE_URL, config.UPSTREAM_TIMEOUT_MS),
     viewConfigs,
   );
-  const requireUser = requireAuth(new TokenService(config.JWT_SECRET, durationToSeconds(config.JWT_TTL)));
+  const requireUser = runtime.requireUser();
+  const [viewConfigFeed, listingFeed] = RECORDS_QUEUE_PURPOSES;
+  runtime.consume({ purpose: viewConfigFeed, events: viewConfigHandlers(viewConfigs) });
+  runtime.consume({ purpose: listingFeed, events: recordListingHandlers(repository) });
 
-  const app = createHttpApp({
-    logger,
-    readiness: [{ name: 'database', check: mongo.isReady }, bus.readiness],
-    routes: (router) => {
-      router.use(recordsRoutes(records, requireUser));
-    },
-  });
-
-  let feeds: Subscription[] = [];
-
-  return {
-    app,
+  const service = {
+    app: runtime.httpApp((router) => {
+      router.use(recordsRoutes(records, requireUser, runtime.audit));
+    }),
     models,
     relay,
     viewConfigs,
-    async start() {
-      amqp.start();
-      await mongo.ready;
-      await syncIndexes(mongo.connection);
-      const idempotency = new MongoProcessedEventStore(mongo.connection);
-      const queue = (purpose: (typeof RECORDS_QUEUE_PURPOSES)[number]) =>
-        `${config.QUEUE_PREFIX}.records.${purpose}`;
-      feeds = [
-        consumer.subscribe({
-          queue: queue('view-config'),
-          events: viewConfigHandlers(viewConfigs),
-          idempotency,
-        }),
-        consumer.subscribe({
-          queue: queue('listing'),
-          events: recordListingHandlers(repository),
-          idempotency,
-        }),
-      ];
-      relay.start();
-    },
+    start: () => runtime.start(),
     /** Resolves once the configuration and listing feeds are bound to the exchange (tests wait for it). */
-    async consuming(timeoutMs?: number) {
-      await Promise.all(feeds.map((feed) => feed.ready(timeoutMs)));
-    },
-    async stop() {
-      await relay.stop();
-      await consumer.close();
-      await amqp.close();
-      await mongo.close();
-    },
+    consuming: (timeoutMs?: number) => runtime.consuming(timeoutMs),
+    stop: () => runtime.stop(),
   };
+  return service satisfies ServiceHandle;
 }
 
 export type RecordsService = ReturnType<typeof createRecordsService>;

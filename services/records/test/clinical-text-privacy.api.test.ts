@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { createLogger } from '@crm/server-kit';
 import { listen, uniqueName, type RunningServer } from '@crm/testing';
 import mongoose from 'mongoose';
-import { deleteConsumerQueues } from '../../../test-support/components/records';
+import { deleteConsumerQueues } from '../../../test-support/components/service-component';
 import { startStack, type Stack } from '../../../test-support/stack';
 import { createRecordsService, RECORDS_QUEUE_PURPOSES, type RecordsService } from '../src/app';
 import { loadRecordsConfig } from '../src/config';

@@ -149,6 +149,22 @@ describe('POST /records', () => {
     expect(value(record, 'total')).toBe(54);
   });
 
+  it.each(['Licencia de armas', 'Estudios'])(
+    'prices a "%s" check-up at the check-up only: the DGT fees a client sends are not stored nor counted',
+    async (certificateType) => {
+      const { record } = await recordFor(
+        // What a tampered or stale form could send: driving-licence fees and its totals.
+        renewalWith({ certificateType, licenceGroup: 'GRUPO_1', net: 53.58, total: 54 }),
+      );
+      expect(record.metadata.dgtFee).toBeUndefined();
+      expect(record.metadata.dgtManagement).toBeUndefined();
+      expect(record.metadata.licenceGroup).toBeUndefined();
+      expect(value(record, 'checkupFee')).toBe(19);
+      expect(value(record, 'net')).toBe(19);
+      expect(value(record, 'total')).toBe(19);
+    },
+  );
+
   it('publishes records.record.created.v1 with references only, never the clinical content', async () => {
     const listener = await listenForMessages<{ name: string; data: Record<string, unknown> }>(
       stack.amqpUrl,
@@ -161,12 +177,20 @@ describe('POST /records', () => {
       );
       const event = await listener.waitFor((message) => message.body.data.id === record.id);
       expect(event.routingKey).toBe('records.record.created.v1');
+      // References, plus the billing figures the reporting read model counts (no clinical field).
       expect(event.body.data).toEqual({
         id: record.id,
         userId: patient.id,
         dateId: appointment.id,
         doctorId: staff.DOCTOR.id,
         configVersion: 1,
+        billing: {
+          gross: 54,
+          currency: 'EUR',
+          certificateType: 'Permiso de conducir',
+          revision: 1,
+          appointmentDate: appointment.date,
+        },
       });
       expect(JSON.stringify(event.body)).not.toContain('TEXTO-CLINICO-SECRETO');
       // The relay removes the entry right after the broker's confirm (which may come after delivery).
@@ -362,6 +386,33 @@ describe('POST /records', () => {
     });
   });
 
+  const ALREADY_RECORDED = 'Esta cita ya tiene una historia clínica; actualízala en lugar de crear otra';
+
+  it('answers 409 with a Spanish message to a second record for the same appointment, keeping the first', async () => {
+    const { patient, appointment, record } = await recordFor();
+    const again = await createRecord({
+      userId: patient.id,
+      dateId: appointment.id,
+      metadata: renewalWith({ observations: 'Segundo intento' }),
+    });
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({
+      message: ALREADY_RECORDED,
+      errors: [{ message: ALREADY_RECORDED, field: 'dateId' }],
+    });
+    const stored = await stack.api.get<RecordView>(`/records/${record.id}`, staff.DOCTOR.token);
+    expect(stored.body).toEqual(record);
+  });
+
+  it('answers one 201 and one 409 to two saves of the same appointment at the same moment', async () => {
+    const { patient, appointment } = await patientWithAppointment();
+    const body = { userId: patient.id, dateId: appointment.id, metadata: metadataOf() };
+    const answers = await Promise.all([createRecord(body), createRecord(body, staff.ADMIN.token)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
+    expect(answers.find((answer) => answer.status === 409)!.body.message).toBe(ALREADY_RECORDED);
+    expect(await service.models.Revision.countDocuments({ recordId: appointment.id })).toBe(1);
+  });
+
   it('answers 409 to a second record for the same appointment, also when both arrive at once', async () => {
     const { patient, appointment, record } = await recordFor();
     const again = await createRecord({ userId: patient.id, dateId: appointment.id, metadata: metadataOf() });
@@ -390,6 +441,39 @@ describe('POST /records', () => {
       metadata: metadataOf(),
     });
     expect(response).toMatchObject({ status: 409, body: { errors: [{ field: 'dateId' }] } });
+  });
+});
+
+describe('GET /records/appointment/:id', () => {
+  const lookup = (appointmentId: string, token = staff.DOCTOR.token) =>
+    stack.api.get<{ record: RecordView | null; message?: string }>(
+      `/records/appointment/${appointmentId}`,
+      token,
+    );
+
+  it('answers {record: null} for an appointment without a record, and its record once it has one', async () => {
+    const { patient, appointment } = await patientWithAppointment();
+    expect(await lookup(appointment.id)).toMatchObject({ status: 200, body: { record: null } });
+    const created = await createRecord({
+      userId: patient.id,
+      dateId: appointment.id,
+      metadata: metadataOf(),
+    });
+    expect(created.status).toBe(201);
+    const found = await lookup(appointment.id, staff.ADMIN.token);
+    expect(found.status).toBe(200);
+    expect(found.body.record).toEqual(
+      (await stack.api.get<RecordView>(`/records/${created.body.id}`, staff.DOCTOR.token)).body,
+    );
+    expect(found.body.record!.dateId).toBe(appointment.id);
+  });
+
+  it('answers 400 to a malformed id and refuses patients and the kiosk', async () => {
+    const { patient, appointment } = await patientWithAppointment();
+    expect((await lookup('not-an-id')).status).toBe(400);
+    expect((await lookup(appointment.id, patient.token)).status).toBe(403);
+    expect((await lookup(appointment.id, staff.SERVICE_ACCOUNT.token)).status).toBe(403);
+    expect((await stack.api.get(`/records/appointment/${appointment.id}`)).status).toBe(401);
   });
 });
 
@@ -450,6 +534,17 @@ describe('PUT /records/:id', () => {
     });
   });
 
+  it('drops the DGT fees and re-prices when the certificate is no longer a driving licence', async () => {
+    const { record } = await recordFor();
+    expect(value(record, 'total')).toBe(54);
+    const response = await update(record.id, { certificateType: { value: 'Licencia de armas' } });
+    expect(response.status).toBe(200);
+    expect(response.body.metadata.dgtFee).toBeUndefined();
+    expect(response.body.metadata.dgtManagement).toBeUndefined();
+    expect(value(response.body, 'net')).toBe(19);
+    expect(value(response.body, 'total')).toBe(19);
+  });
+
   it('drops the restrictions when the result no longer needs them', async () => {
     const { record } = await recordFor(
       renewalWith({ result: 'Apto con restricciones', restrictions: 'Gafas' }),
@@ -475,6 +570,7 @@ describe('PUT /records/:id', () => {
         dateId: record.dateId,
         doctorId: staff.DOCTOR.id,
         configVersion: 1,
+        billing: expect.objectContaining({ gross: 54, currency: 'EUR', revision: 2 }),
       });
       expect(JSON.stringify(event.body)).not.toContain('NOTA-PRIVADA');
     } finally {

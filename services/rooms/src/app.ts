@@ -1,13 +1,5 @@
-import { createServiceBus } from '@crm/event-bus';
-import {
-  connectMongo,
-  createHttpApp,
-  requireAuth,
-  syncIndexes,
-  TokenService,
-  durationToSeconds,
-  type Logger,
-} from '@crm/server-kit';
+import type { Logger } from '@crm/server-kit';
+import { createServiceRuntime, type ServiceHandle } from '@crm/server-kit/service';
 import { roomCalendarRoutes } from './api/room-calendar.routes';
 import { roomsRoutes } from './api/rooms.routes';
 import type { RoomsConfig } from './config';
@@ -22,61 +14,40 @@ import { ReservationService } from './domain/reservation.service';
 
 /** Wires the rooms service: database, event outbox, slot-lock sweep, routes. `start()` begins background work. */
 export function createRoomsService(config: RoomsConfig, logger: Logger) {
-  const mongo = connectMongo(config.MONGO_URL, config.MONGO_DB, logger);
-  const models = { Room: roomModel(mongo.connection), ...reservationModels(mongo.connection) };
-
-  const bus = createServiceBus({
-    url: config.AMQP_URL,
-    exchange: config.EVENTS_EXCHANGE,
-    logger,
-    name: 'rooms',
-  });
-  const { connection: amqp } = bus;
-  const relay = bus.outboxRelay([models.Reservation, models.ReleasedReservation]);
+  const runtime = createServiceRuntime('rooms', config, logger);
+  const models = { Room: roomModel(runtime.connection), ...reservationModels(runtime.connection) };
+  const relay = runtime.outbox([models.Reservation, models.ReleasedReservation]);
 
   const rooms = new MongoRoomRepository(models.Room);
   const locks = new SlotLocks(models, logger);
   const reservations = new ReservationService(
     rooms,
-    new MongoReservationRepository(models, locks, () => relay.kick()),
+    new MongoReservationRepository(models, locks, runtime.kickOutbox),
   );
   const sweeper = new OrphanLockSweeper(models, logger, {
     graceMs: config.ROOM_LOCK_GRACE_SECONDS * 1000,
     intervalMs: config.ROOM_LOCK_SWEEP_SECONDS * 1000,
   });
-  // Signed-out sessions are refused by the gateway (Redis); here the token itself is verified.
-  const requireUser = requireAuth(new TokenService(config.JWT_SECRET, durationToSeconds(config.JWT_TTL)));
+  const requireUser = runtime.requireUser();
 
-  const app = createHttpApp({
-    logger,
-    readiness: [{ name: 'database', check: mongo.isReady }, bus.readiness],
-    routes: (router) => {
+  const service = {
+    app: runtime.httpApp((router) => {
       router.use(roomsRoutes(reservations));
       router.use(roomCalendarRoutes(reservations, requireUser));
-    },
-  });
-
-  return {
-    app,
+    }),
     models,
     relay,
     sweeper,
     async start() {
-      amqp.start();
-      await mongo.ready;
-      await syncIndexes(mongo.connection);
-      const added = await rooms.addMissing(CONSULTING_ROOMS);
-      if (added > 0) logger.info({ added }, 'consulting rooms created');
-      relay.start();
+      await runtime.start(async () => {
+        const added = await rooms.addMissing(CONSULTING_ROOMS);
+        if (added > 0) logger.info({ added }, 'consulting rooms created');
+      });
       sweeper.start();
     },
-    async stop() {
-      await sweeper.stop();
-      await relay.stop();
-      await amqp.close();
-      await mongo.close();
-    },
+    stop: () => runtime.stop(() => sweeper.stop()),
   };
+  return service satisfies ServiceHandle;
 }
 
 export type RoomsService = ReturnType<typeof createRoomsService>;

@@ -1,4 +1,4 @@
-import type { AppointmentPatientView, AppointmentView } from '@crm/contracts';
+import type { AgendaEntry, AppointmentPatientView, AppointmentView } from '@crm/contracts';
 import type { Appointment } from '../domain/appointment';
 import type { Patient } from '../domain/patient';
 
@@ -14,6 +14,25 @@ export function toAppointmentView(appointment: Appointment): AppointmentView {
     user: appointment.user,
     channel: appointment.channel,
     createdAt: appointment.createdAt.toISOString(),
+    ...(appointment.checkedInAt ? { checkedInAt: appointment.checkedInAt.toISOString() } : {}),
+    ...(appointment.endedAt ? { endedAt: appointment.endedAt.toISOString() } : {}),
+  };
+}
+
+/** A line of the day's agenda. */
+export function toAgendaEntry(appointment: Appointment): AgendaEntry {
+  const { id, date, status, name, pacientId, user, channel, checkedInAt, endedAt } =
+    toAppointmentView(appointment);
+  return {
+    id,
+    date,
+    status,
+    name,
+    pacientId,
+    user,
+    channel,
+    ...(checkedInAt ? { checkedInAt } : {}),
+    ...(endedAt ? { endedAt } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import {
   appointmentDateParam,
   appointmentIdParam,
@@ -9,8 +9,10 @@ import {
   type BookingResponse,
 } from '@crm/contracts';
 import { callerOf, requireRole, validate, validated } from '@crm/server-kit';
+import type { AuditTrail } from '@crm/server-kit/service';
 import type { Appointment } from '../domain/appointment';
 import type { BookingService } from '../domain/booking.service';
+import { recordAccess } from './access-trail';
 import { callerWithToken } from './caller';
 import { toAppointmentView } from './appointment.view';
 
@@ -20,9 +22,26 @@ const statusChange = (appointment: Appointment): AppointmentStatusChange => ({
   status: appointment.status,
 });
 
-/** The `/dates` calls that book or end appointments (SPEC §7). */
-export function bookingRoutes(bookings: BookingService, requireUser: RequestHandler): Router {
+/**
+ * The `/dates` calls that book or end appointments (SPEC §7). Bookings, cancellations and deletions
+ * by the staff or the kiosk are recorded in the access trail (a patient's own are not).
+ */
+export function bookingRoutes(
+  bookings: BookingService,
+  requireUser: RequestHandler,
+  trail: AuditTrail,
+): Router {
   const router = Router();
+  /** Records `action` on one appointment and gives it back. */
+  const recorded = async (req: Request, action: string, appointment: Appointment) => {
+    await recordAccess(trail, req, {
+      action,
+      resource: 'appointment',
+      resourceId: appointment.id,
+      patientIds: [appointment.pacientId],
+    });
+    return appointment;
+  };
 
   router.post(
     '/dates',
@@ -52,7 +71,15 @@ export function bookingRoutes(bookings: BookingService, requireUser: RequestHand
       const { date, pacientId } = validated(res, 'body', bookForPatientBody);
       res
         .status(201)
-        .json(toAppointmentView(await bookings.bookForPatient(callerWithToken(req), pacientId, date)));
+        .json(
+          toAppointmentView(
+            await recorded(
+              req,
+              'appointment.book',
+              await bookings.bookForPatient(callerWithToken(req), pacientId, date),
+            ),
+          ),
+        );
     },
   );
 
@@ -65,7 +92,15 @@ export function bookingRoutes(bookings: BookingService, requireUser: RequestHand
       const { date, pacientId } = validated(res, 'body', bookWalkInBody);
       res
         .status(201)
-        .json(toAppointmentView(await bookings.bookWalkIn(callerWithToken(req), pacientId, date)));
+        .json(
+          toAppointmentView(
+            await recorded(
+              req,
+              'appointment.book',
+              await bookings.bookWalkIn(callerWithToken(req), pacientId, date),
+            ),
+          ),
+        );
     },
   );
 
@@ -77,7 +112,11 @@ export function bookingRoutes(bookings: BookingService, requireUser: RequestHand
     async (req, res) => {
       res.json(
         statusChange(
-          await bookings.deleteById(callerOf(req), validated(res, 'params', appointmentIdParam).id),
+          await recorded(
+            req,
+            'appointment.delete',
+            await bookings.deleteById(callerOf(req), validated(res, 'params', appointmentIdParam).id),
+          ),
         ),
       );
     },
@@ -91,7 +130,11 @@ export function bookingRoutes(bookings: BookingService, requireUser: RequestHand
     async (req, res) => {
       res.json(
         statusChange(
-          await bookings.cancelById(callerOf(req), validated(res, 'params', appointmentIdParam).id),
+          await recorded(
+            req,
+            'appointment.cancel',
+            await bookings.cancelById(callerOf(req), validated(res, 'params', appointmentIdParam).id),
+          ),
         ),
       );
     },

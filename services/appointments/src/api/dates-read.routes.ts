@@ -7,12 +7,18 @@ import {
   type PatientHistory,
 } from '@crm/contracts';
 import { callerOf, requireRole, validate, validated } from '@crm/server-kit';
+import type { AuditTrail } from '@crm/server-kit/service';
 import type { BookingService } from '../domain/booking.service';
+import { patientsOf, recordAccess } from './access-trail';
 import { callerWithToken } from './caller';
 import { toAppointmentView, toPatientView } from './appointment.view';
 
-/** The `/dates` calls that read (SPEC §7). */
-export function datesReadRoutes(bookings: BookingService, requireUser: RequestHandler): Router {
+/** The `/dates` calls that read (SPEC §7); staff reads are recorded in the access trail. */
+export function datesReadRoutes(
+  bookings: BookingService,
+  requireUser: RequestHandler,
+  trail: AuditTrail,
+): Router {
   const router = Router();
   const staff = [requireUser, requireRole('DOCTOR', 'ADMIN')];
   const staffOrPatient = [requireUser, requireRole('DOCTOR', 'ADMIN', 'PACIENT')];
@@ -27,9 +33,14 @@ export function datesReadRoutes(bookings: BookingService, requireUser: RequestHa
     res.json({ date: date ? date.toISOString() : null });
   });
 
-  router.get('/dates', ...staff, validate('query', appointmentsQuery), async (_req, res) => {
+  router.get('/dates', ...staff, validate('query', appointmentsQuery), async (req, res) => {
     const query = validated(res, 'query', appointmentsQuery);
     const { items, total } = await bookings.list(query);
+    await recordAccess(trail, req, {
+      action: 'appointment.list',
+      resource: 'appointment',
+      patientIds: patientsOf(items),
+    });
     const body: AppointmentsPage = {
       dates: items.map(toAppointmentView),
       total,
@@ -41,11 +52,17 @@ export function datesReadRoutes(bookings: BookingService, requireUser: RequestHa
   });
 
   router.get('/dates/id/:id', ...staffOrPatient, validate('params', appointmentIdParam), async (req, res) => {
-    res.json(
-      toAppointmentView(
-        await bookings.findForCaller(callerOf(req), validated(res, 'params', appointmentIdParam).id),
-      ),
+    const appointment = await bookings.findForCaller(
+      callerOf(req),
+      validated(res, 'params', appointmentIdParam).id,
     );
+    await recordAccess(trail, req, {
+      action: 'appointment.read',
+      resource: 'appointment',
+      resourceId: appointment.id,
+      patientIds: [appointment.pacientId],
+    });
+    res.json(toAppointmentView(appointment));
   });
 
   router.get(
@@ -57,6 +74,13 @@ export function datesReadRoutes(bookings: BookingService, requireUser: RequestHa
         callerWithToken(req),
         validated(res, 'params', appointmentIdParam).id,
       );
+      // A patient's appointments and their details: one entry naming them.
+      await recordAccess(trail, req, {
+        action: 'appointment.list',
+        resource: 'appointment',
+        resourceId: patient.id,
+        patientIds: [patient.id],
+      });
       const body: PatientAppointments = {
         user: toPatientView(patient),
         appointment: appointments.map(toAppointmentView),
@@ -74,6 +98,13 @@ export function datesReadRoutes(bookings: BookingService, requireUser: RequestHa
         callerWithToken(req),
         validated(res, 'params', appointmentIdParam).id,
       );
+      // A patient's appointments and their details: one entry naming them.
+      await recordAccess(trail, req, {
+        action: 'appointment.list',
+        resource: 'appointment',
+        resourceId: patient.id,
+        patientIds: [patient.id],
+      });
       const body: PatientHistory = {
         appointments: appointments.map(toAppointmentView),
         user: toPatientView(patient),

@@ -18,25 +18,29 @@ const patientSnapshotSchema = new Schema(
 );
 
 /**
- * One collection, two kinds of document, because FerretDB 1.24 has no atomic update (an update is a
- * read-modify-write of the whole document, so concurrent updates are lost) while inserts under a
- * unique index and deletes are atomic on it and on MongoDB alike:
+ * One collection, three kinds of document, because FerretDB 1.24 has no atomic update (an update is
+ * a read-modify-write of the whole document, so concurrent updates are lost) while inserts under a
+ * unique index and deletes are atomic on it and on MongoDB alike (README, "Concurrency design"):
  *
  * - `active`: a booked appointment. Its `slotKey` (the slot's ISO instant, `walkin:<id>` for the
  *   kiosk's off-grid bookings) and `activePatientKey` (the patient's id) sit under unique indexes,
  *   so the insert that books it wins both or fails: one patient per slot, one active appointment
- *   per patient. Only the outbox relay writes to it afterwards.
- * - `final`: the same appointment once it stopped being active (cancelled, deleted, or left booked
- *   after its slot was over). Ending = insert the final copy, whose keys are `released:<id>` (so only
- *   one of several concurrent enders can insert it, and its event is stored by that same insert),
- *   then delete the active document, which frees slot and patient. A crash in between leaves both;
- *   the final copy is the truth and housekeeping removes the stale active one.
+ *   per patient. Only the outbox relay (and a best-effort patient refresh) writes to it afterwards.
+ * - `checkin`: the check-in of an active appointment (a copy with status `checkedIn`). Its keys are
+ *   `checkin:<id>` and `released:<id>`: the latter is also what the final copy of a *booked*
+ *   appointment takes, so a check-in and an end from booked exclude each other, and only one
+ *   check-in can exist. The active document stays and keeps slot and patient held. Never deleted.
+ * - `final`: the appointment once it stopped being active. Ending = insert the final copy, whose
+ *   `slotKey` is `released:<id>` (one end per appointment, and its event is stored by that insert)
+ *   and whose `activePatientKey` is `released:<id>` when it ends from booked, `ended:<id>` when from
+ *   checked in; then delete the active document, which frees slot and patient. A crash in between
+ *   leaves both; the final copy is the truth and housekeeping removes the stale active one.
  */
 const appointmentSchema = new Schema(
   {
     /** The public id: the active document's `_id`, kept by its final copy. */
     appointmentId: { type: String, required: true },
-    kind: { type: String, enum: ['active', 'final'], required: true },
+    kind: { type: String, enum: ['active', 'checkin', 'final'], required: true },
     date: { type: Date, required: true },
     status: { type: String, enum: APPOINTMENT_STATUSES, required: true },
     pacientId: { type: String, required: true },
@@ -51,6 +55,22 @@ const appointmentSchema = new Schema(
     activePatientKey: { type: String, required: true },
     endedBy: { type: actorSchema },
     endedAt: { type: Date },
+    /** Check-in documents, and final copies of checked-in appointments. */
+    checkedInAt: { type: Date },
+    checkedInBy: { type: actorSchema },
+    /** A final copy ended as attended because this clinical record was saved. */
+    recordId: { type: String },
+    /** A final copy cancelled by the kiosk's "be seen now": the walk-in that replaces it. */
+    replacement: {
+      type: new Schema(
+        {
+          id: { type: String, required: true },
+          date: { type: Date, required: true },
+          bookedBy: { type: actorSchema, required: true },
+        },
+        { _id: false },
+      ),
+    },
   },
   { collection: 'appointments', versionKey: false },
 );
@@ -63,6 +83,7 @@ appointmentSchema.index({ kind: 1, date: 1 });
 appointmentSchema.index({ pacientId: 1, date: -1 });
 appointmentSchema.index({ status: 1, date: 1 });
 appointmentSchema.index({ status: 1, nameKey: 1 });
+appointmentSchema.index({ kind: 1, endedAt: 1 });
 
 export type AppointmentDocument = InferSchemaType<typeof appointmentSchema> & { _id: unknown };
 

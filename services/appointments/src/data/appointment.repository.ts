@@ -1,22 +1,20 @@
 import { Types } from 'mongoose';
-import type { AppointmentStatus, AppointmentUser, EventEnvelope } from '@crm/contracts';
-import { withOutbox } from '@crm/event-bus';
+import type { AppointmentUser, EventEnvelope } from '@crm/contracts';
+import { isDuplicateKey, violatedField } from '@crm/server-kit';
 import {
   PatientAlreadyBookedError,
   SlotTakenError,
-  type Actor,
   type Appointment,
   type AppointmentPageQuery,
   type AppointmentRepository,
   type NewAppointment,
 } from '../domain/appointment';
-import { SLOT_MS } from '../domain/slot-rules';
+import { activeDocument, currentOf, toAppointment } from './appointment.documents';
 import type { AppointmentDocument, AppointmentModels } from './appointment.model';
-import { isDuplicateKey, violatedField } from './duplicate-key';
 import { escapeRegex, nameKey } from './name-key';
 
-/** The keys of a final copy: unique to the appointment, so only one final copy can ever be inserted. */
-const released = (id: string) => `released:${id}`;
+/** Digits with the usual separators: "+34 612 345 678", "612-34", "(612) 34". */
+const PHONE_LIKE = /^[\d\s+().-]+$/;
 
 /** Insert attempts when a conflicting holder turns out to be stale (ended, or just freed). */
 const MAX_BOOK_ATTEMPTS = 3;
@@ -27,27 +25,6 @@ const SORTS = {
   name: { nameKey: 1, date: 1, _id: 1 },
   '-name': { nameKey: -1, date: 1, _id: 1 },
 } as const;
-
-function toAppointment(doc: AppointmentDocument): Appointment {
-  const { user } = doc;
-  return {
-    id: doc.appointmentId,
-    date: doc.date,
-    status: doc.status,
-    pacientId: doc.pacientId,
-    user: { id: user.id, name: user.name, email: user.email, ...(user.phone ? { phone: user.phone } : {}) },
-    bookedBy: { id: doc.bookedBy.id, rol: doc.bookedBy.rol },
-    channel: doc.channel,
-    walkIn: doc.walkIn,
-    createdAt: doc.bookedAt,
-  };
-}
-
-/** Between an interrupted end's two writes both copies exist; the final one is the truth. */
-function preferFinal(docs: AppointmentDocument[]): AppointmentDocument[] {
-  const finals = new Set(docs.filter((d) => d.kind === 'final').map((d) => d.appointmentId));
-  return docs.filter((d) => d.kind === 'final' || !finals.has(d.appointmentId));
-}
 
 /**
  * Appointments in MongoDB or FerretDB, written only with inserts (under unique indexes) and deletes,
@@ -60,24 +37,17 @@ export class MongoAppointmentRepository implements AppointmentRepository {
     private readonly outboxWritten: () => void,
   ) {}
 
-  async book(appointment: NewAppointment, event: (id: string) => EventEnvelope): Promise<Appointment> {
-    const _id = new Types.ObjectId();
-    const id = String(_id);
-    const slotKey = appointment.walkIn ? `walkin:${id}` : appointment.date.toISOString();
-    const doc = withOutbox(
-      {
-        _id,
-        appointmentId: id,
-        kind: 'active' as const,
-        ...appointment,
-        status: 'booked' as const,
-        nameKey: nameKey(appointment.user.name),
-        bookedAt: new Date(),
-        slotKey,
-        activePatientKey: appointment.pacientId,
-      },
-      event(id),
-    );
+  newId(): string {
+    return String(new Types.ObjectId());
+  }
+
+  async book(
+    appointment: NewAppointment,
+    event: (id: string) => EventEnvelope,
+    options: { id?: string } = {},
+  ): Promise<Appointment> {
+    const id = options.id ?? this.newId();
+    const doc = activeDocument(appointment, id, event(id));
     for (let attempt = 1; ; attempt++) {
       try {
         await this.models.Appointment.create(doc);
@@ -85,74 +55,9 @@ export class MongoAppointmentRepository implements AppointmentRepository {
         return toAppointment(doc as unknown as AppointmentDocument);
       } catch (error) {
         if (!isDuplicateKey(error)) throw error;
-        const refusal = await this.explainConflict(error, slotKey, appointment.pacientId);
+        const refusal = await this.explainConflict(error, doc.slotKey, appointment.pacientId);
         if (refusal !== 'retry') throw refusal;
         if (attempt >= MAX_BOOK_ATTEMPTS) throw new SlotTakenError();
-      }
-    }
-  }
-
-  async end(
-    id: string,
-    to: AppointmentStatus,
-    by: Actor,
-    event: (appointment: Appointment) => EventEnvelope,
-  ): Promise<Appointment | undefined> {
-    const active = await this.activeDocument(id);
-    if (!active) return undefined;
-    const ended = { ...toAppointment(active), status: to };
-    const inserted = await this.insertFinalCopy(active, to, by, [event(ended)]);
-    if (!inserted) return undefined;
-    this.outboxWritten();
-    await this.models.Appointment.deleteOne({ _id: active._id, kind: 'active' });
-    return ended;
-  }
-
-  async releaseOverHold(appointment: Appointment): Promise<void> {
-    const active = await this.activeDocument(appointment.id);
-    if (!active) return;
-    // Whoever inserts the final copy first, it exists now: the active document may go.
-    await this.insertFinalCopy(active, 'booked', undefined, []);
-    await this.models.Appointment.deleteOne({ _id: active._id, kind: 'active' });
-  }
-
-  async findActiveBefore(cutoff: Date, limit: number): Promise<Appointment[]> {
-    const docs = await this.models.Appointment.find({
-      kind: 'active',
-      date: { $lt: new Date(cutoff.getTime()) },
-    })
-      .sort({ date: 1 })
-      .limit(limit)
-      .lean<AppointmentDocument[]>();
-    return docs.map(toAppointment);
-  }
-
-  async repairInterruptedEnds(): Promise<number> {
-    let repaired = 0;
-    let lastId: unknown = undefined;
-    for (;;) {
-      const page = await this.models.Appointment.find({
-        kind: 'active',
-        ...(lastId ? { _id: { $gt: lastId } } : {}),
-      })
-        .select({ _id: 1, appointmentId: 1 })
-        .sort({ _id: 1 })
-        .limit(500)
-        .lean<Array<{ _id: unknown; appointmentId: string }>>();
-      if (page.length === 0) return repaired;
-      lastId = page[page.length - 1]!._id;
-      const finals = await this.models.Appointment.find({
-        kind: 'final',
-        appointmentId: { $in: page.map((d) => d.appointmentId) },
-      })
-        .select({ appointmentId: 1 })
-        .lean<Array<{ appointmentId: string }>>();
-      for (const { appointmentId } of finals) {
-        const { deletedCount } = await this.models.Appointment.deleteOne({
-          _id: appointmentId,
-          kind: 'active',
-        });
-        repaired += deletedCount;
       }
     }
   }
@@ -175,27 +80,28 @@ export class MongoAppointmentRepository implements AppointmentRepository {
 
   async findById(id: string): Promise<Appointment | undefined> {
     const docs = await this.models.Appointment.find({ appointmentId: id }).lean<AppointmentDocument[]>();
-    const [doc] = preferFinal(docs);
-    return doc ? toAppointment(doc) : undefined;
+    return currentOf(docs)[0];
   }
 
   async findHeldBy(pacientId: string): Promise<Appointment | undefined> {
-    const doc = await this.models.Appointment.findOne({
+    const held = await this.models.Appointment.findOne({
       activePatientKey: pacientId,
     }).lean<AppointmentDocument>();
-    return doc ? toAppointment(doc) : undefined;
+    return held ? this.findById(held.appointmentId) : undefined;
   }
 
-  async listByPatient(pacientId: string, options: { activeAt?: Date } = {}): Promise<Appointment[]> {
-    const filter: Record<string, unknown> = { pacientId };
-    if (options.activeAt) {
-      filter.kind = 'active';
-      filter.date = { $gt: new Date(options.activeAt.getTime() - SLOT_MS) };
-    }
-    const docs = await this.models.Appointment.find(filter)
+  async listByPatient(pacientId: string): Promise<Appointment[]> {
+    const docs = await this.models.Appointment.find({ pacientId })
       .sort({ date: -1, _id: -1 })
       .lean<AppointmentDocument[]>();
-    return preferFinal(docs).map(toAppointment);
+    return currentOf(docs);
+  }
+
+  async listBetween(from: Date, to: Date): Promise<Appointment[]> {
+    const docs = await this.models.Appointment.find({ date: { $gte: from, $lt: to } })
+      .sort({ date: 1, bookedAt: 1 })
+      .lean<AppointmentDocument[]>();
+    return currentOf(docs);
   }
 
   async page({
@@ -205,18 +111,33 @@ export class MongoAppointmentRepository implements AppointmentRepository {
     sort,
     status,
   }: AppointmentPageQuery): Promise<{ items: Appointment[]; total: number }> {
-    const filter: Record<string, unknown> = {};
-    if (status !== 'all') filter.status = status;
+    // Check-in documents are not listed: an active document with one is shown as checkedIn.
+    const clauses: Record<string, unknown>[] = [{ kind: { $in: ['active', 'final'] } }];
+    if (status === 'booked' || status === 'checkedIn') {
+      const checkedIn = [...(await this.checkedInNow()).keys()];
+      clauses.push(
+        status === 'booked'
+          ? {
+              $or: [
+                { kind: 'final', status },
+                { kind: 'active', appointmentId: { $nin: checkedIn } },
+              ],
+            }
+          : { kind: 'active', appointmentId: { $in: checkedIn } },
+      );
+    } else if (status !== 'all') clauses.push({ status });
     if (search) {
       const alternatives: Record<string, RegExp>[] = [
         { nameKey: new RegExp(escapeRegex(nameKey(search))) },
         { 'user.email': new RegExp(escapeRegex(search), 'i') },
       ];
-      // Phones are stored as digits only, so "612 34" must find 34612345678.
+      // Phones are stored as digits only, so "612 34" must find 34612345678; only a text that looks
+      // like a phone is one (the digits of an e-mail address would match strangers' phones).
       const digits = search.replace(/\D/g, '');
-      if (digits) alternatives.push({ 'user.phone': new RegExp(digits) });
-      filter.$or = alternatives;
+      if (digits && PHONE_LIKE.test(search)) alternatives.push({ 'user.phone': new RegExp(digits) });
+      clauses.push({ $or: alternatives });
     }
+    const filter = { $and: clauses };
     const [docs, total] = await Promise.all([
       this.models.Appointment.find(filter)
         .sort(SORTS[sort])
@@ -225,58 +146,66 @@ export class MongoAppointmentRepository implements AppointmentRepository {
         .lean<AppointmentDocument[]>(),
       this.models.Appointment.countDocuments(filter),
     ]);
-    return { items: docs.map(toAppointment), total };
+    const checkIns = await this.checkInsOf(
+      docs.filter((d) => d.kind === 'active').map((d) => d.appointmentId),
+    );
+    return {
+      items: docs.map((doc) => {
+        const checkedInAt = doc.kind === 'active' ? checkIns.get(doc.appointmentId) : undefined;
+        return checkedInAt
+          ? { ...toAppointment(doc), status: 'checkedIn' as const, checkedInAt }
+          : toAppointment(doc);
+      }),
+      total,
+    };
   }
 
   async bookedSlotsFrom(from: Date): Promise<Date[]> {
-    const docs = await this.models.Appointment.find({ status: 'booked', walkIn: false, date: { $gte: from } })
+    const docs = await this.models.Appointment.find({ kind: 'active', walkIn: false, date: { $gte: from } })
       .select({ date: 1, _id: 0 })
       .sort({ date: 1 })
       .lean<Array<{ date: Date }>>();
-    // An interrupted end can leave a slot listed twice for a moment.
-    return [...new Map(docs.map((doc) => [doc.date.getTime(), doc.date])).values()];
+    return docs.map((doc) => doc.date);
   }
 
-  private activeDocument(id: string): Promise<AppointmentDocument | null> {
-    if (!Types.ObjectId.isValid(id)) return Promise.resolve(null);
-    return this.models.Appointment.findOne({ _id: id, kind: 'active' }).lean<AppointmentDocument>();
+  /**
+   * The appointments checked in and still active, with their check-in times. Every such check-in is
+   * not older than the oldest active appointment (the sweep keeps both few: it ends what is past).
+   */
+  private async checkedInNow(): Promise<Map<string, Date>> {
+    const oldest = await this.models.Appointment.findOne({ kind: 'active' })
+      .sort({ date: 1 })
+      .select({ date: 1 })
+      .lean<{ date: Date }>();
+    if (!oldest) return new Map();
+    const checkIns = await this.models.Appointment.find({ kind: 'checkin', date: { $gte: oldest.date } })
+      .select({ appointmentId: 1 })
+      .lean<Array<{ appointmentId: string }>>();
+    return this.checkInsOf(
+      checkIns.map((c) => c.appointmentId),
+      true,
+    );
   }
 
-  /** True when this call inserted the final copy; false when one existed already. */
-  private async insertFinalCopy(
-    active: AppointmentDocument,
-    status: AppointmentStatus,
-    by: Actor | undefined,
-    events: EventEnvelope[],
-  ): Promise<boolean> {
-    const id = active.appointmentId;
-    // The active document's pending events are its own: the relay publishes them from there.
-    const {
-      _id: _activeId,
-      outbox: _pending,
-      outboxRejected: _rejected,
-      ...fields
-    } = active as AppointmentDocument & {
-      outbox?: unknown;
-      outboxRejected?: unknown;
-    };
-    const copy = {
-      ...fields,
-      _id: new Types.ObjectId(),
-      kind: 'final' as const,
-      status,
-      slotKey: released(id),
-      activePatientKey: released(id),
-      endedAt: new Date(),
-      ...(by ? { endedBy: { id: by.id, rol: by.rol } } : {}),
-    };
-    try {
-      await this.models.Appointment.create(events.length ? withOutbox(copy, ...events) : copy);
-      return true;
-    } catch (error) {
-      if (isDuplicateKey(error)) return false;
-      throw error;
-    }
+  /** Check-in times of these appointments (with `activeOnly`, of those still active). */
+  private async checkInsOf(ids: string[], activeOnly = false): Promise<Map<string, Date>> {
+    if (ids.length === 0) return new Map();
+    const [checkIns, active] = await Promise.all([
+      this.models.Appointment.find({ kind: 'checkin', appointmentId: { $in: ids } })
+        .select({ appointmentId: 1, checkedInAt: 1 })
+        .lean<Array<{ appointmentId: string; checkedInAt: Date }>>(),
+      activeOnly
+        ? this.models.Appointment.find({ kind: 'active', appointmentId: { $in: ids } })
+            .select({ appointmentId: 1 })
+            .lean<Array<{ appointmentId: string }>>()
+        : undefined,
+    ]);
+    const stillActive = active && new Set(active.map((a) => a.appointmentId));
+    return new Map(
+      checkIns
+        .filter((c) => !stillActive || stillActive.has(c.appointmentId))
+        .map((c) => [c.appointmentId, c.checkedInAt]),
+    );
   }
 
   /**

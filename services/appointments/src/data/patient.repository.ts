@@ -1,6 +1,6 @@
+import { isDuplicateKey } from '@crm/server-kit';
 import type { Patient, PatientReadModel } from '../domain/patient';
 import type { AppointmentModels, PatientDocument } from './appointment.model';
-import { isDuplicateKey } from './duplicate-key';
 
 /** The patients read model: `{id, name, email, phone}` per patient, newest version wins. */
 export class MongoPatientReadModel implements PatientReadModel {

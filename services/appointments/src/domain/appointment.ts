@@ -25,9 +25,33 @@ export interface Appointment {
   /** Walk-ins (the kiosk's immediate bookings) are not grid slots and block no one else's slot. */
   walkIn: boolean;
   createdAt: Date;
+  /** When the patient was checked in (kept by the final copy once it ends). */
+  checkedInAt?: Date;
+  /** When it ended (cancelled, deleted, attended, noShow). */
+  endedAt?: Date;
 }
 
-export type NewAppointment = Omit<Appointment, 'id' | 'status' | 'createdAt'>;
+export type NewAppointment = Omit<Appointment, 'id' | 'status' | 'createdAt' | 'checkedInAt' | 'endedAt'>;
+
+/** The statuses an appointment can end in. */
+export type EndStatus = Exclude<AppointmentStatus, 'booked' | 'checkedIn'>;
+
+/** How an appointment ends: the status, when, who (absent: the service itself or a record). */
+export interface Ending {
+  to: EndStatus;
+  at: Date;
+  by?: Actor;
+  /** The clinical record that marked it attended. */
+  recordId?: string;
+  /** The walk-in that replaces it (kiosk "be seen now"); its id is chosen before either is written. */
+  replacement?: { id: string; date: Date; bookedBy: Actor };
+}
+
+/** A replacement walk-in whose booking may not have been written (a crash between the two writes). */
+export interface PendingReplacement {
+  replaced: Appointment;
+  walkIn: { id: string; date: Date; bookedBy: Actor };
+}
 
 /** The database refused the booking: that slot already has a booked appointment. */
 export class SlotTakenError extends Error {
@@ -54,38 +78,55 @@ export interface AppointmentPageQuery {
 /**
  * Persistence the booking rules need. The one-per-slot and one-per-patient rules live in the
  * database (unique keys), so `book` either stores the appointment or throws one of the errors above;
- * every write carries the events describing it (outbox).
+ * every write carries the events describing it (outbox). Reads give each appointment as it is now
+ * (its check-in and its end taken into account).
  */
 export interface AppointmentRepository {
-  book(appointment: NewAppointment, event: (id: string) => EventEnvelope): Promise<Appointment>;
-  /**
-   * Ends an active (booked) appointment as `to`, freeing its slot and patient, and stores `event`
-   * with that change. Of concurrent calls for one appointment exactly one succeeds; the others, and
-   * calls for an appointment that is not active, get undefined.
-   */
-  end(
-    id: string,
-    to: AppointmentStatus,
-    by: Actor,
-    event: (appointment: Appointment) => EventEnvelope,
-  ): Promise<Appointment | undefined>;
-  /**
-   * Frees slot and patient held by an appointment whose slot is over but that nobody marked attended;
-   * it stays `booked` in the history. No event: nothing happened to the patient.
-   */
-  releaseOverHold(appointment: Appointment): Promise<void>;
-  /** Active appointments whose slot ended before `cutoff` (for housekeeping). */
-  findActiveBefore(cutoff: Date, limit: number): Promise<Appointment[]>;
-  /** Finishes ends interrupted between their two writes (a crash); returns how many it repaired. */
-  repairInterruptedEnds(): Promise<number>;
+  /** A fresh appointment id (for a replacement walk-in, named before it is written). */
+  newId(): string;
+  /** Inserts the active appointment; `options.id` books under an id chosen beforehand (a replacement). */
+  book(
+    appointment: NewAppointment,
+    event: (id: string) => EventEnvelope,
+    options?: { id?: string },
+  ): Promise<Appointment>;
   /** Copies a patient's changed details into their active appointment (search and e-mails use them). */
   refreshPatient(patient: AppointmentUser): Promise<void>;
   findById(id: string): Promise<Appointment | undefined>;
-  /** The appointment holding the patient's active key (at most one exists). */
+  /** The appointment holding the patient's active key (at most one exists), as it is now. */
   findHeldBy(pacientId: string): Promise<Appointment | undefined>;
-  /** Newest first; with `activeAt`, only active appointments whose slot is not over at that instant. */
-  listByPatient(pacientId: string, options?: { activeAt?: Date }): Promise<Appointment[]>;
+  /** Every appointment of the patient, newest first. */
+  listByPatient(pacientId: string): Promise<Appointment[]>;
   page(query: AppointmentPageQuery): Promise<{ items: Appointment[]; total: number }>;
-  /** Instants of booked grid slots from `from` on. */
+  /** Instants of grid slots held by active appointments from `from` on. */
   bookedSlotsFrom(from: Date): Promise<Date[]>;
+  /** Appointments starting in [from, to), any status, in time order. */
+  listBetween(from: Date, to: Date): Promise<Appointment[]>;
+}
+
+/**
+ * The lifecycle writes (see README, "Concurrency design"). Each takes the appointment as the caller
+ * saw it and succeeds only if it is still in that status: of concurrent transitions of one
+ * appointment exactly one succeeds; the others get undefined (look again, then decide).
+ */
+export interface TransitionRepository {
+  /** booked → checkedIn, keeping slot and patient held; stores `event`. */
+  checkIn(
+    seen: Appointment,
+    at: Date,
+    by: Actor,
+    event: (appointment: Appointment) => EventEnvelope,
+  ): Promise<Appointment | undefined>;
+  /** booked or checkedIn → an end status, freeing slot and patient; stores `event`. */
+  end(
+    seen: Appointment,
+    ending: Ending,
+    event: (appointment: Appointment) => EventEnvelope,
+  ): Promise<Appointment | undefined>;
+  /** Active appointments (booked or checked in) that started before `cutoff`, oldest first. */
+  findActiveBefore(cutoff: Date): Promise<Appointment[]>;
+  /** Finishes ends interrupted between their two writes (a crash); returns how many it repaired. */
+  repairInterruptedEnds(): Promise<number>;
+  /** Appointments replaced by a walk-in, ended between `from` and `to`, whose walk-in was never written. */
+  pendingReplacements(from: Date, to: Date): Promise<PendingReplacement[]>;
 }

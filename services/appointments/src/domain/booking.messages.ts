@@ -1,4 +1,6 @@
+import type { HeldAppointment, PatientAlreadyBookedBody } from '@crm/contracts';
 import { conflict, HttpError, notFound } from '@crm/server-kit';
+import type { Initiator, Refusal, Target } from './lifecycle.rules';
 
 /**
  * Errors of the booking calls, in the spec's booking error shape `{message, errors: [{message, field}]}`:
@@ -11,23 +13,93 @@ export const dateRefused = (message: string) => withField(400, message, 'date');
 
 export const slotTaken = () => withField(409, 'Ese horario ya no está disponible', 'date');
 
-export const selfAlreadyBooked = () => withField(409, 'Ya tienes una cita reservada', 'date');
+/** A 409 "already has an active appointment" that also says which one (the kiosk decides with it). */
+class AlreadyBookedError extends HttpError {
+  constructor(
+    message: string,
+    field: string,
+    private readonly held: HeldAppointment | undefined,
+  ) {
+    super(409, message, [{ message, field }]);
+  }
 
-export const patientAlreadyBooked = () =>
-  withField(409, 'El paciente ya tiene una cita reservada', 'pacientId');
+  override toBody(): PatientAlreadyBookedBody {
+    return {
+      message: this.message,
+      errors: this.errors as PatientAlreadyBookedBody['errors'],
+      ...(this.held ? { appointment: this.held } : {}),
+    };
+  }
+}
+
+export const selfAlreadyBooked = (held?: HeldAppointment) =>
+  new AlreadyBookedError('Ya tienes una cita reservada', 'date', held);
+
+export const patientAlreadyBooked = (held?: HeldAppointment) =>
+  new AlreadyBookedError('El paciente ya tiene una cita reservada', 'pacientId', held);
+
+/** `POST /dates/service/now` when the patient's appointment is now: check in instead. */
+export const appointmentIsNow = (held: HeldAppointment) =>
+  new AlreadyBookedError(
+    held.status === 'checkedIn'
+      ? 'La llegada del paciente ya está registrada'
+      : 'El paciente tiene su cita ahora: registre su llegada',
+    'pacientId',
+    held,
+  );
 
 export const patientNotFound = (field = 'pacientId') => withField(404, 'Paciente no encontrado', field);
 
 export const appointmentNotFound = () => notFound('Cita no encontrada');
 
 export const noAppointmentOnDate = () =>
-  withField(404, 'No tienes ninguna cita reservada en esa fecha', 'date');
+  withField(404, 'No tiene ninguna cita reservada en esa fecha', 'date');
 
 export const appointmentStarted = () => withField(409, 'La cita ya ha empezado o ha pasado', 'date');
 
-export const notBooked = (action: 'cancel' | 'delete') =>
-  conflict(
-    action === 'cancel'
-      ? 'Solo se pueden cancelar citas reservadas'
-      : 'Solo se pueden eliminar citas reservadas',
+const OUTSIDE_WINDOW =
+  'La llegada se registra desde 2 horas antes hasta 30 minutos después de la hora de la cita';
+
+/** `POST /dates/checkin {pacientId}`: no active appointment at all, or none whose window is open. */
+export const noAppointmentToCheckIn = (hasOne: boolean) =>
+  withField(
+    404,
+    hasOne
+      ? `El paciente no tiene ninguna cita que registrar ahora. ${OUTSIDE_WINDOW}`
+      : 'El paciente no tiene ninguna cita para hoy',
+    'pacientId',
   );
+
+const ENDED: Record<Target, string> = {
+  checkedIn: 'Solo se puede registrar la llegada de una cita reservada',
+  attended: 'Solo se pueden marcar como atendidas las citas reservadas o con la llegada registrada',
+  noShow: 'Solo se pueden marcar como no presentadas las citas reservadas',
+  cancelled: 'Solo se pueden cancelar citas reservadas',
+  deleted: 'Solo se pueden eliminar citas reservadas',
+};
+
+/** The answer to a refused transition (see lifecycle.rules.ts). */
+export function refusalError(refusal: Refusal, to: Target, initiator: Initiator): HttpError {
+  switch (refusal) {
+    case 'ended':
+      return initiator === 'patient' ? noAppointmentOnDate() : conflict(ENDED[to]);
+    case 'alreadyCheckedIn':
+      return conflict('La llegada del paciente ya está registrada');
+    case 'outsideCheckInWindow':
+      return withField(404, `No hay ninguna cita que registrar ahora. ${OUTSIDE_WINDOW}`, 'date');
+    case 'checkedIn':
+      return conflict(
+        initiator === 'patient'
+          ? 'Ya ha registrado su llegada: para cancelar la cita, hable con recepción'
+          : 'El paciente ha registrado su llegada: no se puede marcar como no presentado',
+      );
+    case 'tooEarly':
+      return conflict(
+        to === 'noShow'
+          ? 'La cita aún no ha empezado'
+          : 'Solo se puede marcar como atendida desde 2 horas antes de la cita',
+      );
+    case 'started':
+      return appointmentStarted();
+  }
+}

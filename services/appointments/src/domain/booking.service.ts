@@ -1,11 +1,4 @@
-import {
-  appointmentBooked,
-  appointmentCancelled,
-  appointmentDeleted,
-  type AppointmentStatus,
-  type BookingChannel,
-  type EventContract,
-} from '@crm/contracts';
+import { appointmentBooked, type BookingChannel, type HeldAppointment } from '@crm/contracts';
 import { createEnvelope } from '@crm/event-bus';
 import { correlationIdOrNew } from '@crm/server-kit';
 import {
@@ -15,27 +8,23 @@ import {
   type Appointment,
   type AppointmentPageQuery,
   type AppointmentRepository,
+  type NewAppointment,
+  type TransitionRepository,
 } from './appointment';
 import {
+  appointmentIsNow,
   appointmentNotFound,
-  appointmentStarted,
   dateRefused,
   noAppointmentOnDate,
-  notBooked,
   patientAlreadyBooked,
   patientNotFound,
   selfAlreadyBooked,
   slotTaken,
 } from './booking.messages';
+import { checkInOpen, checkInOpensAt, isCurrent, isToday } from './lifecycle.rules';
+import { eventData, type LifecycleService } from './lifecycle.service';
 import type { Patient, PatientDirectory } from './patient';
-import {
-  SLOT_MESSAGES,
-  SLOT_MS,
-  slotIsOver,
-  slotProblem,
-  startOfLocalDay,
-  walkInProblem,
-} from './slot-rules';
+import { SLOT_MESSAGES, slotProblem, startOfLocalDay, walkInProblem } from './slot-rules';
 
 /** The caller of a request: who they are and the bearer token to ask the auth service with. */
 export interface Caller extends Actor {
@@ -47,6 +36,13 @@ export const WALK_IN_DEFAULT_DELAY_MS = 60_000;
 
 const isStaff = (actor: Actor) => actor.rol === 'DOCTOR' || actor.rol === 'ADMIN';
 
+/** A replacement walk-in still unwritten this long after its swap is written by housekeeping. */
+const REPLACEMENT_GRACE_MS = 60_000;
+/** …and given up after this long (the patient has long left the kiosk). */
+const REPLACEMENT_GIVE_UP_MS = 24 * 3600_000;
+/** Attempts of the kiosk's swap when a concurrent change of the patient's appointment interferes. */
+const MAX_SWAP_ATTEMPTS = 3;
+
 /**
  * The appointment rules of SPEC §4–§9. The rules that must hold under concurrency (one patient per
  * slot, one active appointment per patient) are enforced by the repository's unique keys; this class
@@ -55,6 +51,8 @@ const isStaff = (actor: Actor) => actor.rol === 'DOCTOR' || actor.rol === 'ADMIN
 export class BookingService {
   constructor(
     private readonly appointments: AppointmentRepository,
+    private readonly transitions: TransitionRepository,
+    private readonly lifecycle: LifecycleService,
     private readonly patients: PatientDirectory,
     private readonly clock: () => Date = () => new Date(),
   ) {}
@@ -76,17 +74,48 @@ export class BookingService {
   /** `POST /dates/service`: the kiosk books a walk-in for right now; no grid slot is taken. */
   async bookWalkIn(caller: Caller, pacientId: string, date?: Date): Promise<Appointment> {
     const now = this.clock();
-    // Whole seconds: the default instant is shown to people and written to calendars.
-    const when = date ?? new Date(Math.floor((now.getTime() + WALK_IN_DEFAULT_DELAY_MS) / 1000) * 1000);
+    const when = date ?? walkInInstant(now);
     const problem = walkInProblem(when, now);
     if (problem) throw dateRefused(SLOT_MESSAGES[problem]);
     return this.book(await this.patientForStaff(caller, pacientId), when, caller, 'kiosk');
   }
 
+  /**
+   * `POST /dates/service/now`: the patient at the kiosk is seen now. A booked appointment of theirs
+   * whose check-in window has not opened yet (another day, or later today) is cancelled and replaced
+   * by a walk-in in one step (README, "Be seen now"); with no appointment it is a plain walk-in; with
+   * one that can be checked in now (or is), 409 with it.
+   */
+  async seeNow(caller: Caller, pacientId: string): Promise<Appointment> {
+    const patient = await this.patientForStaff(caller, pacientId);
+    for (let attempt = 1; ; attempt++) {
+      const now = this.clock();
+      const held = await this.appointments.findHeldBy(pacientId);
+      if (held?.status !== 'booked' || now.getTime() >= checkInOpensAt(held)) {
+        if (held && isCurrent(held, now)) throw appointmentIsNow(heldView(held, now));
+        return this.book(patient, walkInInstant(now), caller, 'kiosk');
+      }
+      const walkIn = newAppointment(patient, walkInInstant(now), caller, 'kiosk');
+      const id = this.appointments.newId();
+      const outcome = await this.lifecycle.attempt(held, {
+        to: 'cancelled',
+        initiator: 'kiosk',
+        by: caller,
+        replacement: { id, date: walkIn.date, bookedBy: walkIn.bookedBy },
+      });
+      // Another change of that appointment came first (a double press, a check-in): look again.
+      if (!('done' in outcome)) {
+        if (attempt >= MAX_SWAP_ATTEMPTS) throw patientAlreadyBooked();
+        continue;
+      }
+      return this.bookReplacement(walkIn, id, caller);
+    }
+  }
+
   /** `GET /dates/currentDate`: the date of the patient's active appointment, or null. */
   async currentDate(caller: Actor): Promise<Date | null> {
     const held = await this.appointments.findHeldBy(caller.id);
-    return held && !slotIsOver(held.date, this.clock()) ? held.date : null;
+    return held && isCurrent(held, this.clock()) ? held.date : null;
   }
 
   /** `DELETE /dates/:date`: a patient cancels their own booked appointment, named by its date. */
@@ -94,20 +123,17 @@ export class BookingService {
     const held = await this.appointments.findHeldBy(caller.id);
     const appointment = held && held.date.getTime() === date.getTime() ? held : undefined;
     if (!appointment) throw noAppointmentOnDate();
-    if (appointment.date.getTime() <= this.clock().getTime()) throw appointmentStarted();
-    const cancelled = await this.end(appointment.id, 'cancelled', caller, appointmentCancelled);
-    if (!cancelled) throw noAppointmentOnDate();
-    return cancelled;
+    return this.lifecycle.transition(appointment, { to: 'cancelled', initiator: 'patient', by: caller });
   }
 
   /** `DELETE /dates/cancel/:id` (doctor, admin). */
   cancelById(caller: Actor, id: string): Promise<Appointment> {
-    return this.endById(caller, id, 'cancelled');
+    return this.lifecycle.end(caller, id, 'cancelled');
   }
 
   /** `DELETE /dates/delete/:id` (admin). */
   deleteById(caller: Actor, id: string): Promise<Appointment> {
-    return this.endById(caller, id, 'deleted');
+    return this.lifecycle.end(caller, id, 'deleted');
   }
 
   /** `GET /dates/id/:id`: staff see any appointment; a patient only their own (else "not found"). */
@@ -124,10 +150,9 @@ export class BookingService {
     pacientId: string,
   ): Promise<{ patient: Patient; appointments: Appointment[] }> {
     const patient = await this.patientVisibleTo(caller, pacientId);
-    return {
-      patient,
-      appointments: await this.appointments.listByPatient(pacientId, { activeAt: this.clock() }),
-    };
+    const now = this.clock();
+    const all = await this.appointments.listByPatient(pacientId);
+    return { patient, appointments: all.filter((appointment) => isCurrent(appointment, now)) };
   }
 
   /** `GET /dates/history/userid/:id`: the patient and all their appointments, newest first. */
@@ -149,13 +174,25 @@ export class BookingService {
   }
 
   /**
-   * Periodic upkeep: frees patients and slots still held by appointments whose slot is over (so the
-   * active set stays small), and finishes ends a crash interrupted.
+   * Periodic upkeep: finishes ends a crash interrupted, and writes the walk-ins of kiosk swaps whose
+   * second write a crash prevented (README, "Be seen now").
    */
-  async housekeeping(): Promise<{ released: number; repaired: number }> {
-    const over = await this.appointments.findActiveBefore(new Date(this.clock().getTime() - SLOT_MS), 500);
-    for (const appointment of over) await this.appointments.releaseOverHold(appointment);
-    return { released: over.length, repaired: await this.appointments.repairInterruptedEnds() };
+  async housekeeping(): Promise<{ repaired: number; replaced: number }> {
+    const repaired = await this.lifecycle.repairInterruptedEnds();
+    const now = this.clock().getTime();
+    let replaced = 0;
+    const pending = await this.transitions.pendingReplacements(
+      new Date(now - REPLACEMENT_GIVE_UP_MS),
+      new Date(now - REPLACEMENT_GRACE_MS),
+    );
+    for (const { replaced: old, walkIn } of pending) {
+      const appointment = newAppointment(old.user, walkIn.date, walkIn.bookedBy, 'kiosk');
+      const written = await this.bookReplacement(appointment, walkIn.id, walkIn.bookedBy).catch(
+        () => undefined,
+      );
+      if (written) replaced++;
+    }
+    return { repaired, replaced };
   }
 
   private assertSlot(date: Date): void {
@@ -182,59 +219,65 @@ export class BookingService {
   }
 
   private async book(patient: Patient, date: Date, by: Actor, channel: BookingChannel): Promise<Appointment> {
-    const appointment = {
-      date,
-      pacientId: patient.id,
-      user: patient,
-      bookedBy: { id: by.id, rol: by.rol },
-      channel,
-      walkIn: channel === 'kiosk',
-    };
-    // A second attempt only after freeing a hold left by an appointment whose slot is over.
+    const appointment = newAppointment(patient, date, by, channel);
+    // A second attempt only after ending a hold left by an appointment whose check-in window closed.
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.appointments.book(appointment, (id) =>
-          createEnvelope(appointmentBooked, eventData({ ...appointment, id }, by), correlationIdOrNew()),
-        );
+        return await this.appointments.book(appointment, bookedEvent(appointment, by));
       } catch (error) {
         if (error instanceof SlotTakenError) throw slotTaken();
         if (!(error instanceof PatientAlreadyBookedError)) throw error;
-        const holder = error.holder;
-        if (attempt === 1 && holder && slotIsOver(holder.date, this.clock())) {
-          // Whether this call or a concurrent one frees it, the unique key decides the retry.
-          await this.appointments.releaseOverHold(holder);
+        const holder = error.holder && (await this.appointments.findById(error.holder.id));
+        const now = this.clock();
+        if (attempt === 1 && holder && holder.status === 'booked' && !isCurrent(holder, now)) {
+          // Whether this call or a concurrent one ends it, the unique key decides the retry.
+          await this.lifecycle.closeMissed(holder);
           continue;
         }
-        throw by.rol === 'PACIENT' ? selfAlreadyBooked() : patientAlreadyBooked();
+        const held = holder && isCurrent(holder, now) ? heldView(holder, now) : undefined;
+        throw by.rol === 'PACIENT' ? selfAlreadyBooked(held) : patientAlreadyBooked(held);
       }
     }
   }
 
-  private async endById(caller: Actor, id: string, to: 'cancelled' | 'deleted'): Promise<Appointment> {
-    const contract = to === 'cancelled' ? appointmentCancelled : appointmentDeleted;
-    const ended = await this.end(id, to, caller, contract);
-    if (ended) return ended;
-    if (!(await this.appointments.findById(id))) throw appointmentNotFound();
-    throw notBooked(to === 'cancelled' ? 'cancel' : 'delete');
-  }
-
-  private end(id: string, to: AppointmentStatus, by: Actor, contract: EventContract) {
-    return this.appointments.end(id, to, by, (appointment) =>
-      createEnvelope(contract, eventData(appointment, by), correlationIdOrNew()),
-    );
+  /** The walk-in of a swap, under the id its replaced appointment's final copy names. */
+  private async bookReplacement(walkIn: NewAppointment, id: string, by: Actor): Promise<Appointment> {
+    try {
+      return await this.appointments.book(walkIn, bookedEvent(walkIn, by), { id });
+    } catch (error) {
+      if (!(error instanceof PatientAlreadyBookedError)) throw error;
+      // Written already (by the swap itself, or by housekeeping): that is the walk-in.
+      if (error.holder?.id === id) return error.holder;
+      throw patientAlreadyBooked();
+    }
   }
 }
 
-function eventData(
-  appointment: Pick<Appointment, 'id' | 'date' | 'pacientId' | 'user' | 'channel'>,
-  by: Actor,
-) {
+function newAppointment(patient: Patient, date: Date, by: Actor, channel: BookingChannel): NewAppointment {
+  return {
+    date,
+    pacientId: patient.id,
+    user: patient,
+    bookedBy: { id: by.id, rol: by.rol },
+    channel,
+    walkIn: channel === 'kiosk',
+  };
+}
+
+const bookedEvent = (appointment: NewAppointment, by: Actor) => (id: string) =>
+  createEnvelope(appointmentBooked, { ...eventData({ ...appointment, id }, by), by }, correlationIdOrNew());
+
+/** Whole seconds: the default instant is shown to people and written to calendars. */
+const walkInInstant = (now: Date) =>
+  new Date(Math.floor((now.getTime() + WALK_IN_DEFAULT_DELAY_MS) / 1000) * 1000);
+
+/** The patient's active appointment as a 409 tells the kiosk about it. */
+function heldView(appointment: Appointment, now: Date): HeldAppointment {
   return {
     id: appointment.id,
     date: appointment.date.toISOString(),
-    pacientId: appointment.pacientId,
-    user: appointment.user,
-    channel: appointment.channel,
-    by: { id: by.id, rol: by.rol },
+    status: appointment.status === 'checkedIn' ? 'checkedIn' : 'booked',
+    today: isToday(appointment, now),
+    checkInOpen: appointment.status === 'booked' && checkInOpen(appointment, now),
   };
 }

@@ -1,17 +1,17 @@
 import moment from 'moment-timezone';
-import { CENTRE_TIME_ZONE, SLOT_MINUTES } from '@crm/contracts';
+import {
+  CENTRE_TIME_ZONE,
+  isOpeningWeekday,
+  isWithinOpeningHours,
+  SLOT_MINUTES,
+  slotMinutesOfDay,
+} from '@crm/contracts';
 
 /**
  * The bookable instants of SPEC §9, as pure functions of an instant and "now".
  * Opening hours are wall-clock times in Atlantic/Canary, so every check converts the instant to
  * that zone first: 09:00 there is 09:00Z in winter and 08:00Z in summer.
  */
-
-/** Opening sessions as [first slot, end) in minutes after local midnight: 09:00–13:00 and 17:00–20:00. */
-export const OPENING_SESSIONS: ReadonlyArray<readonly [number, number]> = [
-  [9 * 60, 13 * 60],
-  [17 * 60, 20 * 60],
-];
 
 /** The kiosk's immediate booking must fall within this window around now (SPEC §6: now + 60 s). */
 export const WALK_IN_WINDOW = {
@@ -38,11 +38,8 @@ const local = (instant: Date) => moment.tz(instant.getTime(), CENTRE_TIME_ZONE);
 export function slotProblem(instant: Date, now: Date): SlotProblem | undefined {
   if (instant.getTime() <= now.getTime()) return 'past';
   const wall = local(instant);
-  const weekday = wall.isoWeekday(); // 1 = Monday … 7 = Sunday
-  if (weekday > 5) return 'weekend';
-  const minuteOfDay = wall.hours() * 60 + wall.minutes();
-  const open = OPENING_SESSIONS.some(([start, end]) => minuteOfDay >= start && minuteOfDay < end);
-  if (!open) return 'closed';
+  if (!isOpeningWeekday(wall.isoWeekday())) return 'weekend';
+  if (!isWithinOpeningHours(wall.hours() * 60 + wall.minutes())) return 'closed';
   if (wall.minutes() % SLOT_MINUTES !== 0 || wall.seconds() !== 0 || wall.milliseconds() !== 0)
     return 'offGrid';
   return undefined;
@@ -60,21 +57,15 @@ export function walkInProblem(instant: Date, now: Date): SlotProblem | undefined
 /** The slots of one local calendar day (`YYYY-MM-DD` in Atlantic/Canary), weekends included as empty. */
 export function slotsOfDay(day: string): Date[] {
   const midnight = moment.tz(day, 'YYYY-MM-DD', true, CENTRE_TIME_ZONE);
-  if (!midnight.isValid() || midnight.isoWeekday() > 5) return [];
-  const slots: Date[] = [];
-  for (const [start, end] of OPENING_SESSIONS) {
-    for (let minute = start; minute < end; minute += SLOT_MINUTES) {
-      // Built from wall-clock fields, not by adding milliseconds to midnight, so DST days come out right.
-      slots.push(
-        midnight
-          .clone()
-          .hours(Math.floor(minute / 60))
-          .minutes(minute % 60)
-          .toDate(),
-      );
-    }
-  }
-  return slots;
+  if (!midnight.isValid() || !isOpeningWeekday(midnight.isoWeekday())) return [];
+  // Built from wall-clock fields, not by adding milliseconds to midnight, so DST days come out right.
+  return slotMinutesOfDay().map((minute) =>
+    midnight
+      .clone()
+      .hours(Math.floor(minute / 60))
+      .minutes(minute % 60)
+      .toDate(),
+  );
 }
 
 /** Bookable slots after `now`, in order, day by day (for tests, benchmarks and the front end's calendar). */

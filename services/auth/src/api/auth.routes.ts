@@ -5,6 +5,7 @@ import {
   nameField,
   passwordField,
   phoneField,
+  resendConfirmationBody,
   emailField,
   resetPasswordBody,
   signInBody,
@@ -18,16 +19,30 @@ const staffCreatePatientBody = z.object({
   name: nameField,
   phone: phoneField,
   email: emailField,
-  password: passwordField,
+  /** Optional: without it the patient is invited by e-mail to set one. */
+  password: z.preprocess(
+    (value) => (value === '' || value === null ? undefined : value),
+    passwordField.optional(),
+  ),
 });
 
-/** `/auth/*` calls of SPEC §7, with the payloads and answers the front ends expect. */
+/**
+ * `/auth/*` calls of SPEC §7, with the payloads and answers the front ends expect. Answers a person
+ * may read are Spanish; "Authorized", "Email sent", "Password reset", "Account confirmed" and
+ * "Account already activated" are the spec's contract strings that the front ends compare against.
+ */
 export function authRoutes(accounts: AccountService, requireUser: RequestHandler): Router {
   const router = Router();
 
   router.get('/auth/currentUser', requireUser, async (req, res) => {
     const profile = await accounts.currentUser(callerOf(req));
-    res.json({ message: 'Authorized', id: profile.id, rol: profile.rol, profile });
+    res.json({
+      message: 'Authorized',
+      id: profile.id,
+      rol: profile.rol,
+      confirmed: profile.confirmed,
+      profile,
+    });
   });
 
   router.post('/auth/signIn', validate('body', signInBody), async (req, res) => {
@@ -37,13 +52,22 @@ export function authRoutes(accounts: AccountService, requireUser: RequestHandler
 
   router.post('/auth/signUp', validate('body', signUpBody), async (_req, res) => {
     const session = await accounts.signUp(validated(res, 'body', signUpBody));
-    res
-      .status(201)
-      .json({ message: 'User registered, check your e-mail to confirm the account', ...session });
+    res.status(201).json({
+      message: 'Usuario registrado: revise su correo electrónico para confirmar la cuenta',
+      ...session,
+    });
   });
 
   router.post('/auth/forgotPassword', validate('body', forgotPasswordBody), async (_req, res) => {
     await accounts.forgotPassword(validated(res, 'body', forgotPasswordBody).email);
+    res.json({ message: 'Email sent' });
+  });
+
+  router.post('/auth/resendConfirmation', validate('body', resendConfirmationBody), async (req, res) => {
+    await accounts.resendConfirmation(
+      validated(res, 'body', resendConfirmationBody).email,
+      req.ip ?? 'unknown',
+    );
     res.json({ message: 'Email sent' });
   });
 
@@ -52,11 +76,12 @@ export function authRoutes(accounts: AccountService, requireUser: RequestHandler
     validate('params', tokenParam),
     validate('body', resetPasswordBody),
     async (_req, res) => {
-      await accounts.resetPassword(
+      const { email } = await accounts.resetPassword(
         validated(res, 'params', tokenParam).token,
         validated(res, 'body', resetPasswordBody).password,
       );
-      res.json({ message: 'Password reset' });
+      // The page signs in with it and the new password, and opens the person's area at once.
+      res.json({ message: 'Password reset', email });
     },
   );
 
@@ -67,7 +92,7 @@ export function authRoutes(accounts: AccountService, requireUser: RequestHandler
 
   router.post('/auth/signOut', requireUser, async (req, res) => {
     await accounts.signOut(callerOf(req));
-    res.json({ message: 'Signed out' });
+    res.json({ message: 'Sesión cerrada' });
   });
 
   router.post(
@@ -77,7 +102,7 @@ export function authRoutes(accounts: AccountService, requireUser: RequestHandler
     validate('body', staffCreatePatientBody),
     async (_req, res) => {
       const patient = await accounts.createPatientByStaff(validated(res, 'body', staffCreatePatientBody));
-      res.status(201).json({ message: 'Patient registered', ...patient });
+      res.status(201).json({ message: 'Paciente registrado', ...patient });
     },
   );
 

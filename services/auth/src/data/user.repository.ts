@@ -87,8 +87,16 @@ export class MongoUserRepository implements UserRepository {
     return doc ? toUser(doc) : undefined;
   }
 
-  async resetPassword(tokenHash: string, passwordHash: string, now: Date): Promise<User | undefined> {
-    const holder = await this.models.User.exists({ resetTokenHash: tokenHash, resetExpiresAt: { $gt: now } });
+  async resetPassword(
+    tokenHash: string,
+    passwordHash: string,
+    now: Date,
+    events: (before: User) => EventEnvelope[] = () => [],
+  ): Promise<User | undefined> {
+    const holder = await this.models.User.findOne({
+      resetTokenHash: tokenHash,
+      resetExpiresAt: { $gt: now },
+    }).lean<UserDocument>();
     if (!holder) return undefined;
     // Single use is decided by an insert under the unique _id, which is atomic on MongoDB and on
     // FerretDB alike (FerretDB's conditional updates are not: two concurrent resets could both win).
@@ -98,15 +106,18 @@ export class MongoUserRepository implements UserRepository {
       if (isDuplicateKey(error)) return undefined;
       throw error;
     }
+    const toPublish = events(toUser(holder));
+    const update = {
+      // Resetting through the e-mailed link also proves the address, so it confirms the account.
+      $set: { passwordHash, sessionsValidAfter: now, confirmed: true },
+      $unset: { resetTokenHash: 1, resetExpiresAt: 1 },
+    };
     const doc = await this.models.User.findByIdAndUpdate(
       holder._id,
-      {
-        // Resetting through the e-mailed link also proves the address, so it confirms the account.
-        $set: { passwordHash, sessionsValidAfter: now, confirmed: true },
-        $unset: { resetTokenHash: 1, resetExpiresAt: 1 },
-      },
+      toPublish.length ? withOutboxUpdate(update, ...toPublish) : update,
       { returnDocument: 'after' },
     ).lean<UserDocument>();
+    if (toPublish.length) this.outboxWritten();
     return doc ? toUser(doc) : undefined;
   }
 
@@ -115,7 +126,13 @@ export class MongoUserRepository implements UserRepository {
     if (roles?.length) filter.rol = { $in: roles };
     if (search) {
       const pattern = new RegExp(escapeRegex(search), 'i');
-      filter.$or = [{ name: pattern }, { email: pattern }, { phone: pattern }];
+      const alternatives: Record<string, RegExp>[] = [{ name: pattern }, { email: pattern }];
+      // Phones are stored as digits only, so "+34 699 111" (as shown) must find 34699111222.
+      // Only text that looks like a phone number: the digits inside an e-mail address or a name are
+      // not a phone search.
+      const digits = /^[\d\s()+.-]+$/.test(search) ? search.replace(/\D/g, '') : '';
+      if (digits) alternatives.push({ phone: new RegExp(digits) });
+      filter.$or = alternatives;
     }
     const [docs, total] = await Promise.all([
       this.models.User.find(filter)

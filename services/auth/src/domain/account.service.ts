@@ -2,10 +2,12 @@ import {
   confirmationRequested,
   passwordResetRequested,
   userRegistered,
+  userInvited,
   userUpdated,
   type EventEnvelope,
   type Role,
   type SignInResponse,
+  tooManyAttemptsMessage,
   type UserView,
 } from '@crm/contracts';
 import { createEnvelope } from '@crm/event-bus';
@@ -40,9 +42,14 @@ export interface AccountPolicy {
   signInMaxAttempts: number;
   signInMaxAttemptsPerClient: number;
   forgotPasswordMaxAttempts: number;
+  /** Confirmation e-mails re-sent per address and window (the same window as the other limits). */
+  resendConfirmationMaxAttempts: number;
+  resendConfirmationMaxAttemptsPerClient: number;
   attemptWindowSeconds: number;
   confirmationTtlMs: number;
   resetTtlMs: number;
+  /** How long the set-your-password link of an invitation (staff or kiosk registration) stays valid. */
+  invitationTtlMs: number;
 }
 
 export interface PersonInput {
@@ -54,8 +61,11 @@ export interface PersonInput {
 
 type Channel = 'signup' | 'staff' | 'kiosk' | 'bootstrap';
 
+/** What a person reads (Spanish, formal "usted" like the site); the field travels as `field`. */
 const INVALID_CREDENTIALS = 'Correo electrónico o contraseña incorrectos';
-const TOO_MANY_ATTEMPTS = 'Demasiados intentos. Inténtalo de nuevo más tarde.';
+const EMAIL_TAKEN = 'Ya existe una cuenta con este correo electrónico';
+const INVALID_LINK = 'El enlace no es válido o ha caducado';
+const PATIENT_NOT_FOUND = 'Paciente no encontrado';
 
 /** The account rules of SPEC §3–§8: sign-up, sign-in, confirmation, password reset, staff and kiosk. */
 export class AccountService {
@@ -80,20 +90,34 @@ export class AccountService {
       },
       'signup',
       (id) => [
-        createEnvelope(
-          confirmationRequested,
-          {
-            userId: id,
-            name: input.name,
-            email: input.email,
-            token: confirmation.token,
-            expiresAt: expiresAt.toISOString(),
-          },
-          correlationIdOrNew(),
-        ),
+        confirmationEvent({ id, name: input.name, email: input.email }, confirmation.token, expiresAt),
       ],
     );
     return this.sessionFor(user);
+  }
+
+  /**
+   * Sends the confirmation e-mail again with a new link; the new token replaces the stored one, so
+   * older links stop working. Answers the same (nothing) whether the address is unknown, already
+   * confirmed or waiting, so the form cannot be used to probe e-mails. Limited per address.
+   */
+  async resendConfirmation(email: string, clientKey: string): Promise<void> {
+    await this.limit(`resend-confirmation:${email}`, this.policy.resendConfirmationMaxAttempts);
+    await this.limit(
+      `resend-confirmation-client:${clientKey}`,
+      this.policy.resendConfirmationMaxAttemptsPerClient,
+    );
+    const user = await this.users.findByEmail(email);
+    // A patient without a password (invited) has the invitation or "forgot password", whose link
+    // also confirms; a confirmation link alone would not let them in.
+    if (!user || user.confirmed || user.rol !== 'PACIENT' || !user.passwordHash) return;
+    const confirmation = newOneTimeToken();
+    const expiresAt = new Date(Date.now() + this.policy.confirmationTtlMs);
+    await this.users.update(
+      user.id,
+      { confirmationTokenHash: confirmation.hash, confirmationExpiresAt: expiresAt },
+      [confirmationEvent(user, confirmation.token, expiresAt)],
+    );
   }
 
   async signIn(email: string, password: string, clientKey: string): Promise<SignInResponse> {
@@ -102,13 +126,7 @@ export class AccountService {
     const user = await this.users.findByEmail(email);
     const valid = await verifyPassword(user?.passwordHash, password);
     if (!user || !valid) throw fieldError(401, 'password', INVALID_CREDENTIALS);
-    if (!user.confirmed) {
-      throw fieldError(
-        403,
-        'email',
-        'Email sin confirmar: revisa tu correo electrónico para activar la cuenta',
-      );
-    }
+    // An unconfirmed patient signs in too (`confirmed: false`): the patient area asks them to confirm.
     // Right after a password reset, wait for the second from which sessions count again (< 1 s),
     // or the new session would carry the same whole-second `iat` as the ended ones.
     if (user.sessionsValidAfter) await waitUntil(nextWholeSecond(user.sessionsValidAfter));
@@ -117,7 +135,7 @@ export class AccountService {
 
   async currentUser(caller: AuthenticatedUser): Promise<UserView> {
     const user = await this.users.findById(caller.id);
-    if (!user) throw notFound('User not found');
+    if (!user) throw notFound('Usuario no encontrado');
     return toUserView(user);
   }
 
@@ -147,13 +165,25 @@ export class AccountService {
     ]);
   }
 
-  async resetPassword(token: string, password: string): Promise<void> {
+  /**
+   * Sets the password through a reset or invitation link (which also confirms the account); every
+   * session issued before ends. Answers the account's e-mail, so that the page can sign in with the
+   * new password and take the person straight into their area (sign-in waits for the second from
+   * which sessions count again). The first password of an invited patient is announced
+   * (`canSignIn: true`).
+   */
+  async resetPassword(token: string, password: string): Promise<{ email: string }> {
     const now = new Date();
-    const user = await this.users.resetPassword(hashToken(token), await hashPassword(password), now);
-    if (!user)
-      throw badRequest('Invalid or expired token', [{ message: 'El enlace no es válido o ha caducado' }]);
+    const passwordHash = await hashPassword(password);
+    const user = await this.users.resetPassword(hashToken(token), passwordHash, now, (before) =>
+      before.passwordHash
+        ? []
+        : [createEnvelope(userUpdated, toSnapshot({ ...before, passwordHash }), correlationIdOrNew())],
+    );
+    if (!user) throw badRequest(INVALID_LINK, [{ message: INVALID_LINK }]);
     // Token `iat` is in whole seconds: a session issued earlier in this same second must end too.
     await this.revocations.invalidateSessionsBefore(user.id, nextWholeSecond(now));
+    return { email: user.email };
   }
 
   async confirmAccount(token: string): Promise<'confirmed' | 'already'> {
@@ -161,13 +191,20 @@ export class AccountService {
     if (await this.users.confirm(hash, new Date())) return 'confirmed';
     const user = await this.users.findByConfirmationTokenHash(hash);
     if (user?.confirmed) return 'already';
-    throw badRequest('Invalid or expired token', [{ message: 'El enlace no es válido o ha caducado' }]);
+    throw badRequest(INVALID_LINK, [{ message: INVALID_LINK }]);
   }
 
-  /** Staff register a patient they have in front of them: no e-mail confirmation needed. */
-  async createPatientByStaff(input: Required<PersonInput>): Promise<UserView> {
-    const user = await this.register({ ...input, rol: 'PACIENT', confirmed: true }, 'staff');
-    return toUserView(user);
+  /**
+   * Staff register a patient they have in front of them. With a password, the account is ready and
+   * confirmed (staff saw them in person); without one, the patient gets an invitation e-mail whose
+   * link sets the password (and confirms the address).
+   */
+  async createPatientByStaff(input: PersonInput & { phone: string }): Promise<UserView> {
+    if (input.password) {
+      return toUserView(await this.register({ ...input, rol: 'PACIENT', confirmed: true }, 'staff'));
+    }
+    const { password: _none, ...person } = input;
+    return toUserView(await this.registerInvited(person, 'staff'));
   }
 
   /** The kiosk creates a walk-in patient or completes the missing name/phone of an existing one. */
@@ -179,8 +216,8 @@ export class AccountService {
   }): Promise<UserView> {
     if (input.operation === 'create') {
       if (!input.name) throw fieldError(400, 'name', 'El nombre es obligatorio');
-      const user = await this.register(
-        { name: input.name, email: input.email, phone: input.phone, rol: 'PACIENT', confirmed: false },
+      const user = await this.registerInvited(
+        { name: input.name, email: input.email, ...(input.phone ? { phone: input.phone } : {}) },
         'kiosk',
       );
       return toUserView(user);
@@ -194,20 +231,20 @@ export class AccountService {
     const updated = await this.users.update(existing.id, changes, [
       createEnvelope(userUpdated, toSnapshot(merged), correlationIdOrNew()),
     ]);
-    if (!updated) throw notFound('Patient not found');
+    if (!updated) throw notFound(PATIENT_NOT_FOUND);
     return toUserView(updated);
   }
 
   /** Only patients can be looked up: the kiosk must never reveal or touch staff accounts. */
   async findPatientByEmail(email: string): Promise<User> {
     const user = await this.users.findByEmail(email);
-    if (!user || user.rol !== 'PACIENT') throw notFound('Patient not found');
+    if (!user || user.rol !== 'PACIENT') throw notFound(PATIENT_NOT_FOUND);
     return user;
   }
 
   async findPatientById(id: string): Promise<User> {
     const user = await this.users.findById(id);
-    if (!user || user.rol !== 'PACIENT') throw notFound('Patient not found');
+    if (!user || user.rol !== 'PACIENT') throw notFound(PATIENT_NOT_FOUND);
     return user;
   }
 
@@ -244,6 +281,39 @@ export class AccountService {
     }
   }
 
+  /** A patient without a password: the invitation's link (a reset token) is their way in. */
+  private async registerInvited(
+    person: { name: string; email: string; phone?: string },
+    channel: 'staff' | 'kiosk',
+  ): Promise<User> {
+    const invitation = newOneTimeToken();
+    const expiresAt = new Date(Date.now() + this.policy.invitationTtlMs);
+    return this.register(
+      {
+        ...person,
+        rol: 'PACIENT',
+        confirmed: false,
+        resetTokenHash: invitation.hash,
+        resetExpiresAt: expiresAt,
+      },
+      channel,
+      (id) => [
+        createEnvelope(
+          userInvited,
+          {
+            userId: id,
+            name: person.name,
+            email: person.email,
+            token: invitation.token,
+            expiresAt: expiresAt.toISOString(),
+            channel,
+          },
+          correlationIdOrNew(),
+        ),
+      ],
+    );
+  }
+
   private async register(
     person: PersonInput & Omit<NewUser, 'name' | 'email' | 'passwordHash'>,
     channel: Channel,
@@ -253,14 +323,16 @@ export class AccountService {
     const passwordHash = password ? await hashPassword(password) : undefined;
     try {
       return await this.users.create({ ...fields, ...(passwordHash ? { passwordHash } : {}) }, (id) => [
-        createEnvelope(userRegistered, { ...toSnapshot({ ...fields, id }), channel }, correlationIdOrNew()),
+        createEnvelope(
+          userRegistered,
+          { ...toSnapshot({ ...fields, id, passwordHash }), channel },
+          correlationIdOrNew(),
+        ),
         ...extraEvents(id),
       ]);
     } catch (error) {
       if (error instanceof EmailTakenError) {
-        throw conflict('Email already registered', [
-          { field: 'email', message: 'Email: ya existe una cuenta con este correo electrónico' },
-        ]);
+        throw conflict(EMAIL_TAKEN, [{ field: 'email', message: EMAIL_TAKEN }]);
       }
       throw error;
     }
@@ -271,15 +343,16 @@ export class AccountService {
       id: user.id,
       sessiontoken: this.tokens.sign({ id: user.id, rol: user.rol }).token,
       rol: user.rol,
+      confirmed: user.confirmed,
     };
   }
 
   private async limit(key: string, max: number): Promise<void> {
     const { allowed, retryAfterSeconds } = await this.limiter.hit(key, max, this.policy.attemptWindowSeconds);
-    if (!allowed)
-      throw new HttpError(429, TOO_MANY_ATTEMPTS, [
-        { message: `${TOO_MANY_ATTEMPTS} (${retryAfterSeconds} s)` },
-      ]);
+    if (!allowed) {
+      const message = tooManyAttemptsMessage(retryAfterSeconds);
+      throw new HttpError(429, message, [{ message }]);
+    }
   }
 }
 
@@ -291,7 +364,20 @@ export function nextWholeSecond(at: Date): Date {
   return new Date(Math.ceil(at.getTime() / 1000) * 1000);
 }
 
+/** Waits until the wall clock reaches `instant`; a timer may fire a millisecond early, so re-check. */
 async function waitUntil(instant: Date): Promise<void> {
-  const wait = instant.getTime() - Date.now();
-  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  for (let wait = instant.getTime() - Date.now(); wait > 0; wait = instant.getTime() - Date.now())
+    await new Promise((resolve) => setTimeout(resolve, wait));
+}
+
+function confirmationEvent(
+  user: { id: string; name: string; email: string },
+  token: string,
+  expiresAt: Date,
+) {
+  return createEnvelope(
+    confirmationRequested,
+    { userId: user.id, name: user.name, email: user.email, token, expiresAt: expiresAt.toISOString() },
+    correlationIdOrNew(),
+  );
 }

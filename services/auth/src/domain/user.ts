@@ -45,7 +45,12 @@ export interface UserRepository {
   /** Marks the account confirmed if the token is valid and the account still unconfirmed. */
   confirm(tokenHash: string, now: Date): Promise<User | undefined>;
   /** Sets the new password if the reset token is valid, consuming it in the same write. */
-  resetPassword(tokenHash: string, passwordHash: string, now: Date): Promise<User | undefined>;
+  resetPassword(
+    tokenHash: string,
+    passwordHash: string,
+    now: Date,
+    events?: (before: User) => EventEnvelope[],
+  ): Promise<User | undefined>;
   page(query: UserPageQuery): Promise<{ items: User[]; total: number }>;
 }
 
@@ -70,13 +75,17 @@ export function toUserView(user: User): UserView {
   };
 }
 
-/** What other services may know of a person (event payloads): no secrets, no account state. */
-export function toSnapshot(user: Pick<User, 'id' | 'name' | 'email' | 'phone' | 'rol'>) {
+/**
+ * What other services may know of a person (event payloads): no secrets; of the account state only
+ * whether they can sign in (the e-mails must not send someone without a password to their area).
+ */
+export function toSnapshot(user: Pick<User, 'id' | 'name' | 'email' | 'phone' | 'rol' | 'passwordHash'>) {
   return {
     id: user.id,
     name: user.name,
     email: user.email,
     ...(user.phone ? { phone: user.phone } : {}),
     rol: user.rol,
+    canSignIn: Boolean(user.passwordHash),
   };
 }

@@ -2,10 +2,18 @@ import { Router, type RequestHandler } from 'express';
 import { viewQuery, viewUpdateQuery } from '@crm/contracts';
 import { callerOf, requireRole, validate, validated } from '@crm/server-kit';
 import { viewConfigBody } from '@crm/view-config';
+import type { AuditTrail } from '@crm/server-kit/service';
 import type { ViewConfigService } from '../domain/view-config.service';
 
-/** `/config/view` (SPEC §7): the back office reads form configurations; only an admin changes them. */
-export function configViewRoutes(views: ViewConfigService, requireUser: RequestHandler): Router {
+/**
+ * `/config/view` (SPEC §7): the back office reads form configurations; only an admin changes them,
+ * and every change is recorded in the access trail (the view's name, never its fields).
+ */
+export function configViewRoutes(
+  views: ViewConfigService,
+  requireUser: RequestHandler,
+  trail: AuditTrail,
+): Router {
   const router = Router();
 
   router.get(
@@ -32,6 +40,11 @@ export function configViewRoutes(views: ViewConfigService, requireUser: RequestH
         validated(res, 'body', viewConfigBody).fields,
         callerOf(req),
       );
+      await trail.recordRequest(req, {
+        action: 'config.view.update',
+        resource: 'view-config',
+        resourceId: view,
+      });
       res.status(created ? 201 : 200).json(config);
     },
   );

@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '@crm/contracts';
-import { withOutbox } from '@crm/event-bus';
 import type { ViewVersion, ViewVersionRepository } from '../domain/view-config';
+import { insertVersion } from './insert-version';
 import { viewVersionId, type ViewVersionDocument, type ViewVersionModel } from './view-version.model';
 
 const toVersion = (doc: ViewVersionDocument): ViewVersion => ({
@@ -10,8 +10,6 @@ const toVersion = (doc: ViewVersionDocument): ViewVersion => ({
   createdAt: doc.createdAt,
   ...(doc.createdBy ? { createdBy: { id: doc.createdBy.id, rol: doc.createdBy.rol } } : {}),
 });
-
-const isDuplicateKey = (error: unknown) => (error as { code?: number }).code === 11000;
 
 export class MongoViewVersionRepository implements ViewVersionRepository {
   constructor(
@@ -29,16 +27,8 @@ export class MongoViewVersionRepository implements ViewVersionRepository {
     return doc ? toVersion(doc) : undefined;
   }
 
-  async insert(version: ViewVersion, event?: EventEnvelope): Promise<boolean> {
+  insert(version: ViewVersion, event?: EventEnvelope): Promise<boolean> {
     const fields = { _id: viewVersionId(version.view, version.version), ...version };
-    try {
-      // The configuration and its event in one single-document write (outbox, see @crm/event-bus).
-      await this.ViewVersion.create(event ? withOutbox(fields, event) : fields);
-    } catch (error) {
-      if (isDuplicateKey(error)) return false;
-      throw error;
-    }
-    if (event) this.onEventWritten();
-    return true;
+    return insertVersion(this.ViewVersion, fields, event, this.onEventWritten);
   }
 }

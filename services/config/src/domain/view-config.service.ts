@@ -1,13 +1,11 @@
 import { configViewUpdated, type ViewConfigView, type ViewField } from '@crm/contracts';
 import { createEnvelope } from '@crm/event-bus';
-import { conflict, correlationIdOrNew, notFound, type AuthenticatedUser } from '@crm/server-kit';
+import { correlationIdOrNew, notFound, type AuthenticatedUser } from '@crm/server-kit';
 import { viewFieldsSchema } from '@crm/view-config';
 import type { ViewVersion, ViewVersionRepository } from './view-config';
+import { appendNextVersion } from './versions';
 
 const toView = ({ view, version, fields }: ViewVersion): ViewConfigView => ({ view, version, fields });
-
-/** Concurrent replacements of one view each get their own version; after this many collisions, 409. */
-const MAX_VERSION_ATTEMPTS = 5;
 
 export class ViewConfigService {
   constructor(private readonly versions: ViewVersionRepository) {}
@@ -29,21 +27,22 @@ export class ViewConfigService {
     fields: ViewField[],
     by: AuthenticatedUser,
   ): Promise<{ config: ViewConfigView; created: boolean }> {
-    for (let attempt = 0; attempt < MAX_VERSION_ATTEMPTS; attempt++) {
-      const current = await this.versions.latest(view);
-      const version = (current?.version ?? 0) + 1;
-      const stored: ViewVersion = {
-        view,
-        version,
-        fields,
-        createdAt: new Date(),
-        createdBy: { id: by.id, rol: by.rol },
-      };
-      const event = createEnvelope(configViewUpdated, { view, version }, correlationIdOrNew());
-      if (await this.versions.insert(stored, event))
-        return { config: toView(stored), created: version === 1 };
-    }
-    throw conflict('La configuración se está modificando a la vez desde otro sitio; inténtalo de nuevo');
+    return appendNextVersion(
+      async () => (await this.versions.latest(view))?.version,
+      async (version) => {
+        const stored: ViewVersion = {
+          view,
+          version,
+          fields,
+          createdAt: new Date(),
+          createdBy: { id: by.id, rol: by.rol },
+        };
+        const event = createEnvelope(configViewUpdated, { view, version }, correlationIdOrNew());
+        return (await this.versions.insert(stored, event))
+          ? { config: toView(stored), created: version === 1 }
+          : undefined;
+      },
+    );
   }
 
   /**

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Role } from '@crm/contracts';
 import { mintToken } from '@crm/testing';
-import { BOOTSTRAP, type Stack } from '../../../../test-support/stack';
+import { BOOTSTRAP, startStack, type Stack } from '../../../../test-support/stack';
+import type { ConfigService } from '../../src/app';
 
 export type CallerKind = 'anonymous' | Role;
 export const CALLER_KINDS: CallerKind[] = ['anonymous', 'PACIENT', 'DOCTOR', 'ADMIN', 'SERVICE_ACCOUNT'];
@@ -17,4 +18,18 @@ export async function tokensByRole(stack: Stack): Promise<Record<Role, string>> 
     stack.signIn(BOOTSTRAP.kiosk.email, BOOTSTRAP.kiosk.password),
   ]);
   return { PACIENT: mintedToken('PACIENT'), DOCTOR, ADMIN, SERVICE_ACCOUNT };
+}
+
+/** A stack of the gateway, auth and config, with the config service's handle and a token per role. */
+export async function startConfigStack(): Promise<{
+  stack: Stack;
+  service: ConfigService;
+  tokens: Record<Role, string>;
+}> {
+  const stack = await startStack({ components: ['auth', 'config'] });
+  return {
+    stack,
+    service: stack.components.config!.handle as ConfigService,
+    tokens: await tokensByRole(stack),
+  };
 }

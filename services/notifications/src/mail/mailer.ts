@@ -1,4 +1,5 @@
 import nodemailer from 'nodemailer';
+import { senderAddress } from '../config';
 import type { Email } from './templates/layout';
 
 export interface Attachment {
@@ -9,6 +10,8 @@ export interface Attachment {
 
 export interface OutgoingMail extends Email {
   to: string;
+  /** The sender's display name (the centre profile's `senderName`); the address is `MAIL_FROM`'s. */
+  senderName: string;
   attachments?: Attachment[];
   /** Stable per event, so a redelivered event that is sent twice is at least recognisable. */
   messageId?: string;
@@ -20,15 +23,24 @@ export interface Mailer {
 }
 
 /** SMTP through nodemailer; failures throw so the event is retried and finally dead-lettered. */
-export function smtpMailer(smtpUrl: string, from: string): Mailer {
+export function smtpMailer(smtpUrl: string, mailFrom: string): Mailer {
+  const address = senderAddress(mailFrom);
   const transport = nodemailer.createTransport(smtpUrl, {
     connectionTimeout: 5000,
     greetingTimeout: 5000,
     socketTimeout: 10000,
   });
   return {
-    async send({ to, subject, html, text, attachments, messageId }) {
-      await transport.sendMail({ from, to, subject, html, text, attachments, messageId });
+    async send({ to, senderName, subject, html, text, attachments, messageId }) {
+      await transport.sendMail({
+        from: { name: senderName, address },
+        to,
+        subject,
+        html,
+        text,
+        attachments,
+        messageId,
+      });
     },
     close: () => transport.close(),
   };

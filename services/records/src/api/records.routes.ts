@@ -1,29 +1,58 @@
-import { Router, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import {
   createRecordBody,
   recordIdParam,
   recordsQuery,
   updateRecordBody,
   type RecordsPage,
+  type RecordView,
 } from '@crm/contracts';
 import { requireRole, validate, validated } from '@crm/server-kit';
+import type { AuditTrail } from '@crm/server-kit/service';
+import type { ClinicalRecord } from '../domain/record';
 import type { RecordService } from '../domain/record.service';
 import { callerWithToken } from './caller';
 import { toRecordView } from './record.view';
 
-/** `/records*` (SPEC §7): doctors and admins only. Bodies are never logged (clinical data). */
-export function recordsRoutes(records: RecordService, requireUser: RequestHandler): Router {
+/** `GET /records/appointment/:id` (an appointment's id): its record, or null while it has none. */
+export interface AppointmentRecordAnswer {
+  record: RecordView | null;
+}
+
+/**
+ * `/records*` (SPEC §7): doctors and admins only. Bodies are never logged (clinical data). Every
+ * call that answers records is recorded in the access trail — ids only, never the content.
+ */
+export function recordsRoutes(
+  records: RecordService,
+  requireUser: RequestHandler,
+  trail: AuditTrail,
+): Router {
   const router = Router();
   const staff = [requireUser, requireRole('DOCTOR', 'ADMIN')];
+  /** Records `action` on one record (its patient, its id), before it is answered. */
+  const recordAccess = (req: Request, action: string, record: ClinicalRecord) =>
+    trail.recordRequest(req, {
+      action,
+      resource: 'record',
+      resourceId: record.id,
+      patientIds: [record.userId],
+    });
 
   router.post('/records', ...staff, validate('body', createRecordBody), async (req, res) => {
     const record = await records.create(callerWithToken(req), validated(res, 'body', createRecordBody));
+    await recordAccess(req, 'record.create', record);
     res.status(201).json(toRecordView(record));
   });
 
-  router.get('/records', ...staff, validate('query', recordsQuery), async (_req, res) => {
+  router.get('/records', ...staff, validate('query', recordsQuery), async (req, res) => {
     const query = validated(res, 'query', recordsQuery);
     const { items, total } = await records.list(query);
+    await trail.recordRequest(req, {
+      action: 'record.list',
+      resource: 'record',
+      patientIds: [...new Set(items.map((record) => record.userId))],
+    });
     const body: RecordsPage = {
       records: items.map(toRecordView),
       total,
@@ -34,8 +63,19 @@ export function recordsRoutes(records: RecordService, requireUser: RequestHandle
     res.json(body);
   });
 
-  router.get('/records/:id', ...staff, validate('params', recordIdParam), async (_req, res) => {
-    res.json(toRecordView(await records.get(validated(res, 'params', recordIdParam).id)));
+  // Before `/records/:id` (which would refuse "appointment" as a malformed id anyway: two segments).
+  router.get('/records/appointment/:id', ...staff, validate('params', recordIdParam), async (req, res) => {
+    const record = await records.ofAppointment(validated(res, 'params', recordIdParam).id);
+    // No record yet: nothing of a patient's clinical data was read.
+    if (record) await recordAccess(req, 'record.read', record);
+    const body: AppointmentRecordAnswer = { record: record ? toRecordView(record) : null };
+    res.json(body);
+  });
+
+  router.get('/records/:id', ...staff, validate('params', recordIdParam), async (req, res) => {
+    const record = await records.get(validated(res, 'params', recordIdParam).id);
+    await recordAccess(req, 'record.read', record);
+    res.json(toRecordView(record));
   });
 
   router.put(
@@ -50,6 +90,7 @@ export function recordsRoutes(records: RecordService, requireUser: RequestHandle
         id,
         validated(res, 'body', updateRecordBody).metadata,
       );
+      await recordAccess(req, 'record.update', record);
       res.json(toRecordView(record));
     },
   );

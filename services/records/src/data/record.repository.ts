@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '@crm/contracts';
 import { withOutbox } from '@crm/event-bus';
-import type { Logger } from '@crm/server-kit';
+import { isDuplicateKey, type Logger } from '@crm/server-kit';
 import type { ClinicalRecord, RecordPageQuery, RecordRepository } from '../domain/record';
 import { escapeRegex, nameKey } from './name-key';
 import {
@@ -42,8 +42,6 @@ const toFields = (record: ClinicalRecord): RecordFields => ({
   createdAt: record.createdAt,
   updatedAt: record.updatedAt,
 });
-
-const isDuplicateKey = (error: unknown) => (error as { code?: number }).code === 11000;
 
 /** Revisions are the records (see record.models.ts); the listing is derived from them. */
 export class MongoRecordRepository implements RecordRepository {

@@ -5,5 +5,5 @@ export const RECORD_MESSAGES = {
   appointmentEnded: 'La cita está cancelada o eliminada: no admite historia clínica',
   alreadyRecorded: 'Esta cita ya tiene una historia clínica; actualízala en lugar de crear otra',
   recordNotFound: 'Registro no encontrado',
-  busy: 'El registro se está modificando a la vez desde otro sitio; inténtalo de nuevo',
+  busy: 'El registro se está modificando a la vez desde otro sitio; inténtelo de nuevo',
 } as const;

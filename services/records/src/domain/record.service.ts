@@ -31,7 +31,30 @@ const reference = (record: ClinicalRecord) => ({
   dateId: record.dateId,
   doctorId: record.doctor.id,
   configVersion: record.configVersion,
+  ...billingOf(record),
 });
+
+/**
+ * What the record charges, for reporting (`billing` of the record events): the stored GROSS entry
+ * (the price field of type GROSS), its currency and the chosen certificate type. Nothing clinical.
+ */
+export function billingOf(record: ClinicalRecord) {
+  const gross = Object.values(record.metadata).find(
+    (entry) => entry.priceType === 'GROSS' && typeof entry.value === 'number',
+  );
+  if (!gross) return {};
+  const certificate = record.metadata.certificateType;
+  const certificateType = certificate ? (certificate.selectedLabel ?? String(certificate.value)) : undefined;
+  return {
+    billing: {
+      gross: gross.value as number,
+      currency: gross.currency ?? 'EUR',
+      ...(certificateType ? { certificateType: certificateType.slice(0, 200) } : {}),
+      revision: record.revision,
+      appointmentDate: new Date(record.date.date).toISOString(),
+    },
+  };
+}
 
 const alreadyRecorded = () =>
   conflict(messages.alreadyRecorded, [{ message: messages.alreadyRecorded, field: 'dateId' }]);
@@ -139,6 +162,11 @@ export class RecordService {
     const record = await this.records.findById(id);
     if (!record) throw notFound(messages.recordNotFound);
     return record;
+  }
+
+  /** The record of an appointment, if it has one (its id is the appointment's id, see `create`). */
+  async ofAppointment(dateId: string): Promise<ClinicalRecord | undefined> {
+    return this.records.findById(dateId);
   }
 
   list(query: RecordPageQuery): Promise<{ items: ClinicalRecord[]; total: number }> {

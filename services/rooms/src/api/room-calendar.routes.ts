@@ -33,7 +33,7 @@ export function roomCalendarRoutes(reservations: ReservationService, requireUser
       callerOf(req),
       validated(res, 'params', reservationIdParam).id,
     );
-    res.json({ message: 'Reservation cancelled', ...released });
+    res.json({ message: 'Reserva cancelada', ...released });
   });
 
   return router;

@@ -1,6 +1,7 @@
 import { Types } from 'mongoose';
 import type { EventEnvelope } from '@crm/contracts';
-import { isDuplicateKeyError, withOutbox } from '@crm/event-bus';
+import { withOutbox } from '@crm/event-bus';
+import { isDuplicateKey } from '@crm/server-kit';
 import { serviceUnavailable } from '@crm/server-kit';
 import type { NewReservation, Reservation, ReservationRepository } from '../domain/reservation';
 import type { ReservationDocument, ReservationModels } from './reservation.model';
@@ -89,7 +90,7 @@ export class MongoReservationRepository implements ReservationRepository {
       );
       released = doc.toObject<ReservationDocument>();
     } catch (error) {
-      if (isDuplicateKeyError(error)) return undefined; // a concurrent release won
+      if (isDuplicateKey(error)) return undefined; // a concurrent release won
       throw error;
     }
     this.outboxWritten();

@@ -1,3 +1,4 @@
+import { isDuplicateKey } from '@crm/server-kit';
 import type { Room, RoomRepository } from '../domain/room';
 import type { RoomDocument, RoomModel } from './room.model';
 
@@ -9,8 +10,6 @@ const toRoom = (doc: RoomDocument): Room => ({
   description: doc.description ?? '',
   active: doc.active,
 });
-
-const isDuplicateKey = (error: unknown) => (error as { code?: number }).code === 11000;
 
 export class MongoRoomRepository implements RoomRepository {
   constructor(private readonly Room: RoomModel) {}

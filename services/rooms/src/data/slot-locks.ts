@@ -1,8 +1,7 @@
+import { isDuplicateKey } from '@crm/server-kit';
 import type { Logger } from '@crm/server-kit';
 import { SlotsTakenError } from '../domain/reservation';
 import { slotKey, type ReservationModels, type SlotLockDocument } from './reservation.model';
-
-const isDuplicateKey = (error: unknown) => (error as { code?: number }).code === 11000;
 
 /**
  * Holds room-slots for a reservation, one lock document per slot. Inserting a lock is atomic and

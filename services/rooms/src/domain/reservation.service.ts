@@ -65,7 +65,7 @@ export class ReservationService {
       throw error;
     }
     const view = toReservationView(reservation);
-    return { message: 'Room reserved', id: view.id, room: view.room, dates: view.dates };
+    return { message: 'Consulta reservada', id: view.id, room: view.room, dates: view.dates };
   }
 
   async mine(caller: AuthenticatedUser): Promise<RoomReservationView[]> {
@@ -77,7 +77,7 @@ export class ReservationService {
     const existing = await this.reservations.findById(id);
     if (!existing || existing.status !== 'active') throw notFound(NOT_FOUND);
     if (caller.rol !== 'ADMIN' && existing.doctor.id !== caller.id) {
-      throw forbidden('Solo puedes cancelar tus propias reservas');
+      throw forbidden('Solo puede cancelar sus propias reservas');
     }
     const released = await this.reservations.release(id, [
       createEnvelope(
@@ -96,7 +96,7 @@ export class ReservationService {
     const ref = typeof requested === 'string' ? { id: requested } : requested;
     if (!ref) return { id: caller.id };
     if (caller.rol !== 'ADMIN' && ref.id !== caller.id) {
-      throw fieldError(403, 'doctor', 'No puedes reservar una consulta en nombre de otro médico');
+      throw fieldError(403, 'doctor', 'No puede reservar una consulta en nombre de otro médico');
     }
     return ref.name ? { id: ref.id, name: ref.name } : { id: ref.id };
   }

@@ -1,27 +1,27 @@
-import { brandedEmail, type Email } from './layout';
+import { brandedEmail, type Email, type MailCentre } from './layout';
 
-export function confirmationEmail(name: string, link: string): Email {
-  return brandedEmail({
-    subject: 'Confirma tu cuenta',
+export function confirmationEmail(centre: MailCentre, name: string, link: string): Email {
+  return brandedEmail(centre, {
+    subject: 'Confirme su cuenta',
     greetingName: name,
     paragraphs: [
-      'Gracias por registrarte en nuestro centro. Para activar tu cuenta y poder reservar tu cita, confirma tu correo electrónico.',
+      `Gracias por registrarse en ${centre.brandName}. Para activar su cuenta y poder reservar su cita, confirme su correo electrónico.`,
       'El enlace es válido durante 48 horas.',
     ],
     action: { label: 'Confirmar mi cuenta', url: link },
-    footnote: 'Si no has creado esta cuenta, ignora este mensaje.',
+    footnote: 'Si usted no ha creado esta cuenta, ignore este mensaje.',
   });
 }
 
-export function passwordResetEmail(name: string, link: string): Email {
-  return brandedEmail({
-    subject: 'Restablece tu contraseña',
+export function passwordResetEmail(centre: MailCentre, name: string, link: string): Email {
+  return brandedEmail(centre, {
+    subject: 'Restablezca su contraseña',
     greetingName: name,
     paragraphs: [
-      'Hemos recibido una solicitud para restablecer la contraseña de tu cuenta.',
+      'Hemos recibido una solicitud para restablecer la contraseña de su cuenta.',
       'El enlace es válido durante 1 hora y solo puede usarse una vez.',
     ],
     action: { label: 'Crear una nueva contraseña', url: link },
-    footnote: 'Si no lo has solicitado tú, ignora este mensaje: tu contraseña no cambiará.',
+    footnote: 'Si no lo ha solicitado usted, ignore este mensaje: su contraseña no cambiará.',
   });
 }

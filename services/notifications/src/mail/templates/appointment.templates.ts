@@ -1,14 +1,5 @@
 import { CENTRE_TIME_ZONE, type Role } from '@crm/contracts';
-import { brandedEmail, type Email } from './layout';
-
-/**
- * The centre as it appears in appointment e-mails and calendar entries.
- * TODO(lead): the real street address belongs in the configuration (e.g. CENTRE_ADDRESS).
- */
-export const CENTRE = {
-  name: 'Centro de Reconocimiento Médico',
-  address: 'Calle Ejemplo 1, 35001 Las Palmas de Gran Canaria, España',
-};
+import { brandedEmail, centrePhone, type Email, type MailCentre } from './layout';
 
 const FORMAT = new Intl.DateTimeFormat('es-ES', {
   weekday: 'long',
@@ -24,50 +15,68 @@ const FORMAT = new Intl.DateTimeFormat('es-ES', {
 /** "lunes, 23 de noviembre de 2026, 09:15" — the centre's local time, 24 h. */
 export const formatAppointmentDate = (instant: Date): string => FORMAT.format(instant);
 
-export function appointmentBookedEmail(name: string, when: string, myAppointmentUrl: string): Email {
-  return brandedEmail({
+/** "<brand>, <street and number, postal code and town>" of the centre profile. */
+export const centrePlace = (centre: MailCentre): string => `${centre.brandName}, ${centre.address}`;
+
+const questions = (centre: MailCentre) =>
+  `Si tiene cualquier duda, llámenos al ${centrePhone(centre)} o escríbanos a ${centre.email}.`;
+
+/** `myAppointmentUrl` only when the patient can enter their area (has a password). */
+export function appointmentBookedEmail(
+  centre: MailCentre,
+  name: string,
+  when: string,
+  myAppointmentUrl: string | undefined,
+): Email {
+  return brandedEmail(centre, {
     subject: `Cita confirmada: ${when}`,
     greetingName: name,
     paragraphs: [
-      `Tu cita ha quedado reservada para el ${when} (hora de Canarias).`,
-      `Lugar: ${CENTRE.name}, ${CENTRE.address}.`,
-      'Te adjuntamos la cita en un archivo de calendario para que puedas añadirla a tu agenda.',
-      'Si no puedes acudir, cancela la cita desde tu área de paciente para dejar el horario libre.',
+      `Su cita ha quedado reservada para el ${when} (hora de Canarias).`,
+      `Lugar: ${centrePlace(centre)}.`,
+      'Le adjuntamos la cita en un archivo de calendario para que pueda añadirla a su agenda.',
+      myAppointmentUrl
+        ? 'Si no puede acudir, cancele la cita desde su área de paciente para dejar el horario libre.'
+        : 'Si no puede acudir, avísenos por teléfono o por correo electrónico para dejar el horario libre.',
     ],
-    action: { label: 'Ver mi cita', url: myAppointmentUrl },
+    ...(myAppointmentUrl ? { action: { label: 'Ver mi cita', url: myAppointmentUrl } } : {}),
+    footnote: questions(centre),
   });
 }
 
 export function appointmentCancelledEmail(
+  centre: MailCentre,
   name: string,
   when: string,
   byRole: Role,
   bookingUrl: string,
 ): Email {
   const byPatient = byRole === 'PACIENT';
-  return brandedEmail({
+  return brandedEmail(centre, {
     subject: `Cita cancelada: ${when}`,
     greetingName: name,
     paragraphs: [
       byPatient
-        ? `Hemos cancelado tu cita del ${when}, como nos has pedido.`
-        : `El centro ha cancelado tu cita del ${when}.`,
-      'Puedes reservar una nueva cita cuando quieras.',
+        ? `Hemos cancelado su cita del ${when}, como nos ha pedido.`
+        : `El centro ha cancelado su cita del ${when}.`,
+      'Puede reservar una nueva cita cuando quiera.',
     ],
     action: { label: 'Reservar una cita', url: bookingUrl },
-    footnote: byPatient ? undefined : 'Si tienes cualquier duda, ponte en contacto con nosotros.',
+    footnote: byPatient ? undefined : questions(centre),
   });
 }
 
-export function appointmentDeletedEmail(name: string, when: string, bookingUrl: string): Email {
-  return brandedEmail({
+export function appointmentDeletedEmail(
+  centre: MailCentre,
+  name: string,
+  when: string,
+  bookingUrl: string,
+): Email {
+  return brandedEmail(centre, {
     subject: `Cita anulada: ${when}`,
     greetingName: name,
-    paragraphs: [
-      `El centro ha anulado tu cita del ${when}.`,
-      'Puedes reservar una nueva cita cuando quieras.',
-    ],
+    paragraphs: [`El centro ha anulado su cita del ${when}.`, 'Puede reservar una nueva cita cuando quiera.'],
     action: { label: 'Reservar una cita', url: bookingUrl },
-    footnote: 'Si tienes cualquier duda, ponte en contacto con nosotros.',
+    footnote: questions(centre),
   });
 }

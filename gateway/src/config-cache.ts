@@ -1,23 +1,32 @@
 /**
- * Redis cache in front of `GET /api/v1/config/view?view=<name>` (form configurations change rarely
- * and every back-office form loads one), invalidated by `config.view.updated.v1`.
+ * Redis cache in front of the config service's versioned answers, invalidated by its events:
  *
- * Wiring (see the README section "View configuration cache"):
- *   const viewCache = createViewConfigCache({ redis, jwtSecret: config.JWT_SECRET, logger, ... });
- *   createGateway(config, { redis, routeMiddleware: [viewCache.routeMiddleware] });
- *   const stop = startViewConfigInvalidation(viewCache, { amqpUrl, exchange, queuePrefix, logger });
+ * | call                                   | who is answered from the cache | invalidated by             |
+ * | -------------------------------------- | ------------------------------ | -------------------------- |
+ * | `GET /api/v1/config/view?view=<name>`  | DOCTOR, ADMIN                  | `config.view.updated.v1`   |
+ * | `GET /api/v1/config/centre`            | anyone (public)                | `config.centre.updated.v1` |
+ *
+ * Form configurations are read on every clinical-record screen, the centre profile on every page of
+ * the site; both change rarely.
+ *
+ * Wiring (see the README section "Config cache"):
+ *   const cache = createConfigCache({ redis, jwtSecret: config.JWT_SECRET, logger, ... });
+ *   createGateway(config, { redis, routeMiddleware: [cache.routeMiddleware] });
+ *   const stop = startConfigCacheInvalidation(cache, { amqpUrl, exchange, queuePrefix, logger });
  *
  * Rules:
- * - Runs on the proxy path after the gateway's JWT and session checks. It answers from the cache
- *   only for DOCTOR and ADMIN callers (the roles the config service allows); anyone else passes
- *   through (`X-Cache: BYPASS`) and gets the service's own answer (403).
- * - Only the plain call (`?view=<name>` and nothing else) is cached; only 200 JSON answers are stored.
- * - It serves from the cache only while it can hear invalidations: the subscription to
- *   `config.view.updated.v1` is consuming and no Redis or broker reconnect happened since the last
- *   flush of its keys. Otherwise every request goes to the service (`BYPASS`): slower, never stale.
- * - An invalidation deletes the view's entry and raises the view's "minimum version"; an answer
- *   fetched before the update and stored after the invalidation is refused by that minimum
- *   (a Lua script compares and stores atomically), so no old version outlives its replacement.
+ * - Runs on the proxy path after the gateway's JWT and session checks. A view configuration is
+ *   answered from the cache only to DOCTOR and ADMIN callers (the roles the config service allows);
+ *   anyone else passes through (`X-Cache: BYPASS`) and gets the service's own answer (403). The
+ *   centre profile is public: everyone is answered from the cache.
+ * - Only the plain call is cached (`?view=<name>` and nothing else; the centre without a query);
+ *   only 200 JSON answers are stored.
+ * - It serves from the cache only while it can hear invalidations: the subscription to the events
+ *   is consuming and no Redis or broker reconnect happened since the last flush of its keys.
+ *   Otherwise every request goes to the service (`BYPASS`): slower, never stale.
+ * - An invalidation deletes the entry and raises its "minimum version"; an answer fetched before
+ *   the update and stored after the invalidation is refused by that minimum (a Lua script compares
+ *   and stores atomically), so no old version outlives its replacement.
  * - Redis slow or down: commands fail fast (the gateway's client has no offline queue and a command
  *   timeout) and the request goes to the service. Entries also expire after `ttlSeconds`.
  * - Headers: `X-Cache: HIT | MISS | BYPASS`.
@@ -25,19 +34,25 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { configViewUpdated, STAFF_ROLES, VIEW_NAME_PATTERN } from '@crm/contracts';
+import {
+  configCentreUpdated,
+  configViewUpdated,
+  STAFF_ROLES,
+  VIEW_NAME_PATTERN,
+  type Role,
+} from '@crm/contracts';
 import {
   AmqpConnection,
   EventConsumer,
   on,
   type ProcessedEventStore,
   type Subscription,
-} from '@crm/event-bus';
+} from '@crm/event-bus/amqp';
 import { bearerToken, TokenService, type Logger } from '@crm/server-kit';
-import type { Next, RouteMiddleware } from './proxy-table';
+import { API_PREFIX, type Next, type RouteMiddleware } from './proxy-table';
 
-/** Settings to add to the gateway's environment schema (`gatewayEnvSchema.extend(viewConfigCacheEnvSchema.shape)`). */
-export const viewConfigCacheEnvSchema = z.object({
+/** Settings to add to the gateway's environment schema (`gatewayEnvSchema.extend(configCacheEnvSchema.shape)`). */
+export const configCacheEnvSchema = z.object({
   AMQP_URL: z
     .string()
     .regex(/^amqps?:\/\//, 'must be an amqp:// URL')
@@ -45,14 +60,17 @@ export const viewConfigCacheEnvSchema = z.object({
   EVENTS_EXCHANGE: z.string().min(1).default('crm.events'),
   /** The gateway's invalidation queue is `<QUEUE_PREFIX>.gateway.view-cache`. */
   QUEUE_PREFIX: z.string().min(1).default('crm'),
-  /** Safety net: an entry expires after this even if an invalidation were lost. */
+  /**
+   * Safety net: an entry expires after this even if an invalidation were lost. The names say "view"
+   * for history (deployments set them); they apply to every cached config answer.
+   */
   VIEW_CONFIG_CACHE_TTL_SECONDS: z.coerce.number().int().positive().default(300),
   /** Namespace of the cache keys in Redis. Every gateway sharing a Redis must use the same one. */
   VIEW_CONFIG_CACHE_PREFIX: z.string().min(1).default('cache:gateway:view-config:'),
 });
-export type ViewConfigCacheEnv = z.infer<typeof viewConfigCacheEnvSchema>;
+export type ConfigCacheEnv = z.infer<typeof configCacheEnvSchema>;
 
-export interface ViewConfigCacheOptions {
+export interface ConfigCacheOptions {
   /** The gateway's Redis client (no offline queue, short command timeout: see redis-client.ts). */
   redis: Redis;
   /** To read the caller's role; the gateway has verified the token already. */
@@ -65,33 +83,6 @@ export interface ViewConfigCacheOptions {
 }
 
 export type CacheOutcome = 'HIT' | 'MISS' | 'BYPASS';
-
-/** Stores the body unless an invalidation announced a newer version than the body's. */
-const STORE_SCRIPT = `
-local minimum = tonumber(redis.call('GET', KEYS[2]) or '0')
-if tonumber(ARGV[2]) < minimum then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
-return 1`;
-
-/**
- * Raises the view's minimum version (never lowers it) and deletes its entry unless the entry holds
- * that version or a newer one already (a late event must not throw away a fresh answer).
- */
-const INVALIDATE_SCRIPT = `
-local minimum = tonumber(redis.call('GET', KEYS[2]) or '0')
-local announced = tonumber(ARGV[1])
-if announced > minimum then redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[2]) end
-local body = redis.call('GET', KEYS[1])
-if not body then return 0 end
-local ok, decoded = pcall(cjson.decode, body)
-local held = ok and type(decoded) == 'table' and tonumber(decoded['version']) or nil
-if held == nil or held < announced then redis.call('DEL', KEYS[1]) return 1 end
-return 0`;
-
-/** Version markers outlive entries by far; they only need to outlast answers in flight. */
-const MARKER_TTL_SECONDS = 7 * 24 * 3600;
-
-const cachedBody = z.object({ view: z.string(), version: z.number().int().min(1) }).loose();
 
 /** The `view` of a plain `?view=<name>` query; undefined for anything else (not cached). */
 export function cacheableView(url: string): string | undefined {
@@ -108,7 +99,87 @@ export function cacheableView(url: string): string | undefined {
   return view !== undefined && VIEW_NAME_PATTERN.test(view) ? view : undefined;
 }
 
-export class ViewConfigCache {
+/** What the cache must know about one cached call of the config service. */
+interface CachedCall {
+  /** Service path (after /api/v1). */
+  path: string;
+  /** The id of the answer a request asks for; undefined when the request is not cached. */
+  idOf(url: string): string | undefined;
+  /** Callers answered from the cache; `public`: anyone, with or without a token. */
+  audience: 'public' | readonly Role[];
+  /** Is a 200 body of the service (with its `version`) the answer for `id`? */
+  answers(body: Record<string, unknown>, id: string): boolean;
+  /**
+   * The key of the entry and of its minimum version, after the prefix. A view keeps the keys it
+   * always had (`view:<name>`, `min-version:<name>`); view names cannot contain `@`.
+   */
+  entryKey(id: string): string;
+  markerKey(id: string): string;
+}
+
+/** The one centre profile has this id. */
+const CURRENT = 'current';
+
+const CACHED_CALLS = {
+  view: {
+    path: '/config/view',
+    idOf: cacheableView,
+    audience: STAFF_ROLES,
+    answers: (body, id) => body.view === id,
+    entryKey: (view) => `view:${view}`,
+    markerKey: (view) => `min-version:${view}`,
+  },
+  centre: {
+    path: '/config/centre',
+    idOf: (url) => (url.includes('?') ? undefined : CURRENT),
+    audience: 'public',
+    answers: () => true,
+    entryKey: (id) => `centre:${id}`,
+    markerKey: (id) => `min-version:centre@${id}`,
+  },
+} as const satisfies Record<string, CachedCall>;
+
+/** Which cached answer: `view` (a form configuration, by view name) or `centre` (id `current`). */
+export type CachedKind = keyof typeof CACHED_CALLS;
+const KINDS = Object.keys(CACHED_CALLS) as CachedKind[];
+const KIND_BY_PATH = new Map<string, CachedKind>(KINDS.map((kind) => [CACHED_CALLS[kind].path, kind]));
+
+/** Stores the body unless an invalidation announced a newer version than the body's. */
+const STORE_SCRIPT = `
+local minimum = tonumber(redis.call('GET', KEYS[2]) or '0')
+if tonumber(ARGV[2]) < minimum then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
+return 1`;
+
+/**
+ * Raises the minimum version (never lowers it) and deletes the entry unless the entry holds that
+ * version or a newer one already (a late event must not throw away a fresh answer).
+ */
+const INVALIDATE_SCRIPT = `
+local minimum = tonumber(redis.call('GET', KEYS[2]) or '0')
+local announced = tonumber(ARGV[1])
+if announced > minimum then redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[2]) end
+local body = redis.call('GET', KEYS[1])
+if not body then return 0 end
+local ok, decoded = pcall(cjson.decode, body)
+local held = ok and type(decoded) == 'table' and tonumber(decoded['version']) or nil
+if held == nil or held < announced then redis.call('DEL', KEYS[1]) return 1 end
+return 0`;
+
+/** Version markers outlive entries by far; they only need to outlast answers in flight. */
+const MARKER_TTL_SECONDS = 7 * 24 * 3600;
+
+const cachedBody = z.object({ version: z.number().int().min(1) }).loose();
+
+/** `/api/v1/config/centre/?x` → `/config/centre` (what the gateway matched the route middleware on). */
+function servicePathOf(url: string): string {
+  const queryAt = url.indexOf('?');
+  const path = (queryAt === -1 ? url : url.slice(0, queryAt)).slice(API_PREFIX.length);
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
+export class ConfigCache {
+  /** The gateway's per-route hook for every cached call (`GET /config/view`, `GET /config/centre`). */
   readonly routeMiddleware: RouteMiddleware;
   private readonly redis: Redis;
   private readonly tokens: TokenService;
@@ -122,7 +193,7 @@ export class ViewConfigCache {
   private flushing = false;
   private failing = false;
 
-  constructor(options: ViewConfigCacheOptions) {
+  constructor(options: ConfigCacheOptions) {
     this.redis = options.redis;
     this.tokens = new TokenService(options.jwtSecret, 60);
     this.logger = options.logger;
@@ -135,17 +206,17 @@ export class ViewConfigCache {
     });
     this.routeMiddleware = {
       method: 'GET',
-      path: '/config/view',
+      path: KINDS.map((kind) => CACHED_CALLS[kind].path),
       handle: (req, res, next) => this.handle(req, res, next),
     };
   }
 
-  entryKey(view: string): string {
-    return `${this.prefix}view:${view}`;
+  entryKey(kind: CachedKind, id: string): string {
+    return this.prefix + CACHED_CALLS[kind].entryKey(id);
   }
 
-  private markerKey(view: string): string {
-    return `${this.prefix}min-version:${view}`;
+  private markerKey(kind: CachedKind, id: string): string {
+    return this.prefix + CACHED_CALLS[kind].markerKey(id);
   }
 
   /** Lets the cache know whether it hears invalidations; without one attached it never serves. */
@@ -165,15 +236,17 @@ export class ViewConfigCache {
     return !this.needsFlush && !this.flushing;
   }
 
-  /** Deletes every cached view (not the version markers). */
+  /** Deletes every cached answer (not the version markers). */
   async flush(): Promise<void> {
     if (this.flushing) return;
     this.flushing = true;
     this.needsFlush = false;
     try {
-      const stream = this.redis.scanStream({ match: `${this.prefix}view:*`, count: 200 });
-      for await (const keys of stream as AsyncIterable<string[]>) {
-        if (keys.length > 0) await this.redis.del(...keys);
+      for (const kind of KINDS) {
+        const stream = this.redis.scanStream({ match: this.entryKey(kind, '*'), count: 200 });
+        for await (const keys of stream as AsyncIterable<string[]>) {
+          if (keys.length > 0) await this.redis.del(...keys);
+        }
       }
     } catch (error) {
       this.needsFlush = true;
@@ -183,32 +256,32 @@ export class ViewConfigCache {
     }
   }
 
-  /** `config.view.updated.v1`: the cached answer for `view` is stale from `version` on. */
-  async invalidate(view: string, version: number): Promise<void> {
+  /** An update event: the cached answer `id` of `kind` is stale from `version` on. */
+  async invalidate(kind: CachedKind, id: string, version: number): Promise<void> {
     await this.redis.eval(
       INVALIDATE_SCRIPT,
       2,
-      this.entryKey(view),
-      this.markerKey(view),
+      this.entryKey(kind, id),
+      this.markerKey(kind, id),
       String(version),
       String(MARKER_TTL_SECONDS),
     );
   }
 
   /** Stores an answer of the config service, unless a newer version was announced meanwhile. */
-  async store(view: string, body: string): Promise<boolean> {
+  async store(kind: CachedKind, id: string, body: string): Promise<boolean> {
     let parsed: z.infer<typeof cachedBody>;
     try {
       parsed = cachedBody.parse(JSON.parse(body));
     } catch {
       return false;
     }
-    if (parsed.view !== view) return false;
+    if (!CACHED_CALLS[kind].answers(parsed, id)) return false;
     const stored = await this.redis.eval(
       STORE_SCRIPT,
       2,
-      this.entryKey(view),
-      this.markerKey(view),
+      this.entryKey(kind, id),
+      this.markerKey(kind, id),
       body,
       String(parsed.version),
       String(this.ttlSeconds),
@@ -216,23 +289,29 @@ export class ViewConfigCache {
     return stored === 1;
   }
 
-  private isStaff(req: IncomingMessage): boolean {
+  /** May this caller be answered from the cache? The audience of the call decides. */
+  private mayRead(kind: CachedKind, req: IncomingMessage): boolean {
+    const audience: CachedCall['audience'] = CACHED_CALLS[kind].audience;
+    if (audience === 'public') return true;
     const token = bearerToken(req.headers.authorization);
     if (!token) return false;
     try {
-      return STAFF_ROLES.includes(this.tokens.verify(token).rol);
+      return audience.includes(this.tokens.verify(token).rol);
     } catch {
       return false;
     }
   }
 
   private handle(req: IncomingMessage, res: ServerResponse, next: Next): void {
-    const view = cacheableView(req.url ?? '');
-    if (view === undefined || !this.isStaff(req) || !this.isServing()) return this.pass(res, next, 'BYPASS');
-    this.redis.get(this.entryKey(view)).then(
+    const url = req.url ?? '';
+    const kind = KIND_BY_PATH.get(servicePathOf(url));
+    const id = kind && CACHED_CALLS[kind].idOf(url);
+    if (!kind || id === undefined || !this.mayRead(kind, req) || !this.isServing())
+      return this.pass(res, next, 'BYPASS');
+    this.redis.get(this.entryKey(kind, id)).then(
       (body) => {
         this.recovered();
-        if (body === null) return this.fetchAndStore(view, res, next);
+        if (body === null) return this.fetchAndStore(kind, id, res, next);
         if (req.destroyed) return;
         res.statusCode = 200;
         res.setHeader('Content-Type', 'application/json; charset=utf-8');
@@ -253,7 +332,7 @@ export class ViewConfigCache {
   }
 
   /** Lets the request through to the service and keeps a copy of a 200 JSON answer. */
-  private fetchAndStore(view: string, res: ServerResponse, next: Next): void {
+  private fetchAndStore(kind: CachedKind, id: string, res: ServerResponse, next: Next): void {
     const chunks: Buffer[] = [];
     let size = 0;
     const collect = (chunk: unknown, encoding?: unknown) => {
@@ -291,7 +370,7 @@ export class ViewConfigCache {
         !type.includes('application/json')
       )
         return;
-      this.store(view, Buffer.concat(chunks).toString('utf8')).catch((error: unknown) =>
+      this.store(kind, id, Buffer.concat(chunks).toString('utf8')).catch((error: unknown) =>
         this.warn('store', error),
       );
     });
@@ -302,19 +381,18 @@ export class ViewConfigCache {
     if (!this.failing)
       this.logger?.warn(
         { operation, err: (error as Error).message },
-        'view configuration cache unavailable; answering from the service',
+        'config cache unavailable; answering from the service',
       );
     this.failing = true;
   }
 
   private recovered(): void {
-    if (this.failing) this.logger?.info('view configuration cache available again');
+    if (this.failing) this.logger?.info('config cache available again');
     this.failing = false;
   }
 }
 
-export const createViewConfigCache = (options: ViewConfigCacheOptions): ViewConfigCache =>
-  new ViewConfigCache(options);
+export const createConfigCache = (options: ConfigCacheOptions): ConfigCache => new ConfigCache(options);
 
 /**
  * Deleting a cache entry twice is harmless, so the invalidation consumer needs no memory of the
@@ -325,26 +403,32 @@ const noDeduplication: ProcessedEventStore = {
   markProcessed: async () => undefined,
 };
 
-export interface ViewConfigInvalidationOptions {
+export interface ConfigCacheInvalidationOptions {
   amqpUrl: string;
   exchange: string;
-  /** The queue is `<queuePrefix>.gateway.view-cache`, shared by the gateway's replicas. */
+  /**
+   * The queue is `<queuePrefix>.gateway.view-cache` (its name from when only view configurations
+   * were cached), shared by the gateway's replicas: they share the Redis it invalidates.
+   */
   queuePrefix: string;
   logger?: Logger;
 }
 
 /** Stops the consumer and its connection; `ready()` resolves once it consumes (tests, start-up logs). */
-export type StopViewConfigInvalidation = (() => Promise<void>) & { ready(timeoutMs?: number): Promise<void> };
+export type StopConfigCacheInvalidation = (() => Promise<void>) & {
+  ready(timeoutMs?: number): Promise<void>;
+};
 
 /**
- * Starts consuming `config.view.updated.v1` into `cache.invalidate` and attaches the subscription
- * to the cache, which serves only while it consumes. Returns at once (the broker may be down; the
- * connection keeps retrying in the background) with the function that stops it.
+ * Starts consuming `config.view.updated.v1` and `config.centre.updated.v1` into `cache.invalidate`
+ * and attaches the subscription to the cache, which serves only while it consumes. Returns at once
+ * (the broker may be down; the connection keeps retrying in the background) with the function
+ * that stops it.
  */
-export function startViewConfigInvalidation(
-  cache: ViewConfigCache,
-  options: ViewConfigInvalidationOptions,
-): StopViewConfigInvalidation {
+export function startConfigCacheInvalidation(
+  cache: ConfigCache,
+  options: ConfigCacheInvalidationOptions,
+): StopConfigCacheInvalidation {
   const connection = new AmqpConnection({
     url: options.amqpUrl,
     logger: options.logger,
@@ -353,7 +437,10 @@ export function startViewConfigInvalidation(
   const consumer = new EventConsumer({ connection, exchange: options.exchange, logger: options.logger });
   const subscription = consumer.subscribe({
     queue: `${options.queuePrefix}.gateway.view-cache`,
-    events: [on(configViewUpdated, (event) => cache.invalidate(event.data.view, event.data.version))],
+    events: [
+      on(configViewUpdated, (event) => cache.invalidate('view', event.data.view, event.data.version)),
+      on(configCentreUpdated, (event) => cache.invalidate('centre', CURRENT, event.data.version)),
+    ],
     idempotency: noDeduplication,
     prefetch: 10,
     // Redis down: retried soon and often; each failed attempt leaves the cache bypassed meanwhile.

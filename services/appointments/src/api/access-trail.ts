@@ -1,0 +1,19 @@
+import type { Request } from 'express';
+import { callerOf } from '@crm/server-kit';
+import type { AuditTrail, AuditWhat } from '@crm/server-kit/service';
+
+/**
+ * Records a staff or kiosk access to appointments in the access trail (services/audit/README.md,
+ * "Vocabulary"); a patient reading or changing their own appointments is not recorded (the trail is
+ * "who on the staff saw my data"; the service has already refused a patient anyone else's).
+ * Awaited before answering: a read that could not be recorded is not served.
+ */
+export function recordAccess(trail: AuditTrail, req: Request, what: AuditWhat): Promise<void> {
+  if (callerOf(req).rol === 'PACIENT') return Promise.resolve();
+  return trail.recordRequest(req, what);
+}
+
+/** The appointments' patients, once each, for a list view's entry. */
+export const patientsOf = (appointments: readonly { pacientId: string }[]): string[] => [
+  ...new Set(appointments.map((appointment) => appointment.pacientId)),
+];

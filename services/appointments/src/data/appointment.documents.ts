@@ -1,0 +1,108 @@
+import { Types } from 'mongoose';
+import type { EventEnvelope } from '@crm/contracts';
+import { withOutbox } from '@crm/event-bus';
+import type { Appointment, NewAppointment } from '../domain/appointment';
+import type { AppointmentDocument } from './appointment.model';
+import { nameKey } from './name-key';
+
+/**
+ * The unique keys of an appointment's documents (see appointment.model.ts). Each document fills both
+ * unique fields, `slotKey` and `activePatientKey`:
+ *
+ * | document                      | slotKey            | activePatientKey |
+ * |-------------------------------|--------------------|------------------|
+ * | active                        | slot ISO / walkin: | pacientId        |
+ * | checkin                       | checkin:A          | released:A       |
+ * | final, ended from booked      | released:A         | released:A       |
+ * | final, ended from checked in  | released:A         | ended:A          |
+ *
+ * `released:A` as slotKey: one final copy per appointment. `released:A` as activePatientKey: one way
+ * out of `booked` (a check-in or an end, never both).
+ */
+export const keys = {
+  walkIn: (id: string) => `walkin:${id}`,
+  released: (id: string) => `released:${id}`,
+  checkIn: (id: string) => `checkin:${id}`,
+  endedAfterCheckIn: (id: string) => `ended:${id}`,
+};
+
+/** One document as the appointment it describes (status as stored on that document). */
+export function toAppointment(doc: AppointmentDocument): Appointment {
+  const { user } = doc;
+  return {
+    id: doc.appointmentId,
+    date: doc.date,
+    status: doc.status,
+    pacientId: doc.pacientId,
+    user: { id: user.id, name: user.name, email: user.email, ...(user.phone ? { phone: user.phone } : {}) },
+    bookedBy: { id: doc.bookedBy.id, rol: doc.bookedBy.rol },
+    channel: doc.channel,
+    walkIn: doc.walkIn,
+    createdAt: doc.bookedAt,
+    ...(doc.checkedInAt ? { checkedInAt: doc.checkedInAt } : {}),
+    ...(doc.kind === 'final' && doc.endedAt ? { endedAt: doc.endedAt } : {}),
+  };
+}
+
+/**
+ * The appointments as they are now, one per appointment id, in the order they first appear: the
+ * final copy if there is one (a crash may have left the active document beside it); else the active
+ * document, `checkedIn` when it has a check-in document (whose patient snapshot may be older).
+ */
+export function currentOf(docs: AppointmentDocument[]): Appointment[] {
+  const groups = new Map<
+    string,
+    { active?: AppointmentDocument; checkin?: AppointmentDocument; final?: AppointmentDocument }
+  >();
+  for (const doc of docs) {
+    const group = groups.get(doc.appointmentId) ?? {};
+    group[doc.kind] = doc;
+    groups.set(doc.appointmentId, group);
+  }
+  const current: Appointment[] = [];
+  for (const { active, checkin, final } of groups.values()) {
+    if (final) current.push(toAppointment(final));
+    else if (active && checkin)
+      current.push({ ...toAppointment(active), status: 'checkedIn', checkedInAt: checkin.checkedInAt! });
+    else if (active) current.push(toAppointment(active));
+    else if (checkin) current.push(toAppointment(checkin));
+  }
+  return current;
+}
+
+/** The active document of a new appointment, with its booked event. */
+export function activeDocument(appointment: NewAppointment, id: string, event: EventEnvelope) {
+  return withOutbox(
+    {
+      _id: new Types.ObjectId(id),
+      appointmentId: id,
+      kind: 'active' as const,
+      ...appointment,
+      status: 'booked' as const,
+      nameKey: nameKey(appointment.user.name),
+      bookedAt: new Date(),
+      slotKey: appointment.walkIn ? keys.walkIn(id) : appointment.date.toISOString(),
+      activePatientKey: appointment.pacientId,
+    },
+    event,
+  );
+}
+
+/**
+ * A copy of the active document as another kind (check-in, final), under other keys. The active
+ * document's pending events are not copied: the relay publishes them from there.
+ */
+export function copyOf(
+  active: AppointmentDocument,
+  fields: Partial<AppointmentDocument>,
+  events: EventEnvelope[],
+) {
+  const {
+    _id: _activeId,
+    outbox: _pending,
+    outboxRejected: _rejected,
+    ...kept
+  } = active as AppointmentDocument & { outbox?: unknown; outboxRejected?: unknown };
+  const copy = { ...kept, _id: new Types.ObjectId(), ...fields };
+  return events.length ? withOutbox(copy, ...events) : copy;
+}

@@ -1,0 +1,120 @@
+import amqp from 'amqplib';
+import { Types } from 'mongoose';
+import moment from 'moment-timezone';
+import {
+  appointmentBooked,
+  appointmentCheckedIn,
+  CENTRE_TIME_ZONE,
+  recordCreated,
+  type AppointmentUser,
+} from '@crm/contracts';
+import { createEnvelope } from '@crm/event-bus';
+import type { AppointmentsService } from '../../src/app';
+import type { Actor, Appointment } from '../../src/domain/appointment';
+
+/**
+ * Appointments "in the past" or "checked in yesterday", which no call can create (the slot rules
+ * refuse past instants), written through the service's own repositories: the same documents, keys
+ * and events a booking and a check-in write. Production rules stay as they are.
+ */
+
+/** A patient the read model need not know (fixtures only): a fresh id and a snapshot. */
+export function ghostPatient(label: string): AppointmentUser {
+  const id = String(new Types.ObjectId());
+  return { id, name: `Paciente ${label}`, email: `${label.toLowerCase()}-${id}@example.test` };
+}
+
+const system: Actor = { id: String(new Types.ObjectId()), rol: 'DOCTOR' };
+
+/** Books `patient` at `date` (any instant, past ones included) as a staff booking off the grid. */
+export async function bookedAt(
+  service: AppointmentsService,
+  patient: AppointmentUser,
+  date: Date,
+): Promise<Appointment> {
+  const appointment = {
+    date,
+    pacientId: patient.id,
+    user: patient,
+    bookedBy: system,
+    channel: 'staff' as const,
+    // Off the grid (slot key `walkin:<id>`), so fixtures never compete for a slot.
+    walkIn: true,
+  };
+  return service.repositories.appointments.book(appointment, (id) =>
+    createEnvelope(
+      appointmentBooked,
+      {
+        id,
+        date: date.toISOString(),
+        pacientId: patient.id,
+        user: patient,
+        channel: 'staff',
+        by: system,
+      },
+      'fixture',
+    ),
+  );
+}
+
+/** Checks the appointment in at `at` (any instant), as the kiosk's check-in writes it. */
+export async function checkedInAt(
+  service: AppointmentsService,
+  appointment: Appointment,
+  at: Date,
+): Promise<Appointment> {
+  const done = await service.repositories.transitions.checkIn(appointment, at, system, (a) =>
+    createEnvelope(
+      appointmentCheckedIn,
+      {
+        id: a.id,
+        date: a.date.toISOString(),
+        pacientId: a.pacientId,
+        user: a.user,
+        channel: a.channel,
+        by: system,
+        checkedInAt: at.toISOString(),
+      },
+      'fixture',
+    ),
+  );
+  if (!done) throw new Error('fixture check-in refused');
+  return done;
+}
+
+/** `minutes` from now (negative: ago). */
+export const minutesFromNow = (minutes: number) => new Date(Date.now() + minutes * 60_000);
+
+/** 10:00 of the day before today, in the centre's time zone. */
+export const yesterdayAtTen = () =>
+  moment.tz(CENTRE_TIME_ZONE).subtract(1, 'day').startOf('day').hours(10).toDate();
+
+/** The centre's day of an instant, `YYYY-MM-DD`. */
+export const centreDayOf = (instant: string | Date) =>
+  moment.tz(new Date(instant).getTime(), CENTRE_TIME_ZONE).format('YYYY-MM-DD');
+
+/** Publishes a `records.record.created.v1` envelope on the stack's exchange, as the records service does. */
+export async function publishRecordCreated(
+  amqpUrl: string,
+  exchange: string,
+  data: { id: string; userId: string; dateId: string; doctorId: string },
+  eventId?: string,
+): Promise<string> {
+  const envelope = createEnvelope(recordCreated, { ...data, configVersion: 1 }, 'test-records', {
+    ...(eventId ? { id: eventId } : {}),
+  });
+  const connection = await amqp.connect(amqpUrl);
+  try {
+    const channel = await connection.createConfirmChannel();
+    await channel.assertExchange(exchange, 'topic', { durable: true });
+    channel.publish(exchange, envelope.name, Buffer.from(JSON.stringify(envelope)), {
+      persistent: true,
+      contentType: 'application/json',
+      messageId: envelope.id,
+    });
+    await channel.waitForConfirms();
+    return envelope.id;
+  } finally {
+    await connection.close().catch(() => undefined);
+  }
+}

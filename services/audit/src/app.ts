@@ -1,0 +1,52 @@
+import { createServiceRuntime, type ServiceHandle } from '@crm/server-kit/service';
+import type { Logger } from '@crm/server-kit';
+import { auditRoutes } from './api/audit.routes';
+import type { AuditConfig } from './config';
+import { auditModels } from './data/audit.models';
+import { MongoAuditLog } from './data/audit.repository';
+import { MongoStaffDirectory } from './data/staff.repository';
+import { AuditService } from './domain/audit.service';
+import { auditEntriesSubscription } from './events/audit-entries.consumer';
+import { staffDirectoryHandlers } from './events/staff-directory.consumer';
+
+/**
+ * Wires the audit service: the trail (append-only `entries`), its feed of `audit.entry.recorded.v1`
+ * from every service, the staff directory (names), the three read routes, and its own access trail
+ * (exports are recorded through the same durable path as every other service's entries).
+ */
+export function createAuditService(config: AuditConfig, logger: Logger) {
+  const runtime = createServiceRuntime('audit', config, logger);
+  const models = auditModels(runtime.connection);
+  // The runtime's trail (swept every AUDIT_OUTBOX_SWEEP_MS); its relay publishes the trail only.
+  const trail = runtime.audit;
+  const relay = runtime.outbox([]);
+
+  const staff = new MongoStaffDirectory(models);
+  const audit = new AuditService(new MongoAuditLog(models), staff, config.AUDIT_EXPORT_MAX_ROWS);
+  runtime.consume({ purpose: 'staff', events: staffDirectoryHandlers(staff) });
+  // The entries feed is subscribed here rather than through runtime.consume: it needs no
+  // processed-events records and retries for ever (see events/audit-entries.consumer.ts).
+  let entries: ReturnType<typeof runtime.bus.consumer.subscribe> | undefined;
+
+  const service = {
+    app: runtime.httpApp((router) => {
+      router.use(auditRoutes(audit, trail, runtime.requireUser(), logger));
+    }),
+    models,
+    trail,
+    relay,
+    async start() {
+      await runtime.start();
+      entries ??= runtime.bus.consumer.subscribe(auditEntriesSubscription(audit, config.QUEUE_PREFIX));
+    },
+    /** Resolves once both feeds are bound to the exchange (tests wait for it). */
+    async consuming(timeoutMs?: number) {
+      await runtime.consuming(timeoutMs);
+      await entries?.ready(timeoutMs);
+    },
+    stop: () => runtime.stop(),
+  };
+  return service satisfies ServiceHandle;
+}
+
+export type AuditApp = ReturnType<typeof createAuditService>;

@@ -1,0 +1,84 @@
+import { Schema, type Connection, type InferSchemaType } from 'mongoose';
+import { AUDIT_ACTOR_ROLES, AUDIT_OUTCOMES } from '@crm/contracts';
+
+/**
+ * `entries`: the trail, one row per patient named by an entry (see domain/audit-entry.ts).
+ * Append-only by construction: the repository only inserts and reads, and every mongoose path that
+ * could change or remove a stored row throws (below), so a future "quick fix" cannot slip one in.
+ * There is no TTL index and no expiry of any kind: rows are kept (at least the 5 years the law asks;
+ * in practice for ever), see README "Retention".
+ */
+const entrySchema = new Schema(
+  {
+    /** `<eventId>:<n>`. */
+    _id: { type: String },
+    eventId: { type: String, required: true },
+    row: { type: Number, required: true },
+    at: { type: Date, required: true },
+    actorId: { type: String, required: true },
+    actorName: { type: String },
+    /** The name folded (lower case, no accents) for the name search. */
+    nameKey: { type: String },
+    actorRol: { type: String, enum: AUDIT_ACTOR_ROLES, required: true },
+    action: { type: String, required: true },
+    patientId: { type: String },
+    resource: { type: String, required: true },
+    resourceId: { type: String },
+    requestId: { type: String },
+    clientAddress: { type: String },
+    outcome: { type: String, enum: AUDIT_OUTCOMES },
+    /** When this service stored it (the entry's own time is `at`). */
+    storedAt: { type: Date, required: true },
+  },
+  { collection: 'entries', versionKey: false },
+);
+/** The event id, enforced: one stored copy of each row of each event, however often it is delivered. */
+entrySchema.index({ eventId: 1, row: 1 }, { unique: true });
+entrySchema.index({ at: -1 });
+entrySchema.index({ patientId: 1, at: -1 });
+entrySchema.index({ actorId: 1, at: -1 });
+entrySchema.index({ action: 1, at: -1 });
+
+const APPEND_ONLY = new Error('audit entries are append-only: they are never updated or deleted');
+const refuse = () => {
+  throw APPEND_ONLY;
+};
+for (const operation of [
+  'updateOne',
+  'updateMany',
+  'replaceOne',
+  'findOneAndUpdate',
+  'findOneAndReplace',
+  'findOneAndDelete',
+  'deleteOne',
+  'deleteMany',
+] as const) {
+  entrySchema.pre(operation, refuse);
+}
+entrySchema.pre('bulkWrite', refuse);
+entrySchema.pre('save', function () {
+  if (!this.isNew) throw APPEND_ONLY;
+});
+
+export type EntryDocument = InferSchemaType<typeof entrySchema>;
+
+/** Staff and kiosk accounts by id, so the trail can show names the producer did not know. */
+const staffSchema = new Schema(
+  {
+    _id: { type: String },
+    name: { type: String, required: true },
+    rol: { type: String, enum: AUDIT_ACTOR_ROLES, required: true },
+    /** When the auth service last said this; older news never overwrites newer. */
+    asOf: { type: Date, required: true },
+  },
+  { collection: 'staff', versionKey: false },
+);
+
+export function auditModels(connection: Connection) {
+  return {
+    Entry: connection.model('AuditEntry', entrySchema),
+    Staff: connection.model('StaffMember', staffSchema),
+  };
+}
+
+export type AuditModels = ReturnType<typeof auditModels>;

@@ -1,0 +1,162 @@
+/**
+ * The access trail loses nothing when the broker or the audit service is away (issue 18): a
+ * producer keeps recording — each entry is one local insert into its own `audit_outbox` — and once
+ * RabbitMQ (stopped with `rabbitmqctl stop_app`) or the audit service (stopped like a deployment
+ * stops it) is back, every entry is in the trail exactly once. Fault tests stop shared
+ * infrastructure: `npm test` runs them alone, and RabbitMQ is always started again (finally/afterAll).
+ */
+import { execFile } from 'node:child_process';
+import net from 'node:net';
+import { promisify } from 'node:util';
+import amqp from 'amqplib';
+import mongoose from 'mongoose';
+import { createLogger } from '@crm/server-kit';
+import { eventually, infrastructure, TEST_JWT_SECRET, uniqueName } from '@crm/testing';
+import { createAuditService, type AuditApp } from '../src/app';
+import { loadAuditConfig } from '../src/config';
+import { newId, startProducer, type Producer } from './support/producer';
+
+jest.setTimeout(240_000);
+
+const run = promisify(execFile);
+const rabbitmqctl = (command: 'stop_app' | 'start_app') => run('rabbitmqctl', [command], { timeout: 90_000 });
+
+function brokerPortOpen(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port: 5672 });
+    const done = (open: boolean) => {
+      socket.destroy();
+      resolve(open);
+    };
+    socket.setTimeout(1000, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+const ENTRIES = 25;
+const PATIENTS_PER_ENTRY = 2;
+const id = uniqueName('auditfault');
+let env: NodeJS.ProcessEnv;
+let audit: AuditApp;
+let producer: Producer;
+const figures: Record<string, string | number> = {};
+
+async function startAudit(): Promise<AuditApp> {
+  const service = createAuditService(
+    loadAuditConfig(env),
+    createLogger('audit', (process.env.TEST_LOG_LEVEL ?? 'silent') as 'silent'),
+  );
+  await service.start();
+  await service.consuming(60_000);
+  return service;
+}
+
+/** Records ENTRIES entries by one actor, one call each (as requests would), timing the slowest. */
+async function recordEntries(actorId: string): Promise<number> {
+  let slowest = 0;
+  for (let i = 0; i < ENTRIES; i++) {
+    const started = Date.now();
+    await producer.trail.record({
+      actorId,
+      actorRol: 'DOCTOR',
+      actorName: 'Dra. Núñez',
+      action: 'record.read',
+      resource: 'record',
+      resourceId: newId(),
+      patientIds: Array.from({ length: PATIENTS_PER_ENTRY }, newId),
+    });
+    slowest = Math.max(slowest, Date.now() - started);
+  }
+  return slowest;
+}
+
+/** Waits until the actor's rows are all stored, then checks a while longer that no copy arrives. */
+async function expectStoredExactlyOnce(actorId: string): Promise<void> {
+  const expected = ENTRIES * PATIENTS_PER_ENTRY;
+  await eventually(
+    async () => ((await audit.models.Entry.countDocuments({ actorId })) >= expected ? true : undefined),
+    120_000,
+    `${expected} rows of ${actorId}`,
+  );
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  expect(await audit.models.Entry.countDocuments({ actorId })).toBe(expected);
+  expect((await audit.models.Entry.distinct('eventId', { actorId })).length).toBe(ENTRIES);
+}
+
+beforeAll(async () => {
+  const infra = await infrastructure();
+  env = {
+    ...process.env,
+    NODE_ENV: 'test',
+    JWT_SECRET: TEST_JWT_SECRET,
+    MONGO_URL: infra.mongoUrl,
+    AMQP_URL: infra.amqpUrl,
+    EVENTS_EXCHANGE: `${id}.events`,
+    QUEUE_PREFIX: id,
+    MONGO_DB: `${id}_audit`,
+  };
+  audit = await startAudit();
+  producer = await startProducer({
+    mongoUrl: infra.mongoUrl,
+    amqpUrl: infra.amqpUrl,
+    exchange: env.EVENTS_EXCHANGE!,
+    queuePrefix: id,
+  });
+}, 120_000);
+
+afterAll(async () => {
+  if (!(await brokerPortOpen())) await rabbitmqctl('start_app').catch(() => undefined);
+  process.stdout.write(`audit outage figures: ${JSON.stringify(figures)}\n`);
+  await producer?.stop();
+  await audit?.stop();
+  const connection = await mongoose.createConnection(env.MONGO_URL!).asPromise();
+  await connection
+    .useDb(env.MONGO_DB!)
+    .dropDatabase()
+    .catch(() => undefined);
+  await connection.close();
+  const broker = await amqp.connect(env.AMQP_URL!).catch(() => undefined);
+  if (broker) {
+    const channel = await broker.createChannel();
+    channel.on('error', () => undefined);
+    for (const queue of [`${id}.audit.entries`, `${id}.audit.staff`])
+      for (const suffix of ['', '.retry', '.dlq'])
+        await channel.deleteQueue(`${queue}${suffix}`).catch(() => undefined);
+    await channel.deleteExchange(env.EVENTS_EXCHANGE!).catch(() => undefined);
+    await broker.close().catch(() => undefined);
+  }
+});
+
+it('keeps recording while RabbitMQ is stopped, and every entry reaches the trail exactly once when it is back', async () => {
+  const actorId = newId();
+  await rabbitmqctl('stop_app');
+  const down = Date.now();
+  try {
+    figures['slowest record, broker down (ms)'] = await recordEntries(actorId);
+    // Nothing could be published: every entry waits in the producer's own database.
+    expect(await producer.pending()).toBe(ENTRIES);
+    expect(await audit.models.Entry.countDocuments({ actorId })).toBe(0);
+  } finally {
+    await rabbitmqctl('start_app');
+    figures['broker down (ms)'] = Date.now() - down;
+  }
+  const up = Date.now();
+  await expectStoredExactlyOnce(actorId);
+  figures['all stored after broker start (ms)'] = Date.now() - up;
+  expect(await producer.pending()).toBe(0);
+  await producer.trail.sweep();
+  expect(await producer.outboxSize()).toBe(0);
+});
+
+it('keeps entries while the audit service is stopped, and stores them all once when it starts again', async () => {
+  const actorId = newId();
+  await audit.stop();
+  figures['slowest record, audit service down (ms)'] = await recordEntries(actorId);
+  // Published to the audit service's durable queue, which holds them while nobody consumes.
+  await eventually(async () => ((await producer.pending()) === 0 ? true : undefined), 60_000, 'relay');
+  const restarted = Date.now();
+  audit = await startAudit();
+  await expectStoredExactlyOnce(actorId);
+  figures['all stored after audit start (ms)'] = Date.now() - restarted;
+});

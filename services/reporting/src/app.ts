@@ -1,0 +1,61 @@
+import { createServiceRuntime, type ServiceHandle } from '@crm/server-kit/service';
+import type { Logger } from '@crm/server-kit';
+import { reportsRoutes } from './api/reports.routes';
+import type { ReportingConfig } from './config';
+import { CentreRefundWindow } from './data/centre.client';
+import { MongoFactStore } from './data/facts.repository';
+import { reportingModels } from './data/reporting.models';
+import { ReportingService } from './domain/reporting.service';
+import { reportingSubscription } from './events/reporting.consumer';
+
+/**
+ * Wires the reporting service: the facts read model fed by the appointments' and records' events,
+ * the day totals recomputed from it, their reconciliation, and `GET /reports/summary`.
+ */
+export function createReportingService(config: ReportingConfig, logger: Logger) {
+  const runtime = createServiceRuntime('reporting', config, logger);
+  const models = reportingModels(runtime.connection);
+  const facts = new MongoFactStore(models);
+  const refundWindow = new CentreRefundWindow(config.CONFIG_SERVICE_URL, {
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    cacheMs: config.REPORTING_CENTRE_CACHE_MS,
+    logger,
+  });
+  const reporting = new ReportingService(facts, refundWindow, {
+    onError: (error) => logger.warn({ err: error.message }, 'day totals not recomputed; retried'),
+  });
+  runtime.every({
+    name: 'reporting-reconcile',
+    intervalMs: config.REPORTING_RECONCILE_MS,
+    run: () => reporting.reconcile(),
+  });
+  // Subscribed here rather than through runtime.consume: facts need no processed-events records.
+  let feed: ReturnType<typeof runtime.bus.consumer.subscribe> | undefined;
+
+  const service = {
+    app: runtime.httpApp((router) => {
+      router.use(reportsRoutes(reporting, runtime.requireUser()));
+    }),
+    models,
+    reporting,
+    async start() {
+      await runtime.start();
+      feed ??= runtime.bus.consumer.subscribe(
+        reportingSubscription(reporting, () => refundWindow.invalidate(), config.QUEUE_PREFIX),
+      );
+    },
+    /** Resolves once the feed is bound to the exchange (tests wait for it). */
+    async consuming(timeoutMs?: number) {
+      await runtime.consuming(timeoutMs);
+      await feed?.ready(timeoutMs);
+    },
+    stop: () =>
+      runtime.stop(async () => {
+        reporting.stop();
+        await reporting.flush().catch(() => undefined);
+      }),
+  };
+  return service satisfies ServiceHandle;
+}
+
+export type ReportingApp = ReturnType<typeof createReportingService>;

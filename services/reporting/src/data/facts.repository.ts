@@ -1,0 +1,239 @@
+import { isDuplicateKey } from '@crm/server-kit';
+import {
+  CERTIFICATE_KEY,
+  COUNTERS,
+  isNewerRecord,
+  zeroCounters,
+  type Counter,
+  type Fact,
+} from '../domain/facts';
+import type { DayTotals } from '../domain/summary';
+import type { FactStore } from '../domain/reporting.service';
+import type { ReportingModels } from './reporting.models';
+
+type StoredFact = Fact & { storedAt: Date };
+type StoredDay = Omit<DayTotals, 'day' | 'revenueByCertificate'> & {
+  _id: string;
+  computedAt?: Date;
+  revenueByCertificate: Array<{ type: string; revenue: number }>;
+};
+
+/** Facts inserted together at most, and how long a fact waits for others. */
+const BATCH = 200;
+const BATCH_WAIT_MS = 10;
+
+/** A day's stored figures in a comparable form (counters in one order, no timestamps). */
+function normalized(doc: Record<string, unknown>): unknown[] {
+  return [
+    ...COUNTERS.map((name) => Number(doc[name] ?? 0)),
+    doc.currency ?? null,
+    ((doc.revenueByCertificate as Array<{ type: string; revenue: number }> | undefined) ?? []).map((c) => [
+      c.type,
+      c.revenue,
+    ]),
+  ];
+}
+
+/**
+ * Facts and day totals in MongoDB / FerretDB 1.24: inserts under the `_id` unique key, a replace of a
+ * record fact guarded by its stored revision, and `$match` + `$unwind` + `$group` with one `$sum`
+ * (FerretDB 1.24 has no `$max` / `$first` accumulators; checked by test/reporting.api.test.ts).
+ */
+export class MongoFactStore implements FactStore {
+  constructor(private readonly models: ReportingModels) {}
+
+  private pending: Array<{
+    fact: Fact;
+    resolve: (inserted: boolean) => void;
+    reject: (error: Error) => void;
+  }> = [];
+  private flushTimer: NodeJS.Timeout | undefined;
+
+  /**
+   * Stores a fact; false when an equal or newer copy is stored already. Facts arriving together
+   * (the feed handles up to `prefetch` events at once) are inserted in one unordered `insertMany`:
+   * each duplicate is reported on its own, the others are stored.
+   */
+  async put(fact: Fact): Promise<boolean> {
+    const inserted = await new Promise<boolean>((resolve, reject) => {
+      this.pending.push({ fact, resolve, reject });
+      if (this.pending.length >= BATCH) void this.insertPending();
+      else this.flushTimer ??= setTimeout(() => void this.insertPending(), BATCH_WAIT_MS);
+    });
+    if (inserted || fact.kind !== 'record') return inserted;
+    return this.replaceIfNewer(fact);
+  }
+
+  private async insertPending(): Promise<void> {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    const batch = this.pending.splice(0, BATCH);
+    if (this.pending.length > 0) this.flushTimer = setTimeout(() => void this.insertPending(), 0);
+    if (batch.length === 0) return;
+    const storedAt = new Date();
+    const duplicates = new Set<number>();
+    const failed = new Map<number, Error>();
+    try {
+      await this.models.Fact.collection.insertMany(
+        batch.map(({ fact }) => ({ ...fact, storedAt })) as never[],
+        { ordered: false },
+      );
+    } catch (error) {
+      const writeErrors = (error as { writeErrors?: Array<{ index: number; err?: unknown }> }).writeErrors;
+      if (!Array.isArray(writeErrors)) {
+        for (const { reject } of batch) reject(error as Error);
+        return;
+      }
+      for (const writeError of writeErrors) {
+        if (isDuplicateKey(writeError) || isDuplicateKey(writeError.err)) duplicates.add(writeError.index);
+        else failed.set(writeError.index, error as Error);
+      }
+    }
+    batch.forEach(({ resolve, reject }, index) => {
+      const failure = failed.get(index);
+      if (failure) reject(failure);
+      else resolve(!duplicates.has(index));
+    });
+  }
+
+  private async replaceIfNewer(fact: Fact): Promise<boolean> {
+    const stored = await this.models.Fact.collection.findOne<StoredFact>({ _id: fact._id as never });
+    if (!stored || !isNewerRecord(fact, stored)) return false;
+    // Guarded by what was read: if another copy replaced it meanwhile, this one changes nothing.
+    const replaced = await this.models.Fact.collection.replaceOne(
+      { _id: fact._id as never, revision: stored.revision ?? null, occurredAt: stored.occurredAt },
+      { ...fact, storedAt: new Date() },
+    );
+    return replaced.modifiedCount > 0;
+  }
+
+  /**
+   * Stores many facts at once, skipping those stored already (an unordered insert): for loading a
+   * history (the benchmark) — the event feed stores one fact at a time with `put`.
+   */
+  async putMany(facts: readonly Fact[]): Promise<void> {
+    if (facts.length === 0) return;
+    const storedAt = new Date();
+    try {
+      await this.models.Fact.collection.insertMany(facts.map((fact) => ({ ...fact, storedAt })) as never[], {
+        ordered: false,
+      });
+    } catch (error) {
+      const writeErrors = (error as { writeErrors?: unknown[] }).writeErrors;
+      if (
+        !Array.isArray(writeErrors) ||
+        !writeErrors.every((e) => isDuplicateKey(e) || isDuplicateKey((e as { err?: unknown }).err))
+      )
+        throw error;
+    }
+  }
+
+  async appointmentInstant(appointmentId: string): Promise<Date | undefined> {
+    const booked = await this.models.Fact.collection.findOne<StoredFact>(
+      { _id: `${appointmentId}:booked` as never },
+      { projection: { at: 1 } },
+    );
+    return booked?.at;
+  }
+
+  /**
+   * Recomputes and stores the totals of these days from their facts: per day, `$match` + `$unwind` +
+   * `$group` on the single string key of each figure with one `$sum` (what FerretDB 1.24 computes
+   * right: it sums only the first accumulator of a `$group` and drops fields of a compound key).
+   */
+  async recompute(days: readonly string[]): Promise<void> {
+    if (days.length === 0) return;
+    // One aggregation per day, 4 at a time: FerretDB 1.24 pushes an equality `$match` down to
+    // PostgreSQL (the day's few hundred facts), but scans the whole collection for `$in`.
+    const rows: Array<{ _id: string; v: number }> = [];
+    const queue = [...days];
+    const worker = async () => {
+      for (let day = queue.shift(); day !== undefined; day = queue.shift()) {
+        rows.push(
+          ...(await this.models.Fact.collection
+            .aggregate<{ _id: string; v: number }>([
+              { $match: { day } },
+              { $unwind: '$counts' },
+              { $group: { _id: '$counts.k', v: { $sum: '$counts.v' } } },
+            ])
+            .toArray()),
+        );
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(4, days.length) }, worker));
+    const computedAt = new Date();
+    const totals = new Map(
+      days.map((day) => [
+        day,
+        {
+          counters: zeroCounters(),
+          byCertificate: new Map<string, number>(),
+          currency: undefined as string | undefined,
+        },
+      ]),
+    );
+    for (const { _id: key, v } of rows) {
+      const [day, name, currency, ...type] = key.split('|');
+      const total = totals.get(day!);
+      if (!total) continue;
+      if (name === CERTIFICATE_KEY) {
+        const certificate = type.join('|');
+        total.byCertificate.set(certificate, (total.byCertificate.get(certificate) ?? 0) + v);
+        total.currency ??= currency;
+      } else if ((COUNTERS as readonly string[]).includes(name!)) {
+        total.counters[name as Counter] = v;
+      }
+    }
+    // Only the days whose totals changed are written, all in one round trip.
+    const stored = await this.models.Day.collection
+      .find<StoredDay>({ _id: { $in: [...days] } as never })
+      .toArray();
+    const before = new Map(
+      stored.map(({ _id, computedAt: _computedAt, ...rest }) => [_id, JSON.stringify(normalized(rest))]),
+    );
+    const writes = [];
+    for (const [day, total] of totals) {
+      const doc = {
+        ...total.counters,
+        revenueByCertificate: [...total.byCertificate]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([type, revenue]) => ({ type, revenue })),
+        ...(total.currency ? { currency: total.currency } : {}),
+      };
+      if (before.get(day) === JSON.stringify(normalized(doc))) continue;
+      writes.push({
+        replaceOne: { filter: { _id: day as never }, replacement: { ...doc, computedAt }, upsert: true },
+      });
+    }
+    if (writes.length > 0) await this.models.Day.collection.bulkWrite(writes, { ordered: false });
+  }
+
+  /** When the reconciliation last looked at facts (kept in `meta`, so a restart resumes from it). */
+  async reconciledUntil(): Promise<Date | undefined> {
+    const doc = await this.models.Fact.db
+      .collection<{ _id: string; until: Date }>('meta')
+      .findOne({ _id: 'reconcile' });
+    return doc?.until;
+  }
+
+  async setReconciledUntil(until: Date): Promise<void> {
+    await this.models.Fact.db
+      .collection<{ _id: string; until: Date }>('meta')
+      .replaceOne({ _id: 'reconcile' }, { until }, { upsert: true });
+  }
+
+  async daysStoredSince(since: Date): Promise<string[]> {
+    return (await this.models.Fact.collection.distinct('day', { storedAt: { $gte: since } })) as string[];
+  }
+
+  async totals(from: string, to: string): Promise<DayTotals[]> {
+    const docs = await this.models.Day.collection
+      .find<StoredDay>({ _id: { $gte: from, $lte: to } as never })
+      .toArray();
+    return docs.map(({ _id, revenueByCertificate, ...rest }) => ({
+      ...(rest as unknown as DayTotals),
+      day: _id,
+      revenueByCertificate: Object.fromEntries(revenueByCertificate.map((c) => [c.type, c.revenue])),
+    }));
+  }
+}

@@ -1,0 +1,56 @@
+import { Schema, type Connection } from 'mongoose';
+import { COUNTERS } from '../domain/facts';
+
+const counters = Object.fromEntries(COUNTERS.map((name) => [name, { type: Number, default: 0 }]));
+
+/**
+ * `facts`: what happened, one document per (appointment, kind) — `<appointment id>:booked`,
+ * `…:cancelled`, … — and one per clinical record (`record:<id>`, its newest revision). Appointment
+ * facts are insert-only (a second copy of an event is a duplicate key, skipped); a record fact is
+ * replaced only by a newer revision. Each carries its figures in `counts` (see domain/facts.ts).
+ */
+const factSchema = new Schema(
+  {
+    _id: { type: String },
+    kind: { type: String, required: true },
+    day: { type: String, required: true },
+    appointmentId: { type: String, required: true },
+    at: { type: Date, required: true },
+    occurredAt: { type: Date, required: true },
+    certificateType: { type: String },
+    currency: { type: String },
+    revision: { type: Number },
+    /** The fact's figures, `{k: '<day>|<counter>', v}` (see domain/facts.ts `FactCount`). */
+    counts: { type: [{ _id: false, k: String, v: Number }], default: [] },
+    /** When this service stored it: the reconciliation recomputes the days of recent facts. */
+    storedAt: { type: Date, required: true },
+  },
+  { collection: 'facts', versionKey: false },
+);
+factSchema.index({ day: 1 });
+factSchema.index({ storedAt: 1 });
+
+/**
+ * `days`: each day's totals, a pure function of that day's facts (recomputed with `$group`/`$sum`
+ * whenever a fact of the day is stored, and again by the reconciliation), so the summary of a year
+ * reads at most 366 small documents instead of grouping a year of facts at request time.
+ */
+const daySchema = new Schema(
+  {
+    _id: { type: String },
+    ...counters,
+    revenueByCertificate: { type: [{ _id: false, type: { type: String }, revenue: Number }], default: [] },
+    currency: { type: String },
+    computedAt: { type: Date, required: true },
+  },
+  { collection: 'days', versionKey: false },
+);
+
+export function reportingModels(connection: Connection) {
+  return {
+    Fact: connection.model('ReportingFact', factSchema),
+    Day: connection.model('ReportingDay', daySchema),
+  };
+}
+
+export type ReportingModels = ReturnType<typeof reportingModels>;

@@ -1,0 +1,223 @@
+import moment from 'moment-timezone';
+import { CENTRE_TIME_ZONE, isOpeningWeekday, slotMinutesOfDay, type BookingChannel } from '@crm/contracts';
+
+/**
+ * The read model is made of facts: one document per (appointment, what happened to it) and one per
+ * clinical record. A fact is a pure function of its event, carries its own figures (`counts`, so a
+ * day's totals are one `$unwind` + `$group`/`$sum`, see data/facts.repository.ts) and has an id
+ * derived from what it is about, never from the delivery: the same event twice stores nothing new.
+ */
+export const APPOINTMENT_FACTS = [
+  'booked',
+  'cancelled',
+  'deleted',
+  'checkedIn',
+  'attended',
+  'noShow',
+] as const;
+export type AppointmentFactKind = (typeof APPOINTMENT_FACTS)[number];
+export type FactKind = AppointmentFactKind | 'record';
+
+/** The counters every fact carries (0 or 1, or an amount): what a day sums. */
+export const COUNTERS = [
+  'booked',
+  'walkIns',
+  'chPatient',
+  'chStaff',
+  'chKiosk',
+  'cancelled',
+  'refundable',
+  'deleted',
+  'checkedIn',
+  'attended',
+  'noShow',
+  'gridBooked',
+  'gridReleased',
+  'revenue',
+  'records',
+] as const;
+export type Counter = (typeof COUNTERS)[number];
+export type Counters = Record<Counter, number>;
+
+export const zeroCounters = (): Counters => Object.fromEntries(COUNTERS.map((name) => [name, 0])) as Counters;
+
+/**
+ * One figure of a fact, keyed `<day>|<counter>` (or `<day>|cert|<currency>|<certificate type>` for a
+ * record's GROSS): FerretDB 1.24 computes only the first `$sum` of a `$group` and drops fields of a
+ * compound group key, so the day totals group on this one string key with one `$sum`.
+ */
+export interface FactCount {
+  k: string;
+  v: number;
+}
+
+export interface Fact {
+  /** `<appointment id>:<kind>` or `record:<record id>`. */
+  _id: string;
+  kind: FactKind;
+  /** The appointment's day at the centre, YYYY-MM-DD. */
+  day: string;
+  /** The appointment (for a record: its appointment, = the record id). */
+  appointmentId: string;
+  /** The appointment's instant. */
+  at: Date;
+  /** Records: the certificate type ("Sin tipo" when none), the currency, the revision (newest wins). */
+  certificateType?: string;
+  currency?: string;
+  revision?: number;
+  /** The event's own instant (orders two versions of a record without a revision). */
+  occurredAt: Date;
+  /** The non-zero figures of this fact. */
+  counts: FactCount[];
+}
+
+export const CERTIFICATE_KEY = 'cert';
+
+/** The `counts` of a fact of that day: its non-zero counters (and a record's GROSS by certificate). */
+export function countsOf(
+  day: string,
+  counters: Partial<Counters>,
+  certificate?: { type: string; currency: string },
+) {
+  const counts: FactCount[] = Object.entries(counters)
+    .filter(([, value]) => typeof value === 'number' && value !== 0)
+    .map(([name, value]) => ({ k: `${day}|${name}`, v: value as number }));
+  if (certificate && counters.revenue)
+    counts.push({
+      k: `${day}|${CERTIFICATE_KEY}|${certificate.currency}|${certificate.type}`,
+      v: counters.revenue,
+    });
+  return counts;
+}
+
+export const NO_CERTIFICATE = 'Sin tipo';
+const GRID = new Set(slotMinutesOfDay());
+
+/** "2026-05-31" for an instant, at the centre. */
+export const centreDay = (instant: Date | string): string =>
+  moment.tz(instant, CENTRE_TIME_ZONE).format('YYYY-MM-DD');
+
+/** Is the instant the start of one of the grid slots of an opening day (a walk-in's minute is not)? */
+export function isGridSlot(instant: Date): boolean {
+  const local = moment.tz(instant, CENTRE_TIME_ZONE);
+  if (!isOpeningWeekday(local.isoWeekday())) return false;
+  if (local.seconds() !== 0 || local.milliseconds() !== 0) return false;
+  return GRID.has(local.hours() * 60 + local.minutes());
+}
+
+/** The grid slots of a day at the centre: every slot of an opening weekday, none on a closed day. */
+export function slotsOfDay(day: string): number {
+  const weekday = moment.tz(day, 'YYYY-MM-DD', CENTRE_TIME_ZONE).isoWeekday();
+  return isOpeningWeekday(weekday) ? GRID.size : 0;
+}
+
+export interface AppointmentEventData {
+  id: string;
+  date: string;
+  channel: BookingChannel;
+}
+
+/**
+ * The fact of an appointment event. A cancellation is refundable when it was made more than
+ * `refundWindowHours` before the start (`occurredAt` = when it was cancelled).
+ */
+export function appointmentFact(
+  kind: AppointmentFactKind,
+  data: AppointmentEventData,
+  occurredAt: string,
+  refundWindowHours: number,
+): Fact {
+  const at = new Date(data.date);
+  const happened = new Date(occurredAt);
+  const counters = zeroCounters();
+  const grid = isGridSlot(at) ? 1 : 0;
+  switch (kind) {
+    case 'booked':
+      counters.booked = 1;
+      counters.walkIns = data.channel === 'kiosk' ? 1 : 0;
+      counters.chPatient = data.channel === 'patient' ? 1 : 0;
+      counters.chStaff = data.channel === 'staff' ? 1 : 0;
+      counters.chKiosk = data.channel === 'kiosk' ? 1 : 0;
+      counters.gridBooked = grid;
+      break;
+    case 'cancelled':
+      counters.cancelled = 1;
+      counters.refundable = at.getTime() - happened.getTime() > refundWindowHours * 3_600_000 ? 1 : 0;
+      counters.gridReleased = grid;
+      break;
+    case 'deleted':
+      counters.deleted = 1;
+      counters.gridReleased = grid;
+      break;
+    default:
+      counters[kind] = 1;
+  }
+  const day = centreDay(at);
+  return {
+    _id: `${data.id}:${kind}`,
+    kind,
+    day,
+    appointmentId: data.id,
+    at,
+    occurredAt: happened,
+    counts: countsOf(day, counters),
+  };
+}
+
+export interface RecordEventData {
+  id: string;
+  dateId: string;
+  billing?: {
+    gross: number;
+    currency: string;
+    certificateType?: string;
+    revision?: number;
+    appointmentDate?: string;
+  };
+}
+
+/**
+ * The fact of a record event with billing (undefined without): its GROSS on the appointment's day.
+ * `appointmentAt` is the appointment's instant when the event does not carry it (from the booked
+ * fact), else the event's own instant is used.
+ */
+export function recordFact(
+  data: RecordEventData,
+  occurredAt: string,
+  appointmentAt?: Date,
+): Fact | undefined {
+  const billing = data.billing;
+  if (!billing) return undefined;
+  const at = billing.appointmentDate
+    ? new Date(billing.appointmentDate)
+    : (appointmentAt ?? new Date(occurredAt));
+  const day = centreDay(at);
+  const certificateType = billing.certificateType?.trim() || NO_CERTIFICATE;
+  return {
+    _id: `record:${data.id}`,
+    kind: 'record',
+    day,
+    appointmentId: data.dateId,
+    at,
+    occurredAt: new Date(occurredAt),
+    certificateType,
+    currency: billing.currency,
+    ...(billing.revision !== undefined ? { revision: billing.revision } : {}),
+    counts: countsOf(
+      day,
+      { revenue: billing.gross, records: 1 },
+      { type: certificateType, currency: billing.currency },
+    ),
+  };
+}
+
+/** Does `next` describe a later version of the record than `stored` (revision, then event time)? */
+export function isNewerRecord(
+  next: Pick<Fact, 'revision' | 'occurredAt'>,
+  stored: Pick<Fact, 'revision' | 'occurredAt'>,
+): boolean {
+  const nextRevision = next.revision ?? 0;
+  const storedRevision = stored.revision ?? 0;
+  if (nextRevision !== storedRevision) return nextRevision > storedRevision;
+  return new Date(next.occurredAt).getTime() > new Date(stored.occurredAt).getTime();
+}

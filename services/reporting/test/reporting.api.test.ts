@@ -1,0 +1,168 @@
+import type { ReportSummary } from '@crm/contracts';
+import { eventually, mintToken } from '@crm/testing';
+import { startStack, type Stack } from '../../../test-support/stack';
+import type { ReportingApp } from '../src/app';
+import { DRIVING, newId, publishEnvelopes, seededWeek, WEAPONS } from './support/seeded-week';
+
+/**
+ * `GET /reports/summary` through the gateway, on a week of events published on the stack's exchange
+ * with the contracts' envelopes (test/support/seeded-week.ts): the figures, that every event
+ * delivered again changes nothing, the range rules and who may ask.
+ */
+let stack: Stack;
+let reporting: ReportingApp;
+const admin = mintToken({ id: newId(), rol: 'ADMIN' });
+const week = seededWeek();
+let first: ReportSummary;
+
+const summary = (from: string, to: string, token = admin) =>
+  stack.api.get<ReportSummary & { errors?: Array<{ field?: string; message: string }> }>(
+    `/reports/summary?from=${from}&to=${to}`,
+    token,
+  );
+
+beforeAll(async () => {
+  stack = await startStack({ components: ['reporting'] });
+  reporting = stack.components.reporting!.handle as ReportingApp;
+  await publishEnvelopes(stack.amqpUrl, stack.exchange, week.events);
+  first = await eventually(
+    async () => {
+      await reporting.reporting.flush();
+      const answer = await summary(week.from, week.to);
+      const { booked, revenue } = answer.body.totals;
+      return booked === 8 && revenue === 124 ? answer.body : undefined;
+    },
+    30_000,
+    'the week to reach the read model',
+  );
+}, 90_000);
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+it('answers the figures of each day of the week: bookings by channel, slots, no-shows, cancellations, revenue', () => {
+  expect(first.days.map((day) => day.date)).toEqual([
+    '2024-06-03',
+    '2024-06-04',
+    '2024-06-05',
+    '2024-06-06',
+    '2024-06-07',
+    '2024-06-08',
+    '2024-06-09',
+  ]);
+  const [monday, tuesday, , , , saturday] = first.days;
+  expect(monday).toMatchObject({
+    booked: 4,
+    walkIns: 1,
+    byChannel: { patient: 2, staff: 1, kiosk: 1 },
+    cancelled: 1,
+    refundableCancellations: 1,
+    nonRefundableCancellations: 0,
+    checkedIn: 1,
+    attended: 2,
+    noShow: 1,
+    bookedSlots: 2, // 09:00 and 09:15 (10:00 was cancelled; the walk-in is off the grid)
+    slots: 28,
+    occupancy: 0.0714,
+    revenue: 94, // the corrected 54 €, not 50 €, plus 40 €
+    records: 2,
+    revenueByCertificate: { [DRIVING]: 54, [WEAPONS]: 40 },
+  });
+  expect(tuesday).toMatchObject({
+    booked: 4, // 00:30 local on Tuesday is 23:30Z on Monday
+    walkIns: 0,
+    byChannel: { patient: 3, staff: 1, kiosk: 0 },
+    cancelled: 1,
+    refundableCancellations: 0,
+    nonRefundableCancellations: 1,
+    deleted: 1,
+    attended: 1,
+    noShow: 0,
+    bookedSlots: 1,
+    revenue: 30,
+    revenueByCertificate: { [WEAPONS]: 30 },
+  });
+  expect(saturday).toMatchObject({ booked: 0, slots: 0, occupancy: 0, revenue: 0 });
+  expect(first.totals).toMatchObject({
+    booked: 8,
+    walkIns: 1,
+    byChannel: { patient: 5, staff: 2, kiosk: 1 },
+    cancelled: 2,
+    refundableCancellations: 1,
+    attended: 3,
+    noShow: 1,
+    noShowRate: 0.25,
+    bookedSlots: 3,
+    slots: 140,
+    occupancy: 0.0214,
+    revenue: 124,
+    records: 3,
+    revenueByCertificate: { [DRIVING]: 54, [WEAPONS]: 70 },
+  });
+  expect(first).toMatchObject({ currency: 'EUR', refundWindowHours: 24 });
+});
+
+it('gives the same totals when every event is delivered twice more, in any order', async () => {
+  const again = [...week.events, ...[...week.events].reverse()];
+  const marker = seededWeek().events[0]!; // another appointment, on the same Monday, published last
+  await publishEnvelopes(stack.amqpUrl, stack.exchange, again);
+  await publishEnvelopes(stack.amqpUrl, stack.exchange, [marker]);
+  await eventually(
+    async () => {
+      await reporting.reporting.flush();
+      return (await summary(week.from, week.to)).body.totals.booked === 9 ? true : undefined;
+    },
+    30_000,
+    'the marker to arrive',
+  );
+  // Give copies still in flight (prefetch) time to land, then compare everything but the marker.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  await reporting.reporting.flush();
+  const after = (await summary(week.from, week.to)).body;
+  expect(after.totals).toEqual({
+    ...first.totals,
+    booked: 9,
+    byChannel: { ...first.totals.byChannel, patient: 6 },
+    bookedSlots: 4,
+    occupancy: 0.0286,
+  });
+  expect(after.days.slice(1)).toEqual(first.days.slice(1));
+  expect(after.days[0]).toEqual({
+    ...first.days[0],
+    booked: 5,
+    byChannel: { ...first.days[0]!.byChannel, patient: 3 },
+    bookedSlots: 3,
+    occupancy: 0.1071,
+  });
+});
+
+it('refuses a range over 366 days, a start after the end and a malformed day (400, Spanish, by field)', async () => {
+  const tooLong = await summary('2024-01-01', '2025-01-01'); // 367 days
+  expect(tooLong.status).toBe(400);
+  expect(tooLong.body.errors).toEqual([
+    expect.objectContaining({ field: 'to', message: 'El periodo no puede superar los 366 días' }),
+  ]);
+  expect((await summary('2024-01-01', '2024-12-31')).status).toBe(200); // 366 days (leap year)
+
+  const reversed = await summary('2024-06-09', '2024-06-03');
+  expect(reversed.status).toBe(400);
+  expect(reversed.body.errors).toEqual([
+    expect.objectContaining({
+      field: 'from',
+      message: 'La fecha inicial debe ser anterior o igual a la final',
+    }),
+  ]);
+  const malformed = await summary('2024-02-30', '2024-03-01');
+  expect(malformed.status).toBe(400);
+  expect(malformed.body.errors).toEqual([
+    expect.objectContaining({ field: 'from', message: 'La fecha debe tener el formato AAAA-MM-DD' }),
+  ]);
+  expect((await stack.api.get('/reports/summary?from=2024-06-03', admin)).status).toBe(400);
+});
+
+it('answers an ADMIN only: a DOCTOR gets 403, no token 401', async () => {
+  expect((await summary(week.from, week.to, mintToken({ id: newId(), rol: 'DOCTOR' }))).status).toBe(403);
+  expect((await summary(week.from, week.to, mintToken({ id: newId(), rol: 'PACIENT' }))).status).toBe(403);
+  expect((await stack.api.get(`/reports/summary?from=${week.from}&to=${week.to}`)).status).toBe(401);
+});
