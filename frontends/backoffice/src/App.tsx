@@ -15,6 +15,9 @@ const PatientDetailPage = lazy(() => import('./features/patients/PatientDetailPa
 const RegisterPatientPage = lazy(() => import('./features/register-patient/RegisterPatientPage'));
 const RoomReservationPage = lazy(() => import('./features/rooms/RoomReservationPage'));
 const ProfilePage = lazy(() => import('./features/profile/ProfilePage'));
+const AuditLogPage = lazy(() => import('./features/audit/components/AuditLogPage'));
+const DashboardPage = lazy(() => import('./features/dashboard/components/DashboardPage'));
+const AgendaPage = lazy(() => import('./features/agenda/components/AgendaPage'));
 
 /**
  * The exposed `./App`: rendered by the shell inside `<Route path="/doctor/*">` behind the DOCTOR/ADMIN
@@ -38,6 +41,9 @@ export default function App() {
           <Route path="patient/:id" element={<PatientDetailPage />} />
           <Route path="room/reserve" element={<RoomReservationPage />} />
           <Route path="profile" element={<ProfilePage />} />
+          <Route path="audit" element={<AuditLogPage />} />
+          <Route path="dashboard" element={<DashboardPage />} />
+          <Route path="agenda" element={<AgendaPage />} />
           <Route path="*" element={<h1>404</h1>} />
         </Routes>
       </Suspense>

@@ -1,14 +1,19 @@
 import type { Plugin } from 'vite';
 import { HERO } from '../src/features/landing/hero-content.ts';
-import { SITE } from '../src/lib/site.ts';
 
 const escape = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
+/** The neutral stand-in of a fact of the centre profile (src/components/centre/Placeholder.tsx). */
+const placeholder = (width: string): string =>
+  `<span class="fact-placeholder" style="width: ${width};" aria-hidden="true">&nbsp;</span>`;
+
 /**
  * The first screen of "/" (header and hero) as static HTML inside #root, with the same markup and
  * classes React renders, so the landing page paints as soon as the HTML and CSS arrive instead of
- * after the JavaScript (React replaces it, identical, when it mounts). index.html is also the SPA
+ * after the JavaScript (React replaces it when it mounts). The centre's facts (brand, phone, address)
+ * are not known at build time: they are the placeholders React shows while `GET /config/centre`
+ * loads, never a copy that an ADMIN's change would make wrong. index.html is also the SPA
  * fallback of every other route, so the copy is shown only when public/route-flag.js (a tiny
  * render-blocking script: the CSP allows no inline script) has marked the document as "/".
  */
@@ -17,11 +22,11 @@ export function homeMarkup(): string {
   return `<div class="layout layout--home prerender-home">
   <header class="site-header site-header--light site-header--overlay">
     <div class="site-header__top">
-      <a class="site-header__contact" href="${e(SITE.phoneHref)}"><img src="/assets/icons/phone.svg" alt="" width="18" height="18"><span><span class="wk-visually-hidden">Teléfono: </span>${e(SITE.phoneDisplay)}</span></a>
-      <a class="site-header__contact" href="${e(SITE.mapsUrl)}" target="_blank" rel="noopener noreferrer"><img src="/assets/icons/location.svg" alt="" width="18" height="18"><span><span class="wk-visually-hidden">Dirección (abre un mapa en una pestaña nueva): </span>${e(SITE.address)}</span></a>
+      <span class="site-header__contact"><img src="/assets/icons/phone.svg" alt="" width="18" height="18">${placeholder('8.5em')}</span>
+      <span class="site-header__contact"><img src="/assets/icons/location.svg" alt="" width="18" height="18">${placeholder('22em')}</span>
     </div>
     <div class="site-header__slot"><div class="site-header__bar">
-      <a class="brand" href="/"><img class="brand__logo" src="/assets/images/logo.png" alt="" width="52" height="52"><span class="brand__text"><span class="brand__title">${e(SITE.title)}</span><span class="brand__subtitle">${e(SITE.subtitle)}</span></span></a>
+      <a class="brand" href="/"><img class="brand__logo" src="/assets/images/logo.png" alt="" width="52" height="52"><span class="brand__text"><span class="wk-visually-hidden">Inicio</span><span class="brand__title">${placeholder('11em')}</span><span class="brand__subtitle">${placeholder('13em')}</span></span></a>
     </div></div>
   </header>
   <main class="layout__main"><div class="landing">

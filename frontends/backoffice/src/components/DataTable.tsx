@@ -5,6 +5,7 @@ import {
   getPaginationRowModel,
   getSortedRowModel,
   useReactTable,
+  type Column,
   type ColumnDef,
   type Header,
   type PaginationState,
@@ -13,6 +14,7 @@ import {
 import { ColumnPicker } from './ColumnPicker';
 import { TablePager } from './TablePager';
 import { usePersistedVisibility } from './use-persisted-visibility';
+import './data-table.css';
 
 /** Server-side pagination: the table shows `data` as one page and asks for others. `page` is 1-based. */
 export interface ServerPagination {
@@ -46,9 +48,11 @@ export interface DataTableProps<T> {
 }
 
 /**
- * The back office's table (react-table): sortable headers, "Columnas" visibility picker (optionally
- * persisted), resizable columns, client or server pagination with "Anterior"/"Siguiente", "Página N de
- * M" and the total, and loading/empty rows. Filtering is the caller's: pass the filtered `data`.
+ * The back office's table (react-table): sortable headers (a click on the sorted column reverses it,
+ * asc ⇄ desc, it never drops the order), "Columnas" visibility picker (optionally persisted),
+ * resizable columns, client or server pagination with "Anterior"/"Siguiente", "Página N de M" and the
+ * total, and loading/empty rows. On a phone each row is a card (data-table.css), its cells labelled
+ * with their column's header. Filtering is the caller's: pass the filtered `data`.
  */
 export function DataTable<T>({
   label,
@@ -83,6 +87,8 @@ export function DataTable<T>({
     onPaginationChange: setPagination,
     getCoreRowModel: getCoreRowModel(),
     getSortedRowModel: getSortedRowModel(),
+    // asc → desc → asc …: a click on the sorted column reverses it instead of dropping the order.
+    enableSortingRemoval: false,
     getPaginationRowModel: server ? undefined : getPaginationRowModel(),
     manualPagination: Boolean(server),
     pageCount: server ? Math.max(1, server.totalPages) : undefined,
@@ -110,7 +116,12 @@ export function DataTable<T>({
         <ColumnPicker table={table} />
       </div>
       <div className="bo-table__scroll">
-        <table aria-label={label} aria-busy={loading} style={{ minWidth: table.getTotalSize() }}>
+        <table
+          className="bo-table__grid"
+          aria-label={label}
+          aria-busy={loading}
+          style={{ minWidth: table.getTotalSize() }}
+        >
           <thead>
             {table.getHeaderGroups().map((group) => (
               <tr key={group.id}>
@@ -137,7 +148,12 @@ export function DataTable<T>({
               rows.map((row) => (
                 <tr key={row.id}>
                   {row.getVisibleCells().map((cell) => (
-                    <td key={cell.id} style={{ width: cell.column.getSize() }}>
+                    <td
+                      key={cell.id}
+                      style={{ width: cell.column.getSize() }}
+                      data-label={columnName(cell.column)}
+                      data-actions={cell.column.accessorFn ? undefined : ''}
+                    >
                       {flexRender(cell.column.columnDef.cell, cell.getContext())}
                     </td>
                   ))}
@@ -157,6 +173,12 @@ export function DataTable<T>({
       />
     </div>
   );
+}
+
+/** The column's header text (the label of its cells in the phone layout). */
+function columnName<T>(column: Column<T, unknown>): string {
+  const header = column.columnDef.header;
+  return typeof header === 'string' ? header : column.id;
 }
 
 function HeaderCell<T>({ header }: { header: Header<T, unknown> }) {
@@ -187,7 +209,7 @@ function HeaderCell<T>({ header }: { header: Header<T, unknown> }) {
 /** The drag handle on a header's right edge; arrow keys resize too (10 px a press). */
 function ColumnResizer<T>({ header }: { header: Header<T, unknown> }) {
   const column = header.column;
-  const name = typeof column.columnDef.header === 'string' ? column.columnDef.header : column.id;
+  const name = columnName(column);
   const resizeBy = (delta: number) =>
     header.getContext().table.setColumnSizing((old) => ({
       ...old,

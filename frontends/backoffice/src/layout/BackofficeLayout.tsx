@@ -1,14 +1,18 @@
 import { useState, type ReactNode } from 'react';
 import { NavLink } from 'react-router-dom';
+import { useSession } from '@crm/web-kit';
 
 /** SPEC §2 "Doctor/admin sidebar", in order. Paths are absolute: the shell mounts us under /doctor/*. */
 export const SIDEBAR_LINKS = [
   { to: '/doctor/appointments', label: 'Citas', end: true },
+  { to: '/doctor/agenda', label: 'Agenda de hoy', end: true },
   { to: '/doctor/appointments/create', label: 'Agendar Cita', end: true },
   { to: '/doctor/patient/create', label: 'Registrar Paciente', end: true },
   { to: '/doctor/patients/list', label: 'Lista de Pacientes', end: true },
   { to: '/doctor/patient/records', label: 'Registros Clinico', end: false },
   { to: '/doctor/room/reserve', label: 'Reservar Consulta', end: true },
+  { to: '/doctor/audit', label: 'Registro de accesos', end: true, adminOnly: true },
+  { to: '/doctor/dashboard', label: 'Panel', end: true, adminOnly: true },
   { to: '/signOut', label: 'Cerrar Sesión', end: true },
 ] as const;
 
@@ -18,6 +22,9 @@ export const SIDEBAR_LINKS = [
  */
 export function BackofficeLayout({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false);
+  const isAdmin = useSession().user?.rol === 'ADMIN';
+  // Entries marked adminOnly (the access trail) are an ADMIN's only.
+  const links = SIDEBAR_LINKS.filter((link) => isAdmin || !('adminOnly' in link && link.adminOnly));
 
   return (
     <div className="bo-layout">
@@ -37,7 +44,7 @@ export function BackofficeLayout({ children }: { children: ReactNode }) {
         </button>
         <nav id="bo-sidebar-nav" className={open ? 'bo-sidebar__nav is-open' : 'bo-sidebar__nav'}>
           <ul>
-            {SIDEBAR_LINKS.map((link) => (
+            {links.map((link) => (
               <li key={link.to}>
                 <NavLink to={link.to} end={link.end} onClick={() => setOpen(false)}>
                   {link.label}

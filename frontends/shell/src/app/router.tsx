@@ -57,6 +57,7 @@ export const routes: RouteObject[] = [
     errorElement: <RouteErrorScreen />,
     children: [
       { index: true, element: page(() => import('@/features/my-appointment/components/MyAppointmentPage')) },
+      { path: 'accesos', element: page(() => import('@/features/access-log/components/MyAccessesPage')) },
     ],
   },
   {

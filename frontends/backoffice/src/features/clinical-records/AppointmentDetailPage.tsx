@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
+import type { RecordView } from '@crm/contracts';
 import { MESSAGES, showServerError, showSuccess } from '@crm/web-kit';
 import { PageHeader } from '@/components';
 import {
@@ -7,28 +8,45 @@ import {
   createRecordPayload,
   defaultValues,
   DynamicForm,
+  isAlreadyRecorded,
   showSaveFailure,
   type FormValues,
 } from './form-builder';
-import { createRecord, RECORDS_VIEW, useAppointment, useViewConfig, type Appointment } from './records-api';
+import {
+  createRecord,
+  RECORDS_VIEW,
+  useAppointment,
+  useAppointmentRecord,
+  useViewConfig,
+  type Appointment,
+} from './records-api';
 import './clinical-records.css';
 
+/** Appointments in these states take no record (the records service answers 409). */
+const ENDED_STATUSES = new Set(['cancelled', 'deleted']);
+
 /**
- * `/doctor/appointments/:id` (SPEC §2): the patient and the time of the appointment, and the
+ * `/doctor/appointments/:id` (SPEC §2): the patient and the time of the appointment, and its
+ * clinical record: "Ver Historia Clínica" when it has one (one record per appointment), else the
  * "Crear Historia Clínica" toggle: closed → loading the configuration → the form.
  */
 export default function AppointmentDetailPage() {
   const { id } = useParams();
   const navigate = useNavigate();
   const { data: appointment, error } = useAppointment(id);
+  const { data: existing, error: lookupError, mutate: refreshRecord } = useAppointmentRecord(id);
   const [open, setOpen] = useState(false);
-  const [savedId, setSavedId] = useState<string>();
+  const [justSaved, setJustSaved] = useState(false);
+  const recordId = existing?.record?.id;
+  // Unknown while the lookup runs; a failed lookup still offers the form (the server refuses a second record).
+  const lookedUp = existing !== undefined || lookupError !== undefined;
 
   let body;
   if (error) body = <p role="alert">No se encontró la cita.</p>;
   else if (!appointment) body = <p role="status">Cargando cita...</p>;
   else {
     const when = centreDateTime(appointment.date);
+    const ended = ENDED_STATUSES.has(appointment.status);
     body = (
       <>
         <dl className="cr-summary">
@@ -49,25 +67,39 @@ export default function AppointmentDetailPage() {
             <dd data-testid="appointment-time">{when?.time}</dd>
           </div>
         </dl>
-        {savedId && (
-          <p className="cr-saved" role="status">
-            Historia clínica guardada.{' '}
-            <Link to={`/doctor/patient/records/detail/${savedId}`}>Ver Historia Clínica</Link>
+        {recordId ? (
+          <div className="cr-existing" data-testid="existing-record">
+            <p role="status">
+              {justSaved ? 'Historia clínica guardada.' : 'Esta cita ya tiene una historia clínica.'}
+            </p>
+            <Link className="wk-button" to={`/doctor/patient/records/detail/${encodeURIComponent(recordId)}`}>
+              Ver Historia Clínica
+            </Link>
+          </div>
+        ) : !lookedUp ? (
+          <p role="status">Comprobando si la cita tiene historia clínica...</p>
+        ) : ended ? (
+          <p className="cr-notice" role="status">
+            La cita está cancelada o eliminada: no admite historia clínica.
           </p>
+        ) : (
+          !open && (
+            <button type="button" className="wk-button" aria-expanded={false} onClick={() => setOpen(true)}>
+              Crear Historia Clínica
+            </button>
+          )
         )}
-        {!open && (
-          <button type="button" className="wk-button" aria-expanded={false} onClick={() => setOpen(true)}>
-            Crear Historia Clínica
-          </button>
-        )}
+        {/* An open form stays open (with what was typed) even when the record turns out to exist. */}
         {open && (
           <RecordCreation
             appointment={appointment}
             onClose={() => setOpen(false)}
-            onSaved={(recordId) => {
-              setSavedId(recordId);
+            onSaved={(record) => {
+              setJustSaved(true);
               setOpen(false);
+              void refreshRecord({ record }, { revalidate: false });
             }}
+            onAlreadyRecorded={() => void refreshRecord()}
           />
         )}
       </>
@@ -94,11 +126,13 @@ interface RecordCreationProps {
   appointment: Appointment;
   onClose: () => void;
   /** After "Datos Guardados": the form closes (a second save would be refused, one record per appointment). */
-  onSaved: (recordId: string) => void;
+  onSaved: (record: RecordView) => void;
+  /** The server refused a second record for this appointment (409): the page learns of the first. */
+  onAlreadyRecorded: () => void;
 }
 
 /** The opened toggle: loads the view configuration, then the form; "Cerrar" closes it. */
-function RecordCreation({ appointment, onClose, onSaved }: RecordCreationProps) {
+function RecordCreation({ appointment, onClose, onSaved, onAlreadyRecorded }: RecordCreationProps) {
   const { data: config, error } = useViewConfig(RECORDS_VIEW);
   const [busy, setBusy] = useState(false);
   const anchorDate = new Date(appointment.date);
@@ -133,9 +167,11 @@ function RecordCreation({ appointment, onClose, onSaved }: RecordCreationProps) 
       );
       setBusy(false);
       await showSuccess(MESSAGES.recordSaved.title, MESSAGES.recordSaved.text);
-      onSaved(record.id);
+      onSaved(record);
     } catch (failure) {
       setBusy(false);
+      // The form stays as typed: the dialog says why (the server's reason for a 4xx).
+      if (isAlreadyRecorded(failure)) onAlreadyRecorded();
       await showSaveFailure(failure);
     }
   };

@@ -20,6 +20,9 @@ export const RECORDS_VIEW = 'doctor/appointments/:id';
 export const viewConfigKey = (view: string) => `/config/view?view=${encodeURIComponent(view)}`;
 export const appointmentKey = (id: string) => `/dates/id/${encodeURIComponent(id)}`;
 export const recordKey = (id: string) => `/records/${encodeURIComponent(id)}`;
+/** `GET /records/appointment/:id`: the record of an appointment, `{record: null}` while it has none. */
+export const appointmentRecordKey = (appointmentId: string) =>
+  `/records/appointment/${encodeURIComponent(appointmentId)}`;
 export const recordsPageKey = (page: number, limit: number, search: string) =>
   `/records?${new URLSearchParams({ page: String(page), limit: String(limit), search })}`;
 
@@ -40,6 +43,17 @@ export function useViewConfig(view: string, enabled = true) {
 
 export const useAppointment = (id: string | undefined) =>
   useSWR<Appointment>(id ? appointmentKey(id) : null, swrFetcher, { revalidateOnFocus: false });
+
+/** The answer of `GET /records/appointment/:id`. */
+export interface AppointmentRecord {
+  record: RecordView | null;
+}
+
+/** Whether an appointment has its clinical record already (one per appointment), and which. */
+export const useAppointmentRecord = (appointmentId: string | undefined) =>
+  useSWR<AppointmentRecord>(appointmentId ? appointmentRecordKey(appointmentId) : null, swrFetcher, {
+    revalidateOnFocus: true,
+  });
 
 export const useRecord = (id: string | undefined) =>
   useSWR<RecordView>(id ? recordKey(id) : null, swrFetcher, { revalidateOnFocus: false });

@@ -15,6 +15,8 @@ export const STATUS_LABELS: Record<AppointmentStatus, string> = {
   cancelled: 'Cancelada',
   deleted: 'Eliminada',
   attended: 'Atendida',
+  checkedIn: 'En el centro',
+  noShow: 'No presentado',
 };
 
 const column = createColumnHelper<AppointmentView>();

@@ -11,14 +11,19 @@ import {
   useServerForm,
 } from '@crm/web-kit';
 import { PageHeader } from '@/components';
+import './register-patient.css';
 
 const FIELDS = ['name', 'phone', 'email', 'password'] as const;
 type Field = (typeof FIELDS)[number];
 const EMPTY: Record<Field, string> = { name: '', phone: '', email: '', password: '' };
 
+export const INVITATION_SENT =
+  'El paciente ha sido registrado correctamente. Le hemos enviado un correo electrónico para que cree su contraseña y pueda entrar en su área.';
+
 /**
- * Register a patient (SPEC §2, §7): POST /auth/doctor/patient/create {name, phone, email, password};
+ * Register a patient (SPEC §2, §7): POST /auth/doctor/patient/create {name, phone, email, password?};
  * "Paciente Registrado" then the page reloads (empty form). Server errors go under their field.
+ * The password is optional: without it the patient is e-mailed an invitation to set one.
  */
 export default function RegisterPatientPage() {
   const [values, setValues] = useState(EMPTY);
@@ -29,8 +34,16 @@ export default function RegisterPatientPage() {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     void run(async () => {
-      await api.post('/auth/doctor/patient/create', { ...values, phone: phoneDigits(values.phone) });
-      await showSuccess(MESSAGES.patientRegistered.title, MESSAGES.patientRegistered.text);
+      const { password, ...person } = values;
+      await api.post('/auth/doctor/patient/create', {
+        ...person,
+        phone: phoneDigits(values.phone),
+        ...(password ? { password } : {}),
+      });
+      await showSuccess(
+        MESSAGES.patientRegistered.title,
+        password ? MESSAGES.patientRegistered.text : INVITATION_SENT,
+      );
       window.location.reload();
     });
   };
@@ -75,12 +88,15 @@ export default function RegisterPatientPage() {
           label="Contraseña"
           name="password"
           autoComplete="new-password"
-          required
+          placeholder="Opcional"
           value={values.password}
           onValueChange={set('password')}
           error={errors.fields.password}
           invalid={Boolean(general)}
         />
+        <p className="bo-form__hint" id="register-password-hint">
+          Opcional. Si la deja en blanco, el paciente recibirá un correo electrónico para crear su contraseña.
+        </p>
         <button type="submit" className="wk-button wk-button--block" disabled={busy}>
           {busy ? 'Registrando…' : 'Registrar Paciente'}
         </button>

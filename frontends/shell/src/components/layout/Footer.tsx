@@ -1,13 +1,24 @@
 import { Link } from 'react-router-dom';
-import { SITE } from '@/lib/site';
+import { useCentreProfile } from '@crm/web-kit';
+import { Placeholder } from '@/components/centre/Placeholder';
 import { openCookiePreferences } from '@/components/cookie-consent/CookieConsentLoader';
 
+/** Footer (SPEC §2): copyright 2025 with the centre's brand, "Política de Privacidad" and the terms. */
 export function Footer() {
+  const { profile, status } = useCentreProfile();
   return (
     <footer className="site-footer">
       <div className="site-footer__inner">
         <p>
-          © 2025 {SITE.title} · {SITE.subtitle}
+          © 2025
+          {profile ? (
+            ` ${profile.brandName} · ${profile.subtitle}`
+          ) : status === 'loading' ? (
+            <>
+              {' '}
+              <Placeholder width="20em" />
+            </>
+          ) : null}
         </p>
         <nav aria-label="Enlaces legales" className="site-footer__links">
           <Link to="/privacy-policy">Política de Privacidad</Link>

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useId, useRef, useState, type MouseEvent } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
-import { useSession } from '@crm/web-kit';
+import { displayPhone, phoneHref, useCentreProfile, useSession } from '@crm/web-kit';
+import { Placeholder } from '@/components/centre/Placeholder';
 import { trackPhoneConversion } from '@/lib/analytics';
 import { scrollToSection, SCROLL_SPY_THROTTLE_MS, STICKY_OFFSET, throttle } from '@/lib/scroll';
-import { SITE } from '@/lib/site';
 import { HOME_SECTIONS, menuFor, type MenuItem } from './menus';
 
 function AccessMenu({ onNavigate }: { onNavigate(): void }) {
@@ -108,6 +108,73 @@ function MenuLink({ item, active, onNavigate }: { item: MenuItem; active: boolea
 }
 
 /**
+ * The phone and address links of the centre profile; neutral placeholders of the same height while it
+ * loads, nothing if it cannot be loaded (the bar keeps its height: see .site-header__top).
+ */
+function HeaderContacts() {
+  const { profile, status } = useCentreProfile();
+  if (profile) {
+    return (
+      <>
+        <a className="site-header__contact" href={phoneHref(profile.phone)} onClick={trackPhoneConversion}>
+          <img src="/assets/icons/phone.svg" alt="" width="18" height="18" />
+          <span>
+            <span className="wk-visually-hidden">Teléfono: </span>
+            {displayPhone(profile.phone)}
+          </span>
+        </a>
+        <a className="site-header__contact" href={profile.mapsUrl} target="_blank" rel="noopener noreferrer">
+          <img src="/assets/icons/location.svg" alt="" width="18" height="18" />
+          <span>
+            <span className="wk-visually-hidden">Dirección (abre un mapa en una pestaña nueva): </span>
+            {profile.address}
+          </span>
+        </a>
+      </>
+    );
+  }
+  if (status === 'unavailable') return null;
+  return (
+    <>
+      <span className="site-header__contact">
+        <img src="/assets/icons/phone.svg" alt="" width="18" height="18" />
+        <Placeholder width="8.5em" />
+      </span>
+      <span className="site-header__contact">
+        <img src="/assets/icons/location.svg" alt="" width="18" height="18" />
+        <Placeholder width="22em" />
+      </span>
+    </>
+  );
+}
+
+/** The brand title and subtitle of the centre profile (placeholders while it loads). */
+function BrandText() {
+  const { profile, status } = useCentreProfile();
+  if (profile) {
+    return (
+      <span className="brand__text">
+        <span className="brand__title">{profile.brandName}</span>
+        <span className="brand__subtitle">{profile.subtitle}</span>
+      </span>
+    );
+  }
+  // Without the brand the link still needs a name.
+  if (status === 'unavailable') return <span className="wk-visually-hidden">Inicio</span>;
+  return (
+    <span className="brand__text">
+      <span className="wk-visually-hidden">Inicio</span>
+      <span className="brand__title">
+        <Placeholder width="11em" />
+      </span>
+      <span className="brand__subtitle">
+        <Placeholder width="13em" />
+      </span>
+    </span>
+  );
+}
+
+/**
  * Public header (SPEC §2): round logo, title and subtitle, phone and address links, the page's menu
  * with the Acceso submenu; white text on "/", black elsewhere; sticky after 116 px; mobile menu.
  */
@@ -148,29 +215,13 @@ export function Header() {
       className={`site-header ${tone}${sticky ? ' is-sticky' : ''}${isHome ? ' site-header--overlay' : ''}`}
     >
       <div className="site-header__top">
-        <a className="site-header__contact" href={SITE.phoneHref} onClick={trackPhoneConversion}>
-          <img src="/assets/icons/phone.svg" alt="" width="18" height="18" />
-          <span>
-            <span className="wk-visually-hidden">Teléfono: </span>
-            {SITE.phoneDisplay}
-          </span>
-        </a>
-        <a className="site-header__contact" href={SITE.mapsUrl} target="_blank" rel="noopener noreferrer">
-          <img src="/assets/icons/location.svg" alt="" width="18" height="18" />
-          <span>
-            <span className="wk-visually-hidden">Dirección (abre un mapa en una pestaña nueva): </span>
-            {SITE.address}
-          </span>
-        </a>
+        <HeaderContacts />
       </div>
       <div className="site-header__slot">
         <div className="site-header__bar">
           <Link to="/" className="brand" onClick={closeMenu}>
             <img className="brand__logo" src="/assets/images/logo.png" alt="" width="52" height="52" />
-            <span className="brand__text">
-              <span className="brand__title">{SITE.title}</span>
-              <span className="brand__subtitle">{SITE.subtitle}</span>
-            </span>
+            <BrandText />
           </Link>
           <button
             type="button"

@@ -1,5 +1,6 @@
 import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import type { ViewField } from '@crm/contracts';
+import { fieldProblem } from './field-view';
 import { FieldControl } from './FieldControl';
 import type { FormValues } from './form-values';
 import { computedDisplay, formTotals } from './totals';
@@ -26,7 +27,9 @@ export interface DynamicFormProps {
 /**
  * A form built from a view configuration: the fields shown for the current values (conditional
  * sub-fields appear when their parent equals `ifSelected`), NET and GROSS recomputed on every
- * keystroke, required fields checked by the browser before `onSubmit`.
+ * keystroke, required fields checked by the browser before `onSubmit`, and no submission while a
+ * number field holds something that is not a number (its error shows under it as it is typed).
+ * What was typed stays in the form whatever the save's answer (the parent keeps it mounted).
  */
 export function DynamicForm({
   fields,
@@ -53,7 +56,9 @@ export function DynamicForm({
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!busy) onSubmit(values);
+    // The browser already refuses a form whose inputs say they are invalid; this is the same rule.
+    const invalid = fields.some((field) => shown.has(field.name) && fieldProblem(field, values[field.name]));
+    if (!busy && !invalid) onSubmit(values);
   };
   const change = (name: string, value: string) => setValues((old) => ({ ...old, [name]: value }));
 

@@ -4,7 +4,9 @@ import {
   isNumericField,
   optionLabel,
   optionValue,
+  parseNumber,
   relativeDurationToDate,
+  TEXT_MAX_LENGTH,
 } from '@crm/view-config';
 import { formatCentreDate } from './centre-time';
 
@@ -66,3 +68,24 @@ export function durationHint(
   const date = relativeDurationToDate(value, anchorDate);
   return date ? `Hasta el ${formatCentreDate(date)}` : undefined;
 }
+
+/** What a number field says under itself while it holds something that is not a number. */
+export const NOT_A_NUMBER_MESSAGE = 'Escriba un número (por ejemplo 72 o 72,5)';
+export const NEGATIVE_AMOUNT_MESSAGE = 'El importe no puede ser negativo';
+
+/**
+ * What is wrong with a value as typed, shown under the field at once and blocking the save (never a
+ * silent 0): a number field ("abc", "1e3") must hold a number as the server reads it (`parseNumber`:
+ * "72", "72.5" or "72,5"; empty is left to `required`), and a price cannot be negative.
+ */
+export function fieldProblem(field: ViewField, value: string | undefined): string | undefined {
+  if (kindOf(field) !== 'number') return undefined;
+  const parsed = parseNumber(value ?? '');
+  if (parsed.kind === 'invalid') return NOT_A_NUMBER_MESSAGE;
+  if (parsed.kind === 'number' && field.price && parsed.value < 0) return NEGATIVE_AMOUNT_MESSAGE;
+  return undefined;
+}
+
+/** The typing limit of a text field (SPEC §5: 0–100 characters), and its counter ("12/100"). */
+export const TEXT_LIMIT = TEXT_MAX_LENGTH;
+export const textCounter = (value: string | undefined): string => `${(value ?? '').length}/${TEXT_LIMIT}`;

@@ -18,4 +18,5 @@ export {
 export { formTotals, computedDisplay, currencyOf } from './totals';
 export { visibleFieldNames } from './visibility';
 export { showSaveFailure } from './save-dialogs';
+export { isAlreadyRecorded } from './save-errors';
 export { centreDateTime, formatCentreDate, formatCentreDateTime, CENTRE_TIME_ZONE } from './centre-time';

@@ -18,8 +18,18 @@ const shows = (values: FormValues) => {
 };
 
 describe('live prices of the seeded form (SPEC §4, §9)', () => {
-  it('starts at the defaults: check-up 19 + DGT management 10, no DGT fee, no tax → 29', () => {
-    expect(formTotals(SEEDED_FIELDS, seeded())).toEqual({ net: 29, tax: 0, gross: 29 });
+  it('starts at the defaults: the check-up only (19) while no certificate type is chosen', () => {
+    expect(formTotals(SEEDED_FIELDS, seeded())).toEqual({ net: 19, tax: 0, gross: 19 });
+  });
+
+  it('adds the DGT management (10) and fee for a driving licence only; weapons or studies: the check-up', () => {
+    const total = (certificateType: string) =>
+      formTotals(SEEDED_FIELDS, seeded({ ...DRIVING_RENEWAL, certificateType })).gross;
+    expect(total('Permiso de conducir')).toBe(54);
+    expect(total('Licencia de armas')).toBe(19);
+    expect(total('Estudios')).toBe(19);
+    // The exempt driver still pays the DGT management.
+    expect(formTotals(SEEDED_FIELDS, seeded({ certificateType: 'Permiso de conducir' })).net).toBe(29);
   });
 
   it('reproduces the 10-year driving renewal: 19 + 24.58 + 10 = 53.58 EUR net, 54 EUR gross', () => {
@@ -29,7 +39,8 @@ describe('live prices of the seeded form (SPEC §4, §9)', () => {
   });
 
   it('takes each DGT fee of the validity picklist by its option value', () => {
-    const net = (dgtFee: string) => formTotals(SEEDED_FIELDS, seeded({ dgtFee })).net;
+    const net = (dgtFee: string) =>
+      formTotals(SEEDED_FIELDS, seeded({ certificateType: 'Permiso de conducir', dgtFee })).net;
     expect(['24.58', '19.67', '14.75', '9.83', '4.92', '0'].map(net)).toEqual([
       53.58, 48.67, 43.75, 38.83, 33.92, 29,
     ]);
@@ -66,14 +77,16 @@ describe('live prices of the seeded form (SPEC §4, §9)', () => {
   });
 
   it('rounds the gross to a whole number, halves up (x.50 → up, x.49 → down)', () => {
-    expect(formTotals(SEEDED_FIELDS, seeded({ checkupFee: '19.5' })).gross).toBe(30); // 29.5
-    expect(formTotals(SEEDED_FIELDS, seeded({ checkupFee: '19.49' })).gross).toBe(29); // 29.49
+    expect(formTotals(SEEDED_FIELDS, seeded({ checkupFee: '19.5' })).gross).toBe(20);
+    expect(formTotals(SEEDED_FIELDS, seeded({ checkupFee: '19.49' })).gross).toBe(19);
   });
 
   it('coerces what is typed into numbers, fallback 0 (SPEC §5): "24,58", "", "abc"', () => {
-    expect(formTotals(SEEDED_FIELDS, seeded({ checkupFee: '19,5' })).net).toBe(29.5);
-    expect(formTotals(SEEDED_FIELDS, seeded({ checkupFee: '' })).net).toBe(10);
-    expect(formTotals(SEEDED_FIELDS, seeded({ checkupFee: 'abc', dgtManagement: ' ' })).net).toBe(0);
+    const driving = (typed: FormValues) =>
+      formTotals(SEEDED_FIELDS, seeded({ certificateType: 'Permiso de conducir', ...typed })).net;
+    expect(driving({ checkupFee: '19,5' })).toBe(29.5);
+    expect(driving({ checkupFee: '' })).toBe(10);
+    expect(driving({ checkupFee: 'abc', dgtManagement: ' ' })).toBe(0);
   });
 
   it('matches the server: the records service prices the form’s payload to the same totals', () => {
@@ -81,6 +94,8 @@ describe('live prices of the seeded form (SPEC §4, §9)', () => {
       DRIVING_RENEWAL,
       { ...DRIVING_RENEWAL, taxType: 'Porcentaje', tax: '21' },
       { ...DRIVING_RENEWAL, taxType: 'Fijo', tax: '2,4', discount: '5', extraReport: '10' },
+      { ...DRIVING_RENEWAL, certificateType: 'Licencia de armas' },
+      { ...DRIVING_RENEWAL, certificateType: 'Estudios', extraReport: '10', taxType: 'Fijo', tax: '1' },
     ]) {
       const values = seeded(typed);
       const { metadata } = createRecordPayload(SEEDED_FIELDS, values, {

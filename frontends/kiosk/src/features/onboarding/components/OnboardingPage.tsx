@@ -6,21 +6,27 @@ import { StepProgress } from '@/components/StepProgress';
 import { IDLE_RESET_MS } from '@/lib/kiosk-timing';
 import { useIdleTimeout } from '@/lib/use-idle-timeout';
 import { useOnboardingFlow, type OnboardingState } from '../hooks/use-onboarding-flow';
+import { ChoiceStep } from './ChoiceStep';
 import { CompleteStep } from './CompleteStep';
 import { DetailsStep } from './DetailsStep';
 import { EmailStep } from './EmailStep';
+import { KeptStep } from './KeptStep';
 
-const STEP_INDEX = { email: 0, details: 1, complete: 2 } as const;
+/** The three progress dots: asking (details, or the choice for another day's appointment), then done. */
+const STEP_INDEX = { email: 0, details: 1, choice: 1, complete: 2, kept: 2 } as const;
 
 /** When the screen starts over by itself: soon after "¡Todo listo!", later on a form left half-filled. */
 function idleDelay(state: OnboardingState): number | null {
   if (state.busy) return null;
-  if (state.step === 'complete') return IDLE_RESET_MS.complete;
-  if (state.step === 'details' || state.email) return IDLE_RESET_MS.form;
+  if (state.step === 'complete' || state.step === 'kept') return IDLE_RESET_MS.complete;
+  if (state.step === 'details' || state.step === 'choice' || state.email) return IDLE_RESET_MS.form;
   return null;
 }
 
-/** /onboarding (SPEC §2 "Kiosk onboarding"): e-mail, missing details, done — one card, one step at a time. */
+/**
+ * /onboarding (SPEC §2 "Kiosk onboarding"): e-mail, missing details (or, for an appointment on another
+ * day, "be seen now" or keep it), done — one card, one step at a time.
+ */
 export default function OnboardingPage() {
   const flow = useOnboardingFlow();
   const { state, reset } = flow;
@@ -59,7 +65,16 @@ export default function OnboardingPage() {
             onSubmit={flow.submitDetails}
           />
         )}
-        {state.step === 'complete' && <CompleteStep onDone={startOver} />}
+        {state.step === 'choice' && state.held && (
+          <ChoiceStep
+            held={state.held}
+            busy={state.busy}
+            onSeeNow={flow.seeNow}
+            onKeep={flow.keepAppointment}
+          />
+        )}
+        {state.step === 'complete' && <CompleteStep arrival={state.arrival} onDone={startOver} />}
+        {state.step === 'kept' && state.held && <KeptStep held={state.held} onDone={startOver} />}
       </div>
     </KioskCard>
   );

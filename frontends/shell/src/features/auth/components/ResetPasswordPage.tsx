@@ -1,7 +1,17 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import { FormAlert, MESSAGES, PasswordField, preloadDialogs, showSuccess, useServerForm } from '@crm/web-kit';
+import {
+  FormAlert,
+  homeForRole,
+  MESSAGES,
+  PasswordField,
+  preloadDialogs,
+  showSuccess,
+  useServerForm,
+  useSession,
+} from '@crm/web-kit';
 import { resetPassword } from '../api/reset-password';
+import { signIn } from '../api/sign-in';
 import { AuthCard } from './AuthCard';
 import { usePageTitle } from '@/lib/page-title';
 
@@ -10,11 +20,22 @@ const FIELDS: Field[] = ['password', 'repeat'];
 
 export const PASSWORDS_DIFFER = 'Las contraseñas no coinciden';
 
-/** Reset password (SPEC §2.2): new password twice, then "Enviar". */
+export const PASSWORD_SET = {
+  title: 'Contraseña guardada',
+  text: 'Su contraseña se ha guardado correctamente. Bienvenido a su área.',
+};
+
+/**
+ * Reset password (SPEC §2.2): new password twice, then "Enviar". Also the page of the invitation
+ * e-mail (patients registered by staff or at the kiosk). The answer names the account, so the page
+ * signs in with the new password and the person goes straight to their area; should that sign-in
+ * fail, the sign-in page.
+ */
 export default function ResetPasswordPage() {
   usePageTitle('Restablecer Contraseña');
   const { token = '' } = useParams();
   const navigate = useNavigate();
+  const session = useSession();
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
   const { errors, setErrors, busy, run } = useServerForm(FIELDS);
@@ -26,7 +47,14 @@ export default function ResetPasswordPage() {
       return;
     }
     await run(async () => {
-      await resetPassword(token, password);
+      const { email } = await resetPassword(token, password);
+      const opened = email ? await signIn({ email, password }).catch(() => undefined) : undefined;
+      if (opened) {
+        void showSuccess(PASSWORD_SET.title, PASSWORD_SET.text);
+        session.signIn(opened);
+        navigate(homeForRole(opened.rol), { replace: true });
+        return;
+      }
       void showSuccess(MESSAGES.passwordChanged.title, MESSAGES.passwordChanged.text);
       navigate('/login', { replace: true });
     });

@@ -4,11 +4,14 @@ import { useSWRConfig } from 'swr';
 import type { UserView } from '@crm/contracts';
 import {
   confirmDialog,
+  describeOpeningHours,
+  formatPrice,
   isStaff,
   MESSAGES,
   PatientPickerModal,
   showBookingError,
   showSuccess,
+  useCentreProfile,
   useSession,
 } from '@crm/web-kit';
 import { Calendar } from '@crm/web-kit/calendar';
@@ -20,6 +23,7 @@ import { bookDateForPatient } from '../api/book-date-for-patient';
 import { useBookedDates } from '../api/get-booked-dates';
 import { SlotList } from './SlotList';
 import { WelcomeModal } from './WelcomeModal';
+import { Placeholder } from '@/components/centre/Placeholder';
 import { usePageTitle } from '@/lib/page-title';
 
 const confirmationText = (slot: string) =>
@@ -29,6 +33,7 @@ const confirmationText = (slot: string) =>
 export default function BookingPage() {
   usePageTitle('Reservar Cita');
   const session = useSession();
+  const { profile, status: profileStatus } = useCentreProfile();
   const navigate = useNavigate();
   const { mutate } = useSWRConfig();
   const { data: booked, isLoading, mutate: refreshBooked } = useBookedDates();
@@ -85,8 +90,15 @@ export default function BookingPage() {
       <header className="page__header">
         <h1>Reserve su cita</h1>
         <p>
-          Elija un día y una hora libre. Atendemos de lunes a viernes de 9:00 a 13:00 y de 17:00 a 20:00 (hora
-          de Canarias). El reconocimiento cuesta 19 €.
+          Elija un día y una hora libre.
+          {profile ? (
+            ` Atendemos ${describeOpeningHours(profile.openingHours)} (hora de Canarias). El reconocimiento cuesta ${formatPrice(profile.prices.checkUp, profile.prices.currency)}.`
+          ) : profileStatus === 'loading' ? (
+            <>
+              {' '}
+              <Placeholder width="24em" />
+            </>
+          ) : null}
         </p>
       </header>
       <div className="booking-page__body">

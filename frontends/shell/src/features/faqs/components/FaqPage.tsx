@@ -1,10 +1,21 @@
-import { useId, useState } from 'react';
-import { FAQ_ITEMS } from './faq-content';
+import { useId, useState, type ReactNode } from 'react';
+import { useCentreProfile, type CentreProfileState } from '@crm/web-kit';
+import { FACTS_UNAVAILABLE, PlaceholderText } from '@/components/centre/Placeholder';
+import { FAQ_ITEMS, type FaqItem } from './faq-content';
 import { usePageTitle } from '@/lib/page-title';
+
+/** An answer, built from the centre profile when it needs it (placeholder lines while it loads). */
+function answerOf(item: FaqItem, { profile, status }: CentreProfileState): ReactNode {
+  if (typeof item.answer !== 'function') return item.answer;
+  if (profile) return item.answer(profile);
+  if (status === 'loading') return <PlaceholderText lines={3} />;
+  return item.withoutProfile ?? <p>{FACTS_UNAVAILABLE}</p>;
+}
 
 /** "Información y Preguntas Frecuentes" (SPEC §2.8): accordion, one item open at a time, the first open. */
 export default function FaqPage() {
   usePageTitle('Preguntas Frecuentes');
+  const centre = useCentreProfile();
   const [open, setOpen] = useState<string | null>(FAQ_ITEMS[0].id);
   const base = useId();
   return (
@@ -39,7 +50,7 @@ export default function FaqPage() {
                 className="accordion__panel"
                 hidden={!expanded}
               >
-                {item.answer}
+                {answerOf(item, centre)}
               </div>
             </div>
           );

@@ -1,46 +1,65 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { SITE } from '@/lib/site';
+import type { CentreProfile } from '@crm/contracts';
+import {
+  addPrices,
+  describeOpeningHours,
+  DGT_VALIDITIES,
+  displayPhone,
+  formatHours,
+  formatPrice,
+  phoneHref,
+} from '@crm/web-kit';
 
 export interface FaqItem {
   id: string;
   question: string;
-  answer: ReactNode;
+  /** Static text, or text built from the centre profile (prices, fees, hours, contact). */
+  answer: ReactNode | ((centre: CentreProfile) => ReactNode);
+  /** For an answer built from the profile: what it says when the profile cannot be loaded. */
+  withoutProfile?: ReactNode;
 }
 
-/** DGT fee by validity of the renewed permit (SPEC §9). */
-export const DGT_FEES = [
-  { years: '10 años', fee: '24,58 €' },
-  { years: '4 años', fee: '19,67 €' },
-  { years: '3 años', fee: '14,75 €' },
-  { years: '2 años', fee: '9,83 €' },
-  { years: '1 año', fee: '4,92 €' },
-];
+/** A price in the profile's currency. */
+const price = (centre: CentreProfile, amount: number): string => formatPrice(amount, centre.prices.currency);
+
+/** "10 años", "1 año". */
+const validity = (years: string): string => `${years} ${years === '1' ? 'año' : 'años'}`;
 
 /** The fourteen topics of SPEC §2.8, in order. */
 export const FAQ_ITEMS: FaqItem[] = [
   {
     id: 'transparencia',
     question: 'Transparencia: ¿qué voy a pagar?',
-    answer: (
+    answer: (centre) => (
       <>
         <p>
-          Publicamos todos nuestros precios. Cada reconocimiento médico cuesta <strong>19 €</strong>, sea cual
-          sea el certificado. Si renueva el permiso de conducir y quiere que hagamos el trámite con la DGT, se
-          suman la gestión (10 €) y la tasa oficial de Tráfico, que depende de los años de vigencia.
+          Publicamos todos nuestros precios. Cada reconocimiento médico cuesta{' '}
+          <strong>{price(centre, centre.prices.checkUp)}</strong>, sea cual sea el certificado. Si renueva el
+          permiso de conducir y quiere que hagamos el trámite con la DGT, se suman la gestión (
+          {price(centre, centre.prices.dgtManagementFee)}) y la tasa oficial de Tráfico, que depende de los
+          años de vigencia.
         </p>
         <p>No hay cargos ocultos: el importe total se le indica antes de empezar.</p>
       </>
     ),
+    withoutProfile: <p>No hay cargos ocultos: el importe total se le indica antes de empezar.</p>,
   },
   {
     id: 'instalaciones',
     question: 'Instalaciones',
-    answer: (
+    answer: (centre) => (
       <p>
-        El centro está en {SITE.address}, a pie de calle y accesible en silla de ruedas. Disponemos de sala de
-        espera, consulta médica, gabinete de psicotecnia con simuladores homologados y equipo de exploración
-        visual y auditiva.
+        El centro está en {centre.address}, a pie de calle y accesible en silla de ruedas. Disponemos de sala
+        de espera, consulta médica, gabinete de psicotecnia con simuladores homologados y equipo de
+        exploración visual y auditiva.
+      </p>
+    ),
+    withoutProfile: (
+      <p>
+        El centro está a pie de calle y es accesible en silla de ruedas. Disponemos de sala de espera,
+        consulta médica, gabinete de psicotecnia con simuladores homologados y equipo de exploración visual y
+        auditiva.
       </p>
     ),
   },
@@ -76,11 +95,17 @@ export const FAQ_ITEMS: FaqItem[] = [
   {
     id: 'otros',
     question: 'Otros certificados',
-    answer: (
+    answer: (centre) => (
       <p>
         Además de los permisos de conducir emitimos certificados para armas, embarcaciones, seguridad privada,
-        perros potencialmente peligrosos, operadores de grúa, actividades deportivas y estudios. Todos cuestan
-        19 €.
+        perros potencialmente peligrosos, operadores de grúa, actividades deportivas y estudios. Todos cuestan{' '}
+        {price(centre, centre.prices.checkUp)}.
+      </p>
+    ),
+    withoutProfile: (
+      <p>
+        Además de los permisos de conducir emitimos certificados para armas, embarcaciones, seguridad privada,
+        perros potencialmente peligrosos, operadores de grúa, actividades deportivas y estudios.
       </p>
     ),
   },
@@ -111,18 +136,19 @@ export const FAQ_ITEMS: FaqItem[] = [
   {
     id: 'horario',
     question: 'Horario y citas',
-    answer: (
+    answer: (centre) => (
       <p>
-        Atendemos de lunes a viernes de <strong>9:00 a 13:00</strong> y de <strong>17:00 a 20:00</strong>{' '}
-        (hora de Canarias). Las citas son cada 15 minutos y se reservan en línea; también puede llamarnos al{' '}
-        <a href={SITE.phoneHref}>{SITE.phoneDisplay}</a>.
+        Atendemos <strong>{describeOpeningHours(centre.openingHours)}</strong> (hora de Canarias). Las citas
+        son cada 15 minutos y se reservan en línea; también puede llamarnos al{' '}
+        <a href={phoneHref(centre.phone)}>{displayPhone(centre.phone)}</a>.
       </p>
     ),
+    withoutProfile: <p>Las citas son cada 15 minutos y se reservan en línea.</p>,
   },
   {
     id: 'tasas-dgt',
     question: 'Tasas de la DGT',
-    answer: (
+    answer: (centre) => (
       <>
         <p>La tasa oficial de Tráfico para renovar depende de los años de vigencia del permiso:</p>
         <table className="fee-table">
@@ -134,10 +160,10 @@ export const FAQ_ITEMS: FaqItem[] = [
             </tr>
           </thead>
           <tbody>
-            {DGT_FEES.map((row) => (
-              <tr key={row.years}>
-                <td>{row.years}</td>
-                <td>{row.fee}</td>
+            {DGT_VALIDITIES.map((years) => (
+              <tr key={years}>
+                <td>{validity(years)}</td>
+                <td>{price(centre, centre.prices.dgtFees[years])}</td>
               </tr>
             ))}
           </tbody>
@@ -149,35 +175,47 @@ export const FAQ_ITEMS: FaqItem[] = [
   {
     id: 'precios',
     question: 'Precios',
-    answer: (
-      <>
-        <p>
-          Reconocimiento médico: <strong>19 €</strong>. Gestión de la renovación con la DGT:{' '}
-          <strong>10 €</strong>, más la tasa oficial.
-        </p>
-        <p>
-          Ejemplo: renovación del permiso B por 10 años = 19 € + 10 € + 24,58 € = <strong>53,58 €</strong>.
-        </p>
-      </>
-    ),
+    answer: (centre) => {
+      const { checkUp, dgtManagementFee, dgtFees } = centre.prices;
+      return (
+        <>
+          <p>
+            Reconocimiento médico: <strong>{price(centre, checkUp)}</strong>. Gestión de la renovación con la
+            DGT: <strong>{price(centre, dgtManagementFee)}</strong>, más la tasa oficial.
+          </p>
+          <p>
+            Ejemplo: renovación del permiso B por 10 años = {price(centre, checkUp)} +{' '}
+            {price(centre, dgtManagementFee)} + {price(centre, dgtFees['10'])} ={' '}
+            <strong>{price(centre, addPrices(checkUp, dgtManagementFee, dgtFees['10']))}</strong>.
+          </p>
+        </>
+      );
+    },
   },
   {
     id: 'suplementos',
     question: 'Suplementos',
-    answer: (
+    answer: (centre) => (
       <p>
         Si necesita un informe adicional (por ejemplo, para una adaptación del vehículo o una revisión por
-        enfermedad), se aplica un suplemento de <strong>10 €</strong>.
+        enfermedad), se aplica un suplemento de{' '}
+        <strong>{price(centre, centre.prices.extraReportSupplement)}</strong>.
       </p>
     ),
   },
   {
     id: 'politica-precios',
     question: 'Política de precios',
-    answer: (
+    answer: (centre) => (
       <p>
         Los precios incluyen impuestos y son iguales para todos los certificados. Si cancela su cita con más
-        de <strong>24 horas</strong> de antelación le devolvemos el importe pagado. Consulte los{' '}
+        de <strong>{formatHours(centre.prices.refundWindowHours)}</strong> de antelación le devolvemos el
+        importe pagado. Consulte los <Link to="/terms-and-conditions">Términos y Condiciones</Link>.
+      </p>
+    ),
+    withoutProfile: (
+      <p>
+        Los precios incluyen impuestos y son iguales para todos los certificados. Consulte los{' '}
         <Link to="/terms-and-conditions">Términos y Condiciones</Link>.
       </p>
     ),
@@ -198,12 +236,12 @@ export const FAQ_ITEMS: FaqItem[] = [
   {
     id: 'contacto',
     question: 'Contacto',
-    answer: (
+    answer: (centre) => (
       <p>
-        Teléfono <a href={SITE.phoneHref}>{SITE.phoneDisplay}</a>, correo{' '}
-        <a href={`mailto:${SITE.email}`}>{SITE.email}</a>, o visítenos en{' '}
-        <a href={SITE.mapsUrl} target="_blank" rel="noopener noreferrer">
-          {SITE.address}
+        Teléfono <a href={phoneHref(centre.phone)}>{displayPhone(centre.phone)}</a>, correo{' '}
+        <a href={`mailto:${centre.email}`}>{centre.email}</a>, o visítenos en{' '}
+        <a href={centre.mapsUrl} target="_blank" rel="noopener noreferrer">
+          {centre.address}
         </a>
         .
       </p>

@@ -1,8 +1,17 @@
 import type { MouseEvent } from 'react';
 import { Link } from 'react-router-dom';
+import {
+  capitalize,
+  displayPhone,
+  formatPrice,
+  groupOpeningHours,
+  phoneHref,
+  useCentreProfile,
+  type CentreProfileState,
+} from '@crm/web-kit';
+import { FACTS_UNAVAILABLE, Placeholder, PlaceholderText } from '@/components/centre/Placeholder';
 import { trackPhoneConversion } from '@/lib/analytics';
 import { scrollToSection } from '@/lib/scroll';
-import { SITE } from '@/lib/site';
 import { HERO } from '../hero-content';
 import { usePageTitle } from '@/lib/page-title';
 
@@ -46,9 +55,78 @@ function onSectionLink(e: MouseEvent<HTMLAnchorElement>, id: string) {
   scrollToSection(id);
 }
 
+/** "Todos los reconocimientos cuestan <price> y …": the price only once it is known. */
+function CertificatesLead({ centre: { profile, status } }: { centre: CentreProfileState }) {
+  return (
+    <p className="section__lead">
+      Todos los reconocimientos{' '}
+      {profile ? (
+        <>cuestan {formatPrice(profile.prices.checkUp, profile.prices.currency)} y </>
+      ) : status === 'loading' ? (
+        <>
+          cuestan <Placeholder width="2.5em" /> y{' '}
+        </>
+      ) : null}
+      se emiten y envían a la administración en el momento.
+    </p>
+  );
+}
+
+/** The contact section's address, phone, e-mail and opening hours. */
+function ContactDetails({ centre: { profile, status } }: { centre: CentreProfileState }) {
+  if (!profile) {
+    if (status === 'unavailable') return <p>{FACTS_UNAVAILABLE}</p>;
+    return (
+      <div className="contact__grid">
+        {['Dirección', 'Teléfono y correo', 'Horario'].map((title) => (
+          <div key={title}>
+            <h3>{title}</h3>
+            <PlaceholderText lines={2} />
+          </div>
+        ))}
+      </div>
+    );
+  }
+  return (
+    <div className="contact__grid">
+      <div>
+        <h3>Dirección</h3>
+        <p>
+          <a href={profile.mapsUrl} target="_blank" rel="noopener noreferrer">
+            {profile.address}
+            <span className="wk-visually-hidden"> (abre un mapa en una pestaña nueva)</span>
+          </a>
+        </p>
+      </div>
+      <div>
+        <h3>Teléfono y correo</h3>
+        <p>
+          <a href={phoneHref(profile.phone)} onClick={trackPhoneConversion}>
+            {displayPhone(profile.phone)}
+          </a>
+          <br />
+          <a href={`mailto:${profile.email}`}>{profile.email}</a>
+        </p>
+      </div>
+      <div>
+        <h3>Horario</h3>
+        {groupOpeningHours(profile.openingHours).map((group) => (
+          <p key={group.daysLabel}>
+            {capitalize(group.daysLabel)}
+            <br />
+            {group.periods.join(' y ')}
+          </p>
+        ))}
+      </div>
+    </div>
+  );
+}
+
 /** Landing page (SPEC §1): certificates, about us and contact sections. */
 export default function LandingPage() {
   usePageTitle(null);
+  const centre = useCentreProfile();
+  const { profile, status } = centre;
   return (
     <div className="landing">
       <section id="inicio" className="hero" aria-labelledby="hero-title">
@@ -78,9 +156,7 @@ export default function LandingPage() {
           <h2 id="certificados-title" className="section__title">
             Certificados
           </h2>
-          <p className="section__lead">
-            Todos los reconocimientos cuestan 19 € y se emiten y envían a la administración en el momento.
-          </p>
+          <CertificatesLead centre={centre} />
           <ul className="cards">
             {CERTIFICATES.map((c) => (
               <li key={c.title} className="card">
@@ -109,10 +185,18 @@ export default function LandingPage() {
             </p>
           </div>
           <ul className="facts" aria-label="Por qué elegirnos">
-            <li>
-              <strong>19 €</strong>
-              <span>por reconocimiento, impuestos incluidos</span>
-            </li>
+            {status === 'unavailable' ? null : (
+              <li>
+                <strong>
+                  {profile ? (
+                    formatPrice(profile.prices.checkUp, profile.prices.currency)
+                  ) : (
+                    <Placeholder width="2.5em" />
+                  )}
+                </strong>
+                <span>por reconocimiento, impuestos incluidos</span>
+              </li>
+            )}
             <li>
               <strong>20 min</strong>
               <span>de visita con todas las pruebas</span>
@@ -130,35 +214,7 @@ export default function LandingPage() {
           <h2 id="contacto-title" className="section__title">
             Contacto
           </h2>
-          <div className="contact__grid">
-            <div>
-              <h3>Dirección</h3>
-              <p>
-                <a href={SITE.mapsUrl} target="_blank" rel="noopener noreferrer">
-                  {SITE.address}
-                  <span className="wk-visually-hidden"> (abre un mapa en una pestaña nueva)</span>
-                </a>
-              </p>
-            </div>
-            <div>
-              <h3>Teléfono y correo</h3>
-              <p>
-                <a href={SITE.phoneHref} onClick={trackPhoneConversion}>
-                  {SITE.phoneDisplay}
-                </a>
-                <br />
-                <a href={`mailto:${SITE.email}`}>{SITE.email}</a>
-              </p>
-            </div>
-            <div>
-              <h3>Horario</h3>
-              <p>
-                Lunes a viernes
-                <br />
-                9:00 a 13:00 y 17:00 a 20:00
-              </p>
-            </div>
-          </div>
+          <ContactDetails centre={centre} />
           <p>
             <Link className="wk-button" to="/dates">
               Reservar Cita

@@ -1,10 +1,12 @@
 import { Link } from 'react-router-dom';
-import { SITE } from '@/lib/site';
+import { useCentreProfile } from '@crm/web-kit';
+import { FACTS_UNAVAILABLE, PlaceholderText } from '@/components/centre/Placeholder';
 import { usePageTitle } from '@/lib/page-title';
 
 /** Standalone privacy policy page (SPEC §2): no header or footer, a link back home. */
 export default function PrivacyPolicyPage() {
   usePageTitle('Política de Privacidad');
+  const { profile, status } = useCentreProfile();
   return (
     <main id="main" className="standalone">
       <p className="standalone__back">
@@ -13,10 +15,16 @@ export default function PrivacyPolicyPage() {
       <article className="page legal">
         <h1>Política de Privacidad</h1>
         <h2>Responsable del tratamiento</h2>
-        <p>
-          {SITE.holder} (NIF {SITE.taxId}), {SITE.address}. Correo electrónico:{' '}
-          <a href={`mailto:${SITE.email}`}>{SITE.email}</a>.
-        </p>
+        {profile ? (
+          <p>
+            {profile.legalName} (NIF {profile.taxId}), {profile.address}. Correo electrónico:{' '}
+            <a href={`mailto:${profile.email}`}>{profile.email}</a>.
+          </p>
+        ) : status === 'loading' ? (
+          <PlaceholderText lines={2} />
+        ) : (
+          <p>{FACTS_UNAVAILABLE}</p>
+        )}
         <h2>Datos que tratamos</h2>
         <p>
           Nombre, correo electrónico, teléfono, las citas reservadas y, durante el reconocimiento, los datos
@@ -42,8 +50,15 @@ export default function PrivacyPolicyPage() {
         <h2>Sus derechos</h2>
         <p>
           Puede ejercer los derechos de acceso, rectificación, supresión, oposición, limitación y portabilidad
-          escribiendo a <a href={`mailto:${SITE.email}`}>{SITE.email}</a>, y reclamar ante la Agencia Española
-          de Protección de Datos.
+          escribiendo{' '}
+          {profile ? (
+            <>
+              a <a href={`mailto:${profile.email}`}>{profile.email}</a>
+            </>
+          ) : (
+            'al responsable del tratamiento'
+          )}
+          , y reclamar ante la Agencia Española de Protección de Datos.
         </p>
         <h2>Cookies</h2>
         <p>

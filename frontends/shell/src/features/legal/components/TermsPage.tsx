@@ -1,20 +1,41 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { SITE } from '@/lib/site';
+import type { CentreProfile } from '@crm/contracts';
+import { displayPhone, formatHours, formatPrice, phoneHref, useCentreProfile } from '@crm/web-kit';
+import { FACTS_UNAVAILABLE, PlaceholderText } from '@/components/centre/Placeholder';
 import { usePageTitle } from '@/lib/page-title';
 
-/** "Términos y Condiciones de Contratación" (SPEC §2.9). */
+/**
+ * "Términos y Condiciones de Contratación" (SPEC §2.9). The holder, the price and the refund window
+ * are the centre profile's (one price for the whole site); while it loads their paragraphs are
+ * placeholders, and if it cannot be loaded they say so rather than show a figure that may be wrong.
+ */
 export default function TermsPage() {
   usePageTitle('Términos y Condiciones');
+  const { profile, status } = useCentreProfile();
+  const fact = (text: (centre: CentreProfile) => ReactNode, lines: number) =>
+    profile ? (
+      text(profile)
+    ) : status === 'loading' ? (
+      <PlaceholderText lines={lines} />
+    ) : (
+      <p>{FACTS_UNAVAILABLE}</p>
+    );
   return (
     <article className="page legal">
       <h1>Términos y Condiciones de Contratación</h1>
       <h2>1. Identificación del titular</h2>
-      <p>
-        Este sitio web y el servicio que en él se contrata pertenecen a {SITE.holder}, con NIF {SITE.taxId},
-        inscrita en el {SITE.registry}, con domicilio en {SITE.address}. Correo electrónico:{' '}
-        <a href={`mailto:${SITE.email}`}>{SITE.email}</a>. Teléfono:{' '}
-        <a href={SITE.phoneHref}>{SITE.phoneDisplay}</a>.
-      </p>
+      {fact(
+        (centre) => (
+          <p>
+            Este sitio web y el servicio que en él se contrata pertenecen a {centre.legalName}, con NIF{' '}
+            {centre.taxId}, inscrita en el {centre.registry}, con domicilio en {centre.address}. Correo
+            electrónico: <a href={`mailto:${centre.email}`}>{centre.email}</a>. Teléfono:{' '}
+            <a href={phoneHref(centre.phone)}>{displayPhone(centre.phone)}</a>.
+          </p>
+        ),
+        3,
+      )}
       <h2>2. Objeto del servicio</h2>
       <p>
         El servicio consiste en la realización de reconocimientos médicos para la obtención de certificados
@@ -23,11 +44,17 @@ export default function TermsPage() {
         fecha y hora reservadas.
       </p>
       <h2>3. Precio</h2>
-      <p>
-        El precio de cada reconocimiento médico es de <strong>20 €</strong>, impuestos incluidos. Todos los
-        precios se expresan en euros. Las tasas oficiales de la administración, cuando proceden, se abonan
-        aparte y se informan antes de la contratación.
-      </p>
+      {fact(
+        (centre) => (
+          <p>
+            El precio de cada reconocimiento médico es de{' '}
+            <strong>{formatPrice(centre.prices.checkUp, centre.prices.currency)}</strong>, impuestos
+            incluidos. Todos los precios se expresan en euros. Las tasas oficiales de la administración,
+            cuando proceden, se abonan aparte y se informan antes de la contratación.
+          </p>
+        ),
+        2,
+      )}
       <h2>4. Formas de pago</h2>
       <p>El pago se realiza en el centro el día de la cita mediante:</p>
       <ul>
@@ -39,11 +66,18 @@ export default function TermsPage() {
       <h2>5. Reserva y cancelación</h2>
       <p>
         La cita se reserva en línea en la página de <Link to="/dates">Citas</Link> y puede cancelarse en
-        cualquier momento desde el área «Mi Cita». Si la cancelación se produce con más de 24 horas de
-        antelación respecto a la hora de la cita, se devuelve íntegramente el importe abonado por el mismo
-        medio de pago. Las cancelaciones con menos de 24 horas de antelación y las ausencias no dan derecho a
-        devolución.
+        cualquier momento desde el área «Mi Cita».
       </p>
+      {fact((centre) => {
+        const window = formatHours(centre.prices.refundWindowHours);
+        return (
+          <p>
+            Si la cancelación se produce con más de {window} de antelación respecto a la hora de la cita, se
+            devuelve íntegramente el importe abonado por el mismo medio de pago. Las cancelaciones con menos
+            de {window} de antelación y las ausencias no dan derecho a devolución.
+          </p>
+        );
+      }, 3)}
       <h2>6. Derecho de desistimiento</h2>
       <p>
         Conforme al artículo 103 del Real Decreto Legislativo 1/2007, el derecho de desistimiento no se aplica

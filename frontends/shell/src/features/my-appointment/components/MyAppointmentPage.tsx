@@ -6,18 +6,22 @@ import {
   MESSAGES,
   showError,
   showServerError,
+  formatHours,
   showSuccess,
+  useCentreProfile,
   useSession,
 } from '@crm/web-kit';
 import { formatDate, formatTime } from '@crm/web-kit/time';
 import { cancelDate } from '../api/cancel-date';
 import { useCurrentDate } from '../api/get-current-date';
 import { usePageTitle } from '@/lib/page-title';
+import { ConfirmEmailBanner } from './ConfirmEmailBanner';
 
 /** "My appointment" (SPEC §2.7): date and time with a cancel button, or "No tienes ninguna cita reservada". */
 export default function MyAppointmentPage() {
   usePageTitle('Mi Cita');
   const { user } = useSession();
+  const { profile } = useCentreProfile();
   const { data, error, isLoading, mutate } = useCurrentDate();
   const [busy, setBusy] = useState(false);
   const date = data?.date ?? null;
@@ -52,6 +56,7 @@ export default function MyAppointmentPage() {
         <h1>Mi Cita</h1>
         {name ? <p>Hola, {name}.</p> : null}
       </header>
+      <ConfirmEmailBanner />
       <section className="appointment-card" aria-live="polite" aria-busy={isLoading}>
         {isLoading && !data ? (
           <p>Cargando su cita…</p>
@@ -72,7 +77,10 @@ export default function MyAppointmentPage() {
             </dl>
             <p className="appointment-card__note">
               Traiga su DNI o NIE, gafas o lentillas si las usa y, si renueva el permiso de conducir, el
-              permiso actual. Si cancela con más de 24 horas de antelación le devolvemos el importe pagado.
+              permiso actual.
+              {profile
+                ? ` Si cancela con más de ${formatHours(profile.prices.refundWindowHours)} de antelación le devolvemos el importe pagado.`
+                : null}
             </p>
             <button type="button" className="wk-button wk-button--danger" onClick={cancel} disabled={busy}>
               Cancelar Cita
@@ -87,6 +95,9 @@ export default function MyAppointmentPage() {
           </>
         )}
       </section>
+      <p className="my-appointment__accesses">
+        <Link to="/user/accesos">Quién ha consultado mis datos</Link>
+      </p>
     </div>
   );
 }

@@ -1,0 +1,157 @@
+import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { ApiError, TextField, useSession } from '@crm/web-kit';
+import { PageHeader } from '@/components';
+import { useReportSummary } from '../api/get-report-summary';
+import { formatMoney, formatPercent, isoDay } from './format';
+import './dashboard.css';
+
+// The chart library is only downloaded when the charts are drawn (this page, with figures).
+const DashboardCharts = lazy(() => import('./DashboardCharts'));
+
+function lastDays(count: number): { from: string; to: string } {
+  const to = new Date();
+  const from = new Date(to);
+  from.setDate(from.getDate() - (count - 1));
+  return { from: isoDay(from), to: isoDay(to) };
+}
+
+/** Server messages (400) by the field they name. */
+function fieldErrors(error: unknown): { from?: string; to?: string; general?: string } {
+  if (!(error instanceof ApiError) || error.isServerFailure) return {};
+  const out: { from?: string; to?: string; general?: string } = {};
+  for (const e of error.errors) {
+    if (e.field === 'from' || e.field === 'to') out[e.field] ??= e.message;
+    else out.general ??= e.message;
+  }
+  if (!out.from && !out.to && !out.general) out.general = error.message;
+  return out;
+}
+
+/**
+ * "Panel" (issue 16, ADMIN): the centre's figures for a range of days — bookings by channel,
+ * occupancy of the grid slots, no-shows, cancellations with and without refund, revenue per day and
+ * per certificate type — from the reporting service's read model.
+ */
+export default function DashboardPage() {
+  const isAdmin = useSession().user?.rol === 'ADMIN';
+  const [draft, setDraft] = useState(() => lastDays(30));
+  const [range, setRange] = useState(draft);
+  const { data, error, isLoading } = useReportSummary(range.from, range.to, isAdmin);
+  const errors = fieldErrors(error);
+
+  if (!isAdmin) {
+    return (
+      <section className="bo-page">
+        <PageHeader title="Panel" />
+        <p className="bo-notice" role="alert">
+          Solo un administrador puede ver el panel.
+        </p>
+      </section>
+    );
+  }
+
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    setRange({ ...draft });
+  };
+  const totals = data?.totals;
+
+  return (
+    <section className="bo-page bo-dashboard">
+      <PageHeader title="Panel" />
+      <form className="bo-dashboard__range" aria-label="Periodo" onSubmit={apply}>
+        <TextField
+          label="Desde"
+          type="date"
+          value={draft.from}
+          onValueChange={(from) => setDraft((d) => ({ ...d, from }))}
+          error={errors.from}
+        />
+        <TextField
+          label="Hasta"
+          type="date"
+          value={draft.to}
+          onValueChange={(to) => setDraft((d) => ({ ...d, to }))}
+          error={errors.to}
+        />
+        <div className="bo-dashboard__buttons">
+          <button type="submit" className="wk-button">
+            Ver
+          </button>
+          {[7, 30, 365].map((count) => (
+            <button
+              key={count}
+              type="button"
+              className="wk-button wk-button--secondary"
+              onClick={() => {
+                const next = lastDays(count);
+                setDraft(next);
+                setRange(next);
+              }}
+            >
+              {count === 365 ? 'Último año' : `Últimos ${count} días`}
+            </button>
+          ))}
+        </div>
+      </form>
+      {errors.general && (
+        <p className="bo-notice" role="alert">
+          {errors.general}
+        </p>
+      )}
+      {error && !(error instanceof ApiError && !error.isServerFailure) && (
+        <p className="bo-notice" role="alert">
+          No se pudieron cargar las cifras. Inténtelo de nuevo más tarde.
+        </p>
+      )}
+      {isLoading && !data && <p className="bo-lead">Cargando…</p>}
+      {totals && data && (
+        <>
+          <dl className="bo-dashboard__totals" aria-label="Totales del periodo">
+            <div>
+              <dt>Citas</dt>
+              <dd data-figure="booked">{totals.booked}</dd>
+            </div>
+            <div>
+              <dt>Sin cita previa (quiosco)</dt>
+              <dd data-figure="walkIns">{totals.walkIns}</dd>
+            </div>
+            <div>
+              <dt>Ocupación</dt>
+              <dd data-figure="occupancy">{formatPercent(totals.occupancy)}</dd>
+            </div>
+            <div>
+              <dt>Atendidas</dt>
+              <dd data-figure="attended">{totals.attended}</dd>
+            </div>
+            <div>
+              <dt>No presentados</dt>
+              <dd data-figure="noShow">
+                {totals.noShow} <small>({formatPercent(totals.noShowRate)})</small>
+              </dd>
+            </div>
+            <div>
+              <dt>Cancelaciones con reembolso</dt>
+              <dd data-figure="refundable">{totals.refundableCancellations}</dd>
+            </div>
+            <div>
+              <dt>Cancelaciones sin reembolso</dt>
+              <dd data-figure="nonRefundable">{totals.nonRefundableCancellations}</dd>
+            </div>
+            <div>
+              <dt>Ingresos</dt>
+              <dd data-figure="revenue">{formatMoney(totals.revenue, data.currency)}</dd>
+            </div>
+          </dl>
+          <p className="bo-dashboard__note">
+            Reembolso: cancelada más de {data.refundWindowHours} h antes. Ocupación: huecos de la agenda
+            reservados sobre los huecos del día. Ingresos: el total (bruto) de los registros clínicos.
+          </p>
+          <Suspense fallback={<p className="bo-lead">Cargando gráficos…</p>}>
+            <DashboardCharts summary={data} />
+          </Suspense>
+        </>
+      )}
+    </section>
+  );
+}

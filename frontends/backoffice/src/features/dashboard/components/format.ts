@@ -1,0 +1,24 @@
+const euros = new Map<string, Intl.NumberFormat>();
+
+/** "1.234,50 €" */
+export function formatMoney(amount: number, currency = 'EUR'): string {
+  let format = euros.get(currency);
+  if (!format) {
+    format = new Intl.NumberFormat('es-ES', { style: 'currency', currency, maximumFractionDigits: 2 });
+    euros.set(currency, format);
+  }
+  return format.format(amount);
+}
+
+const percent = new Intl.NumberFormat('es-ES', { style: 'percent', maximumFractionDigits: 1 });
+/** 0.0714 → "7,1 %" */
+export const formatPercent = (ratio: number): string => percent.format(ratio);
+
+/** "2024-06-03" → "03/06" */
+export const shortDay = (day: string): string => `${day.slice(8, 10)}/${day.slice(5, 7)}`;
+
+/** "YYYY-MM-DD" of a local Date. */
+export function isoDay(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
