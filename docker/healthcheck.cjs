@@ -7,6 +7,8 @@ const DEFAULT_PORTS = {
   'services/records': 4003,
   'services/rooms': 4004,
   'services/config': 4005,
+  'services/audit': 4006,
+  'services/reporting': 4007,
   'services/notifications': 4010,
 };
 const port = process.env.PORT || DEFAULT_PORTS[process.env.WORKSPACE];

@@ -2,7 +2,9 @@
  * Clinical records in the back office (SPEC §2 appointment detail, record list, record detail; §3–§5
  * the dynamic form; §8 save dialogs) in real Chromium against the running product, signed in as
  * DOCTOR (and as ADMIN once): open an appointment made through the API, create its record from the
- * seeded form with the 53.58 EUR driving renewal of SPEC §9, hit the 100-character limit, find the
+ * seeded form with the 53.58 EUR driving renewal of SPEC §9, hit the 100-character limit, see the
+ * appointment offer "Ver Historia Clínica" once it has its record (e2e/clinical-form covers a second
+ * save, the number and text checks and the prices by certificate type), find the
  * record in the list and the patient's list, edit it, and check what the server stored each time.
  */
 import type { Page } from 'playwright-core';
@@ -111,7 +113,8 @@ it('"Crear Historia Clínica" loads the seeded form; "Cerrar" closes it', async 
   expect(await field('Reconocimiento médico').inputValue()).toBe('19');
   expect(await field('Audición').inputValue()).toBe('Normal');
   expect(await field('Importe neto').getAttribute('readonly')).not.toBeNull();
-  expect(await field('Total').inputValue()).toBe('29 EUR');
+  // No certificate type yet: the DGT fees (driving licence only) neither show nor count.
+  expect(await field('Total').inputValue()).toBe('19 EUR');
 
   await button('Cerrar').click();
   await button('Guardar Historia Clínica').waitFor({ state: 'detached' });
@@ -148,6 +151,9 @@ it('shows conditional sub-fields only for their trigger and totals the 10-year r
 });
 
 it('a 101-character text shows "Los textos deben tener entre 0 y 100 caracteres" and saves nothing', async () => {
+  // The input stops at 100 characters (maxlength); without that limit the server's answer shows its dialog.
+  expect(await field('Observaciones').getAttribute('maxlength')).toBe('100');
+  await field('Observaciones').evaluate((input) => input.removeAttribute('maxlength'));
   await field('Observaciones').fill('x'.repeat(101));
   await button('Guardar Historia Clínica').click();
   await page.locator('.swal2-popup.swal2-show').waitFor();
@@ -179,21 +185,21 @@ it('"Guardar Historia Clínica" saves the record: "Datos Guardados", priced and 
   expect(Math.abs(validity - 10 * YEAR_MS)).toBeLessThan(2 * 86_400_000);
 });
 
-it('a second record for the same appointment is refused: the server-trouble dialog (SPEC §8)', async () => {
-  await button('Crear Historia Clínica').click();
-  await fillDrivingRenewal();
-  await button('Guardar Historia Clínica').click();
-  expect(await answerDialog(page)).toEqual({
-    title: 'Internal server error',
-    text: 'Estamos teniendo problemas con el servidor, intentelo más tarde o contacta con nosotros',
-  });
+it('an appointment with a record offers "Ver Historia Clínica", not a second record', async () => {
+  await page.reload();
+  await page.getByRole('link', { name: 'Ver Historia Clínica' }).waitFor();
+  expect(await button('Crear Historia Clínica').count()).toBe(0);
   expect((await storedRecord()).metadata.observations.value).toBe('Renovación sin incidencias');
 });
 
 it('shows "No hay campos configurados para esta vista." for a view without configuration', async () => {
-  // The seeded view always exists, so its absence (404 "View not found") is simulated for this page.
+  // The seeded view always exists, so its absence (404 "View not found") is simulated for this page,
+  // and so is an appointment without a record (this one has its record by now).
   await page.route('**/api/v1/config/view?*', (route) =>
     route.fulfill({ status: 404, contentType: 'application/json', body: '{"message":"View not found"}' }),
+  );
+  await page.route('**/api/v1/records/appointment/*', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: '{"record":null}' }),
   );
   await page.goto(`${stack.gatewayUrl}/doctor/appointments/${appointment.id}`);
   await button('Crear Historia Clínica').click();
@@ -203,6 +209,7 @@ it('shows "No hay campos configurados para esta vista." for a view without confi
   await button('Cerrar').click();
   await button('Crear Historia Clínica').waitFor();
   await page.unroute('**/api/v1/config/view?*');
+  await page.unroute('**/api/v1/records/appointment/*');
 });
 
 it('finds the record in "Listado de Registros Clínicos" by searching, with its metadata columns', async () => {
@@ -291,6 +298,7 @@ it('"Actualizar Historia Clínica" saves the edit: "Datos Actualizados", then th
 it('"Volver al listado" goes to /doctor/patient/records/; the text limit dialog shows on update too', async () => {
   await page.goto(`${stack.gatewayUrl}/doctor/patient/records/detail/${appointment.id}`);
   await button('Actualizar Historia Clínica').waitFor();
+  await field('Restricciones o adaptaciones').evaluate((input) => input.removeAttribute('maxlength'));
   await field('Restricciones o adaptaciones').fill('y'.repeat(101));
   await button('Actualizar Historia Clínica').click();
   expect((await answerDialog(page)).text).toBe('Los textos deben tener entre 0 y 100 caracteres');
@@ -317,7 +325,7 @@ it('as ADMIN: the record list and the record detail, also on a phone', async () 
 });
 
 it('logged no errors in the browser except the refused calls', () => {
-  // Over-long texts (400), the second record (409) and the simulated missing view (404) are refused
-  // on purpose; Chromium logs each refused call.
+  // Over-long texts (400) and the simulated missing view (404) are refused on purpose; Chromium logs
+  // each refused call.
   expect(browser.errors.filter((error) => !/status of (400|404|409)/.test(error))).toEqual([]);
 });

@@ -78,6 +78,7 @@ it('DOCTOR: the list is sorted by date, 6 a page on a wide window, with the side
   const sidebar = page.getByRole('navigation').filter({ hasText: 'Agendar Cita' });
   expect((await sidebar.getByRole('link').allTextContents()).map((t) => t.trim())).toEqual([
     'Citas',
+    'Agenda de hoy',
     'Agendar Cita',
     'Registrar Paciente',
     'Lista de Pacientes',
@@ -211,7 +212,7 @@ it('DOCTOR: patient detail with the appointment, then the history', async () => 
   const { date, time } = centreDateTime(patient.date);
   await page.getByText(date, { exact: true }).waitFor();
   await page.getByText(time, { exact: true }).waitFor();
-  await page.getByText('+34 612 345678').waitFor();
+  await page.getByText('+34 612 345 678').waitFor();
   await screenshot(page, 'backoffice-patient-detail');
 
   await page.getByRole('link', { name: 'Historial de Citas' }).click();
@@ -249,13 +250,15 @@ it('DOCTOR: registers a patient ("Paciente Registrado"); a taken e-mail shows un
     await page.getByLabel('Nombre Completo').fill(newPatient.name);
     await page.getByLabel('Número de Teléfono').fill('');
     await page.getByLabel('Número de Teléfono').pressSequentially('622334455');
-    expect(await page.getByLabel('Número de Teléfono').inputValue()).toBe('+34 622 334455');
+    expect(await page.getByLabel('Número de Teléfono').inputValue()).toBe('+34 622 334 455');
     await page.getByLabel('Correo Electrónico').fill(email);
     await page.getByLabel('Contraseña', { exact: true }).fill('Paciente1234!');
   };
   await fill(seeded[0].patient.email);
   await page.getByRole('button', { name: 'Registrar Paciente' }).click();
-  expect(await fieldError(page, 'Correo Electrónico')).toMatch(/Email/);
+  expect(await fieldError(page, 'Correo Electrónico')).toBe(
+    'Ya existe una cuenta con este correo electrónico',
+  );
   await screenshot(page, 'backoffice-register-error');
 
   await fill(newPatient.email);

@@ -15,7 +15,7 @@ import {
   TERMINALS,
   type KioskAppointment,
 } from './support/kiosk-product';
-import { BOOTSTRAP, uniqueEmail } from './support/product';
+import { BOOTSTRAP, centreDateTime, uniqueEmail } from './support/product';
 
 let stack: Awaited<ReturnType<typeof startKioskProduct>>;
 let backend: Awaited<ReturnType<typeof kioskBackend>>;
@@ -45,12 +45,15 @@ async function submitEmail(email: string): Promise<void> {
   await button('Continuar').click();
 }
 
-/** The kiosk booked for about one minute after the touch (SPEC §9: now + 60 s), and only once. */
+/**
+ * The kiosk booked for about one minute after the touch (SPEC §9: now + 60 s), only once, and checked
+ * the patient in (issue 16: the patient is at the centre).
+ */
 async function expectOneWalkIn(patientId: string, touchedAt: number): Promise<KioskAppointment> {
   const appointments = await backend.history(patientId);
   expect(appointments).toHaveLength(1);
   const [appointment] = appointments;
-  expect(appointment).toMatchObject({ status: 'booked', pacientId: patientId, channel: 'kiosk' });
+  expect(appointment).toMatchObject({ status: 'checkedIn', pacientId: patientId, channel: 'kiosk' });
   const offset = new Date(appointment.date).getTime() - touchedAt;
   expect(offset).toBeGreaterThan(55_000);
   expect(offset).toBeLessThan(75_000);
@@ -131,7 +134,7 @@ describe.each(TERMINALS)('on a $width×$height terminal', (terminal) => {
     expect(await phone.getAttribute('type')).toBe('tel');
     await name.fill('Carmen Suárez Déniz');
     await phone.pressSequentially('612 345 678');
-    expect(await phone.inputValue()).toBe('+34 612 345678');
+    expect(await phone.inputValue()).toBe('+34 612 345 678');
     await expectLargeTargets();
     await kioskScreenshot(page, 'kiosk-details');
 
@@ -183,27 +186,22 @@ describe.each(TERMINALS)('on a $width×$height terminal', (terminal) => {
     await pressDone();
   });
 
-  it('tells a patient who already has an appointment, books nothing more and stays on the step', async () => {
+  it('checks in a patient whose appointment is now, tells its time and books nothing more', async () => {
     const patient = await backend.completePatient('Pedro Santana Ojeda');
     const existing = await backend.bookWalkIn(patient.id);
     await submitEmail(patient.email);
 
-    await page.locator('.swal2-popup.swal2-show').waitFor();
-    const accept = await page.locator('.swal2-confirm').boundingBox();
-    expect(accept!.height).toBeGreaterThanOrEqual(48);
-    await kioskScreenshot(page, 'kiosk-alert-already-booked');
-    const alert = await answerDialog(page);
-    expect(alert).toEqual({
-      title: 'No se pudo registrar la cita.',
-      text: 'El paciente ya tiene una cita reservada',
-    });
-    await heading('Bienvenido').waitFor();
-    expect(await page.getByLabel('Correo Electrónico').inputValue()).toBe(patient.email);
-    expect(browser.errors.some((e) => e.includes('kiosk: No se pudo registrar la cita.'))).toBe(true);
+    // Issue 16: the appointment of now is checked in (it was an alert "No se pudo registrar la cita.").
+    await expectBooked();
+    expect((await page.getByTestId('kiosk-appointment-time').textContent())?.trim()).toBe(
+      `Su cita es a las ${centreDateTime(existing.date).time}`,
+    );
+    await expectLargeTargets();
+    await kioskScreenshot(page, 'kiosk-already-booked-checked-in');
 
     const appointments = await backend.history(patient.id);
-    expect(appointments.map((a) => a.id)).toEqual([existing.id]);
-    await page.getByLabel('Correo Electrónico').fill('');
+    expect(appointments.map((a) => [a.id, a.status])).toEqual([[existing.id, 'checkedIn']]);
+    await pressDone();
   });
 });
 

@@ -110,9 +110,14 @@ it('resets a forgotten password from the e-mailed link, checking that both passw
   await screenshot(page, 'reset-password-mismatch');
   await page.getByLabel('Repetir Contraseña').fill('Nueva-Contraseña-2');
   await page.getByRole('button', { name: 'Enviar' }).click();
-  expect((await answerDialog(page)).title).toBe('Contraseña cambiada');
-  await page.waitForURL('**/login');
+  // The link's answer opens a session: the patient goes straight to their area.
+  expect((await answerDialog(page)).title).toBe('Contraseña guardada');
+  await page.waitForURL('**/user');
 
+  await page.goto(`${stack.gatewayUrl}/signOut`);
+  await answerDialog(page);
+  await page.waitForURL(`${stack.gatewayUrl}/`);
+  await page.goto(`${stack.gatewayUrl}/login`);
   await page.getByLabel('Correo Electrónico').fill(patient.email);
   await page.getByLabel('Contraseña', { exact: true }).fill('Nueva-Contraseña-2');
   await page.getByRole('button', { name: 'Acceder' }).click();

@@ -179,8 +179,11 @@ describe('authorization matrix through the gateway', () => {
 describe('object-level access: one patient never reaches another patient’s data', () => {
   let owner: Actor;
   let other: Actor;
+  /** The appointment with the owner's clinical record (saving it marks the appointment attended). */
   let appointmentId: string;
-  let appointmentDate: string;
+  /** The owner's active appointment, booked after the first one was attended. */
+  let activeId: string;
+  let activeDate: string;
   const slots = slotSource(5);
 
   beforeAll(async () => {
@@ -189,13 +192,23 @@ describe('object-level access: one patient never reaches another patient’s dat
     const booked = await stack.api.post('/dates', { date: slots.next() }, owner.token);
     expect(booked.status).toBe(201);
     appointmentId = booked.body.id;
-    appointmentDate = booked.body.date;
     const record = await stack.api.post(
       '/records',
       { userId: owner.id, dateId: appointmentId, metadata: recordMetadata('Texto clínico del titular') },
       actors.DOCTOR.token,
     );
     expect(record.status).toBe(201);
+    // The record marks its appointment attended (records → event → appointments), which frees the
+    // owner to book the appointment the cancel/delete attempts below aim at.
+    const deadline = Date.now() + 15_000;
+    while ((await asDoctor(`/dates/id/${appointmentId}`)).body.status !== 'attended') {
+      if (Date.now() > deadline) throw new Error('the record did not mark its appointment attended');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const active = await stack.api.post('/dates', { date: slots.next() }, owner.token);
+    expect(active.status).toBe(201);
+    activeId = active.body.id;
+    activeDate = active.body.date;
   });
 
   const asDoctor = (path: string) => call(stack.gatewayUrl, 'GET', path, { token: actors.DOCTOR.token });
@@ -215,15 +228,15 @@ describe('object-level access: one patient never reaches another patient’s dat
 
   it('cannot cancel or delete the other patient’s appointment, which stays booked', async () => {
     const attempts = [
-      call(stack.gatewayUrl, 'DELETE', `/dates/${encodeURIComponent(appointmentDate)}`, {
+      call(stack.gatewayUrl, 'DELETE', `/dates/${encodeURIComponent(activeDate)}`, {
         token: other.token,
       }),
-      call(stack.gatewayUrl, 'DELETE', `/dates/cancel/${appointmentId}`, { token: other.token }),
-      call(stack.gatewayUrl, 'DELETE', `/dates/delete/${appointmentId}`, { token: other.token }),
+      call(stack.gatewayUrl, 'DELETE', `/dates/cancel/${activeId}`, { token: other.token }),
+      call(stack.gatewayUrl, 'DELETE', `/dates/delete/${activeId}`, { token: other.token }),
     ];
     for (const response of await Promise.all(attempts)) denied(response.status);
-    const reread = await asDoctor(`/dates/id/${appointmentId}`);
-    expect(reread.body).toMatchObject({ id: appointmentId, status: 'booked', pacientId: owner.id });
+    const reread = await asDoctor(`/dates/id/${activeId}`);
+    expect(reread.body).toMatchObject({ id: activeId, status: 'booked', pacientId: owner.id });
   });
 
   it('books only for self even when the body names another patient', async () => {
@@ -237,7 +250,7 @@ describe('object-level access: one patient never reaches another patient’s dat
       expect(booked.body.pacientId).toBe(other.id);
     }
     const ownerActive = await asDoctor(`/dates/userid/${owner.id}`);
-    expect(ownerActive.body.appointment.map((a: { id: string }) => a.id)).toEqual([appointmentId]);
+    expect(ownerActive.body.appointment.map((a: { id: string }) => a.id)).toEqual([activeId]);
   });
 
   it('cannot read patients or users (staff and kiosk calls)', async () => {

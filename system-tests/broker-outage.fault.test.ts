@@ -95,7 +95,7 @@ it('loses and duplicates no e-mail and fails no call when RabbitMQ stops and sta
   summary.set('broker down for (ms)', (brokerBackAt || Date.now()) - outageStarted);
 
   const expected = Array.from({ length: PATIENTS }, (_, i) => [
-    mailKey(emailOf(i), 'Confirma tu cuenta'),
+    mailKey(emailOf(i), 'Confirme su cuenta'),
     mailKey(emailOf(i), 'Cita confirmada'),
   ]).flat();
   await mail.stop();

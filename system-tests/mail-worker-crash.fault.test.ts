@@ -87,7 +87,7 @@ it('loses no e-mail and duplicates at most one per kill when the worker is SIGKI
   const loadDoneAt = Date.now();
 
   const expected = Array.from({ length: PATIENTS }, (_, i) => [
-    mailKey(emailOf(i), 'Confirma tu cuenta'),
+    mailKey(emailOf(i), 'Confirme su cuenta'),
     mailKey(emailOf(i), 'Cita confirmada'),
   ]).flat();
   // Claimed by a killed worker: redelivered at once, handled when the claim lease (30 s) ends.

@@ -229,13 +229,17 @@ async function activeAppointment(patientId: string): Promise<string | undefined>
   return (final.body?.appointment as Array<{ id: string }> | undefined)?.[0]?.id;
 }
 
+/** Every patient's appointment: still booked, or attended once its clinical record was saved. */
 async function allBooked(): Promise<Array<{ pacientId: string; date: string }>> {
   const out: Array<{ pacientId: string; date: string }> = [];
-  for (let page = 1; ; page += 1) {
-    const response = await call(stack.gatewayUrl, 'GET', `/dates?limit=100&page=${page}&status=booked`, {
-      token: admin.token,
-    });
-    out.push(...response.body.dates);
-    if (page >= response.body.totalPages) return out;
+  for (const status of ['booked', 'attended']) {
+    for (let page = 1; ; page += 1) {
+      const response = await call(stack.gatewayUrl, 'GET', `/dates?limit=100&page=${page}&status=${status}`, {
+        token: admin.token,
+      });
+      out.push(...response.body.dates);
+      if (page >= response.body.totalPages) break;
+    }
   }
+  return out;
 }

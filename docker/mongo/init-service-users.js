@@ -5,7 +5,16 @@
 // Later changes of a password are not applied by this script: use db.changeUserPassword (see
 // docs/operations.md), or start from an empty volume.
 /* global db, print -- mongosh's globals */
-const services = ['auth', 'appointments', 'records', 'rooms', 'config', 'notifications'];
+const services = [
+  'auth',
+  'appointments',
+  'records',
+  'rooms',
+  'config',
+  'notifications',
+  'audit',
+  'reporting',
+];
 
 for (const service of services) {
   const variable = `MONGO_${service.toUpperCase()}_PASSWORD`;

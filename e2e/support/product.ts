@@ -6,12 +6,13 @@ import { REPO_ROOT } from './browser';
 export { BOOTSTRAP, uniqueEmail, type Stack };
 
 /**
- * The running product for browser tests: auth, the e-mail worker and appointments behind the real
- * gateway, which serves the built frontends (frontends/<app>/dist) like `npm start` does.
+ * The running product for browser tests: auth, the e-mail worker, appointments and config (the centre
+ * profile every public page shows) behind the real gateway, which serves the built frontends
+ * (frontends/<app>/dist) like `npm start` does.
  */
 export async function startProduct(): Promise<Stack> {
   return startStack({
-    components: ['auth', 'notifications', 'appointments'],
+    components: ['auth', 'notifications', 'appointments', 'config'],
     env: { FRONTENDS_DIR: builtFrontends(['shell']) },
   });
 }

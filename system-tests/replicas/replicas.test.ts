@@ -181,7 +181,7 @@ describe('two replicas of appointments and of the e-mail worker', () => {
     const t2 = Date.now();
     const mails = await waitForMails(mailApiUrl, domain, 2 * PATIENTS);
     const deliveredMs = Date.now() - t2;
-    const confirmations = mails.filter((m) => m.Subject === 'Confirma tu cuenta');
+    const confirmations = mails.filter((m) => m.Subject === 'Confirme su cuenta');
     const booked = mails.filter((m) => m.Subject.startsWith('Cita confirmada'));
     const perRecipient = new Map<string, number>();
     for (const mail of mails) {

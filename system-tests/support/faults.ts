@@ -10,9 +10,21 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-/** Async, so the in-process services keep running while the CLI works. */
+/**
+ * Async, so the in-process services keep running while the CLI works. `start_app` is retried: on a
+ * loaded machine the CLI can fail once while the node is still settling, and the broker must never
+ * be left stopped for the tests after this one.
+ */
 export async function rabbitmqctl(command: 'stop_app' | 'start_app'): Promise<void> {
-  await run('rabbitmqctl', [command], { timeout: 90_000 });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await run('rabbitmqctl', [command], { timeout: 90_000 });
+      return;
+    } catch (error) {
+      if (command !== 'start_app' || attempt >= 3) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+    }
+  }
 }
 
 export function portOpen(port: number, host = '127.0.0.1', timeoutMs = 1000): Promise<boolean> {

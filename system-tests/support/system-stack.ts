@@ -16,21 +16,14 @@ import type { ApiService } from '@crm/contracts';
 import {
   apiClient,
   infrastructure,
-  listen,
   MailCatcher,
   TEST_JWT_SECRET,
   uniqueName,
   type ApiClient,
-  type RunningServer,
 } from '@crm/testing';
-import { createGateway, type Gateway } from '../../gateway/src/app';
+import type { Gateway } from '../../gateway/src/app';
 import { loadGatewayConfig } from '../../gateway/src/config';
-import { createRedisClient } from '../../gateway/src/redis-client';
-import {
-  createViewConfigCache,
-  startViewConfigInvalidation,
-  type StopViewConfigInvalidation,
-} from '../../gateway/src/view-config-cache';
+import { startGateway } from '../../gateway/src/start-gateway';
 import { createAuthService } from '../../services/auth/src/app';
 import { loadAuthConfig } from '../../services/auth/src/config';
 import { createAppointmentsService } from '../../services/appointments/src/app';
@@ -41,8 +34,15 @@ import { createRoomsService } from '../../services/rooms/src/app';
 import { loadRoomsConfig } from '../../services/rooms/src/config';
 import { createConfigService } from '../../services/config/src/app';
 import { loadConfigServiceConfig } from '../../services/config/src/config';
-import { createNotificationsService } from '../../services/notifications/src/app';
+import {
+  createNotificationsService,
+  NOTIFICATIONS_QUEUE_PURPOSES,
+} from '../../services/notifications/src/app';
 import { loadNotificationsConfig } from '../../services/notifications/src/config';
+import { createAuditService } from '../../services/audit/src/app';
+import { loadAuditConfig } from '../../services/audit/src/config';
+import { createReportingService } from '../../services/reporting/src/app';
+import { loadReportingConfig } from '../../services/reporting/src/config';
 
 export const STAFF_ACCOUNTS = {
   admin: { email: 'admin@system.test', password: 'Admin1234!' },
@@ -69,6 +69,8 @@ const FACTORIES: Record<ApiService, Factory> = {
   appointments: (env, logger) => createAppointmentsService(loadAppointmentsConfig(env), logger),
   rooms: (env, logger) => createRoomsService(loadRoomsConfig(env), logger),
   records: (env, logger) => createRecordsService(loadRecordsConfig(env), logger),
+  audit: (env, logger) => createAuditService(loadAuditConfig(env), logger),
+  reporting: (env, logger) => createReportingService(loadReportingConfig(env), logger),
 };
 export const SERVICE_NAMES = Object.keys(FACTORIES) as ApiService[];
 
@@ -170,6 +172,8 @@ export async function startSystemStack(options: SystemStackOptions = {}): Promis
     SIGNIN_MAX_ATTEMPTS: '100000',
     SIGNIN_MAX_ATTEMPTS_PER_CLIENT: '1000000',
     FORGOT_PASSWORD_MAX_ATTEMPTS: '100000',
+    RESEND_CONFIRMATION_MAX_ATTEMPTS: '100000',
+    RESEND_CONFIRMATION_MAX_ATTEMPTS_PER_CLIENT: '1000000',
     // Patients not yet in a read model are looked up in auth; keep that quick under load.
     ...options.env,
   };
@@ -197,36 +201,19 @@ export async function startSystemStack(options: SystemStackOptions = {}): Promis
       logger('notifications'),
     );
     await notifications.start();
-    await notifications.ready();
+    await notifications.consuming();
   }
 
   const gatewayConfig = loadGatewayConfig({ ...env, PORT: '0' });
-  const gatewayLogger = logger('gateway');
-  const redis = createRedisClient(
-    gatewayConfig.REDIS_URL,
-    gatewayConfig.REDIS_COMMAND_TIMEOUT_MS,
-    gatewayLogger,
-  );
-  const viewCache = createViewConfigCache({
-    redis,
-    jwtSecret: gatewayConfig.JWT_SECRET,
-    logger: gatewayLogger,
-    ttlSeconds: gatewayConfig.VIEW_CONFIG_CACHE_TTL_SECONDS,
-    keyPrefix: `${id}:view-config:`,
-  });
-  const gateway = createGateway(gatewayConfig, {
-    logger: gatewayLogger,
-    redis,
-    routeMiddleware: [viewCache.routeMiddleware],
-  });
-  const stopViewCache: StopViewConfigInvalidation = startViewConfigInvalidation(viewCache, {
-    amqpUrl: env.AMQP_URL!,
-    exchange: env.EVENTS_EXCHANGE!,
+  const running = await startGateway(gatewayConfig, {
+    logger: logger('gateway'),
+    cacheKeyPrefix: `${id}:view-config:`,
     queuePrefix: id,
-    logger: gatewayLogger,
   });
-  await stopViewCache.ready();
-  const gatewayServer: RunningServer = await listen(gateway.listener);
+  await running.cacheReady();
+  const gateway = running.gateway;
+  const gatewayServer = { url: running.url, close: () => running.close() };
+
   const api = apiClient(`${gatewayServer.url}/api/v1`);
 
   return {
@@ -254,9 +241,6 @@ export async function startSystemStack(options: SystemStackOptions = {}): Promis
     },
     async stop() {
       await gatewayServer.close();
-      await stopViewCache();
-      await gateway.close();
-      await redis.quit().catch(() => redis.disconnect());
       await notifications?.stop();
       for (const name of [...SERVICE_NAMES].reverse()) {
         await closeServer(services[name].server);
@@ -278,10 +262,12 @@ export async function startSystemStack(options: SystemStackOptions = {}): Promis
 /** The consumer queues this stack declared (names are `<prefix>.<service>.<purpose>[.retry|.dlq]`). */
 const QUEUE_SUFFIXES = [
   'appointments.patients',
+  'audit.entries',
+  'audit.staff',
   ...RECORDS_QUEUE_PURPOSES.map((purpose) => `records.${purpose}`),
+  'appointments.records',
   'gateway.view-cache',
-  'notifications.account-mail',
-  'notifications.appointment-mail',
+  ...NOTIFICATIONS_QUEUE_PURPOSES.map((purpose) => `notifications.${purpose}`),
 ];
 
 async function deleteQueuesWithPrefix(amqpUrl: string, prefix: string): Promise<void> {

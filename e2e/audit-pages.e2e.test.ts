@@ -1,0 +1,378 @@
+/**
+ * The access trail's two screens (issue 18) in real Chromium against the running product (auth,
+ * appointments, config and the audit service behind the gateway, serving the shell and the back
+ * office): an ADMIN reads "Registro de accesos" at /doctor/audit, filters it by dates, patient and
+ * staff member and downloads the CSV with the same filters; a DOCTOR neither sees nor reads it; a
+ * patient reads "Quién ha consultado mis datos" at /user/accesos (and the empty text when nobody has).
+ *
+ * The entries are recorded the way every service records them (`createAuditTrail`: an insert into a
+ * producer's own audit_outbox, published by its relay to the stack's exchange), dated July 2025 so
+ * that entries the services record for this test's own calls (today) stay out of the filtered views.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import mongoose from 'mongoose';
+import type { Page } from 'playwright-core';
+import type { AuditPage } from '@crm/contracts';
+import { createServiceBus } from '@crm/event-bus';
+import { createLogger } from '@crm/server-kit';
+import { createAuditTrail, type AuditTrail } from '@crm/server-kit/service';
+import { eventually, uniqueName } from '@crm/testing';
+import { launchBrowser, REPO_ROOT, screenshot, DESKTOP, type Browser } from './support/browser';
+import { columnTexts } from './support/backoffice';
+import { acceptCookies } from './support/dialogs';
+import { startStack } from '../test-support/stack';
+import { BOOTSTRAP, uniqueEmail, type Stack } from './support/product';
+
+const PHONE = { width: 390, height: 844 };
+const newId = () => randomBytes(12).toString('hex');
+
+let stack: Stack;
+let browser: Browser;
+let page: Page;
+let admin: string;
+let producer: { trail: AuditTrail; stop(): Promise<void> };
+
+const doctor = { id: newId(), name: 'Dra. Lucía Núñez' };
+const manager = { id: newId(), name: 'Marta Déniz' };
+const kiosk = { id: newId(), name: 'Quiosco de entrada' };
+const hostile = { id: newId(), name: '=HYPERLINK("http://evil.test")' };
+let ana: { id: string; token: string };
+let ben: { id: string; token: string };
+let nobody: { id: string; token: string };
+
+/** A patient who signed up on their own (no staff involved): the sign-up answers with a session. */
+async function signUpPatient(name: string) {
+  const response = await stack.api.post<{ sessiontoken: string; id: string }>('/auth/signUp', {
+    name,
+    phone: '612345678',
+    email: uniqueEmail('audit'),
+    password: 'Paciente1234!',
+  });
+  if (response.status !== 201 && response.status !== 200)
+    throw new Error(`sign-up failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return { id: response.body.id, token: response.body.sessiontoken };
+}
+
+/** A throwaway producer service: own database with its audit_outbox, own relay to the stack's exchange. */
+async function startProducer() {
+  const logger = createLogger('producer', 'silent');
+  const connection = await mongoose
+    .createConnection(stack.mongoUrl, { dbName: uniqueName('e2e_producer'), serverSelectionTimeoutMS: 2000 })
+    .asPromise();
+  const bus = createServiceBus({ url: stack.amqpUrl, exchange: stack.exchange, logger, name: 'producer' });
+  const trail = createAuditTrail(connection, { onWrite: () => relay.kick() });
+  const relay = bus.outboxRelay([trail.model]);
+  trail.declareQueue(bus.connection, { exchange: stack.exchange, queuePrefix: stack.env.QUEUE_PREFIX! });
+  bus.connection.start();
+  relay.start();
+  return {
+    trail,
+    async stop() {
+      await relay.stop();
+      await bus.connection.close();
+      await connection.dropDatabase().catch(() => undefined);
+      await connection.close();
+    },
+  };
+}
+
+/** Seeded window: 1–5 July 2025 at the centre (UTC+1 in summer). */
+const FROM = '2025-07-01';
+const TO = '2025-07-05';
+
+beforeAll(async () => {
+  stack = await startStack({
+    components: ['auth', 'appointments', 'config', 'audit'],
+    env: { FRONTENDS_DIR: builtFrontends(['shell', 'backoffice']) },
+  });
+  admin = await stack.signIn(BOOTSTRAP.admin.email, BOOTSTRAP.admin.password);
+  ana = await signUpPatient('Ana Torres Medina');
+  ben = await signUpPatient('Benito Cabrera Luis');
+  nobody = await signUpPatient('Nadia Ojeda Falcón');
+  producer = await startProducer();
+  const at = (iso: string) => new Date(iso);
+  await producer.trail.record(
+    {
+      actorId: doctor.id,
+      actorName: doctor.name,
+      actorRol: 'DOCTOR',
+      action: 'record.read',
+      resource: 'record',
+      resourceId: newId(),
+      patientIds: [ana.id],
+      at: at('2025-07-01T08:30:00Z'),
+    },
+    {
+      actorId: manager.id,
+      actorName: manager.name,
+      actorRol: 'ADMIN',
+      action: 'appointment.read',
+      resource: 'appointment',
+      resourceId: newId(),
+      patientIds: [ana.id],
+      at: at('2025-07-02T10:00:00Z'),
+    },
+    {
+      actorId: kiosk.id,
+      actorName: kiosk.name,
+      actorRol: 'SERVICE_ACCOUNT',
+      action: 'user.read',
+      resource: 'user',
+      resourceId: ana.id,
+      patientIds: [ana.id],
+      at: at('2025-07-03T07:45:00Z'),
+    },
+    {
+      actorId: doctor.id,
+      actorName: doctor.name,
+      actorRol: 'DOCTOR',
+      action: 'appointment.list',
+      resource: 'appointment',
+      patientIds: [ana.id, ben.id],
+      at: at('2025-07-04T12:00:00Z'),
+    },
+    {
+      actorId: manager.id,
+      actorName: manager.name,
+      actorRol: 'ADMIN',
+      action: 'auth.signin',
+      resource: 'session',
+      patientIds: [],
+      at: at('2025-07-05T06:00:00Z'),
+      outcome: 'success',
+    },
+    {
+      actorId: hostile.id,
+      actorName: hostile.name,
+      actorRol: 'DOCTOR',
+      action: 'record.update',
+      resource: 'record',
+      resourceId: newId(),
+      patientIds: [ben.id],
+      at: at('2025-07-05T09:00:00Z'),
+    },
+  );
+  // 7 rows: one per patient named (the list names two), one for the sign-in about nobody.
+  await eventually(
+    async () => {
+      const answer = await stack.api.get<AuditPage>(`/audit?from=${FROM}&to=${TO}`, admin);
+      return answer.body.total === 7 ? true : undefined;
+    },
+    20000,
+    'the 7 seeded rows stored',
+  );
+  browser = await launchBrowser();
+  page = await browser.newPage(DESKTOP);
+  await page.goto(`${stack.gatewayUrl}/`);
+  await acceptCookies(page);
+}, 120000);
+
+afterAll(async () => {
+  await browser?.close();
+  await producer?.stop();
+  await stack?.stop();
+});
+
+function builtFrontends(apps: string[]): string {
+  const frontends = path.join(REPO_ROOT, 'frontends');
+  for (const app of apps) {
+    const entry = app === 'shell' ? 'index.html' : 'remoteEntry.js';
+    if (!fs.existsSync(path.join(frontends, app, 'dist', entry)))
+      throw new Error(`frontends/${app}/dist is missing: build it first (npm run build -w @crm/${app})`);
+  }
+  return frontends;
+}
+
+async function useToken(token: string) {
+  await page.evaluate((t) => localStorage.setItem('token', t), token);
+}
+
+const TABLE = 'Registro de accesos';
+const rows = () => page.getByRole('table', { name: TABLE }).locator('tbody tr');
+const total = () => page.locator('.bo-pager__total');
+
+async function applyFilters(filters: { patient?: string; actor?: string; from?: string; to?: string }) {
+  const form = page.getByRole('form', { name: 'Filtros del registro' });
+  await form.getByLabel('Id. del paciente').fill(filters.patient ?? '');
+  await form.getByLabel('Id. del usuario').fill(filters.actor ?? '');
+  await form.getByLabel('Desde').fill(filters.from ?? '');
+  await form.getByLabel('Hasta').fill(filters.to ?? '');
+  await form.getByRole('button', { name: 'Filtrar' }).click();
+}
+
+it('ADMIN: the sidebar leads to "Registro de accesos", which lists the entries newest first', async () => {
+  await useToken(admin);
+  await page.goto(`${stack.gatewayUrl}/doctor/appointments`);
+  await page.getByRole('link', { name: 'Registro de accesos' }).click();
+  await page.waitForURL('**/doctor/audit');
+  await page.getByRole('heading', { name: 'Registro de accesos' }).waitFor();
+  await rows().first().waitFor();
+
+  await applyFilters({ from: FROM, to: TO });
+  await total().filter({ hasText: 'Total: 7 accesos' }).waitFor();
+  expect(await columnTexts(page, TABLE, 'Fecha')).toEqual([
+    '05/07/2025 10:00',
+    '05/07/2025 07:00',
+    '04/07/2025 13:00',
+    '04/07/2025 13:00',
+    '03/07/2025 08:45',
+    '02/07/2025 11:00',
+    '01/07/2025 09:30',
+  ]);
+  const actions = await columnTexts(page, TABLE, 'Acción');
+  expect(actions).toEqual([
+    'Modificación de historia clínica',
+    'Inicio de sesión',
+    'Listado de citas',
+    'Listado de citas',
+    'Consulta de datos del paciente',
+    'Consulta de cita',
+    'Consulta de historia clínica',
+  ]);
+  expect(await columnTexts(page, TABLE, 'Rol')).toEqual([
+    'Médico',
+    'Administrador',
+    'Médico',
+    'Médico',
+    'Quiosco',
+    'Administrador',
+    'Médico',
+  ]);
+  // The staff name is shown as text, whatever it looks like.
+  expect((await columnTexts(page, TABLE, 'Usuario'))[0]).toContain(hostile.name);
+  await screenshot(page, 'audit-admin');
+});
+
+it('ADMIN: filters by patient, then by patient and staff member', async () => {
+  await applyFilters({ patient: ana.id, from: FROM, to: TO });
+  await total().filter({ hasText: 'Total: 4 accesos' }).waitFor();
+  expect(await columnTexts(page, TABLE, 'Paciente')).toEqual([ana.id, ana.id, ana.id, ana.id]);
+  expect(await columnTexts(page, TABLE, 'Acción')).toEqual([
+    'Listado de citas',
+    'Consulta de datos del paciente',
+    'Consulta de cita',
+    'Consulta de historia clínica',
+  ]);
+  await screenshot(page, 'audit-admin-patient');
+
+  await applyFilters({ patient: ana.id, actor: doctor.id, from: FROM, to: TO });
+  await total().filter({ hasText: 'Total: 2 accesos' }).waitFor();
+  expect((await columnTexts(page, TABLE, 'Usuario')).every((u) => u.includes(doctor.name))).toBe(true);
+
+  // A malformed id is the server's 400, shown on its field.
+  await applyFilters({ patient: 'no válido', from: FROM, to: TO });
+  await page.getByText('El identificador del paciente no es válido').waitFor();
+  await applyFilters({ patient: ana.id, from: FROM, to: TO });
+  await total().filter({ hasText: 'Total: 4 accesos' }).waitFor();
+});
+
+it('ADMIN: "Exportar CSV" downloads the filtered rows with the header row, formulas neutralised', async () => {
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Exportar CSV' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^registro-de-accesos-.*\.csv$/);
+  const file = await download.path();
+  const text = fs.readFileSync(file, 'utf8');
+  expect(text.charCodeAt(0)).toBe(0xfeff);
+  const lines = text.slice(1).split('\r\n').filter(Boolean);
+  expect(lines[0]).toBe(
+    'fecha;id_usuario;nombre_usuario;rol;accion;id_paciente;recurso;id_recurso;id_peticion;direccion_cliente;resultado',
+  );
+  // Patient filter + dates: Ana's four rows only.
+  expect(lines).toHaveLength(5);
+  expect(lines.slice(1).every((line) => line.split(';')[5] === ana.id)).toBe(true);
+
+  // Without a patient: the hostile name starts with a quote, never with "=".
+  await applyFilters({ from: FROM, to: TO });
+  await total().filter({ hasText: 'Total: 7 accesos' }).waitFor();
+  const [all] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Exportar CSV' }).click(),
+  ]);
+  const allLines = fs
+    .readFileSync(await all.path(), 'utf8')
+    .slice(1)
+    .split('\r\n')
+    .filter(Boolean);
+  expect(allLines).toHaveLength(8);
+  const hostileLine = allLines.find((line) => line.includes(hostile.id)) ?? '';
+  expect(hostileLine).toContain(`"'=HYPERLINK(""http://evil.test"")"`);
+});
+
+/** Elements wider than the window (none on a page that fits the phone). */
+const overflowing = () =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('body *')]
+      // (a scroller's content may be wider than the window: only what is not inside one counts)
+      .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 0.5)
+      .filter((el) => !el.parentElement?.closest('.bo-table__scroll'))
+      .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`)
+      .slice(0, 10),
+  );
+
+it('ADMIN at 390 px: the filters and the rows (as cards) fit the phone', async () => {
+  await page.setViewportSize(PHONE);
+  try {
+    await applyFilters({ patient: ana.id, from: FROM, to: TO });
+    await total().filter({ hasText: 'Total: 4 accesos' }).waitFor();
+    await screenshot(page, 'audit-admin', true);
+    expect(await overflowing()).toEqual([]);
+  } finally {
+    await page.setViewportSize(DESKTOP);
+  }
+});
+
+it('DOCTOR: no sidebar entry, and /doctor/audit says it is for administrators', async () => {
+  const doctorToken = await stack.signIn(BOOTSTRAP.doctor.email, BOOTSTRAP.doctor.password);
+  await useToken(doctorToken);
+  await page.goto(`${stack.gatewayUrl}/doctor/appointments`);
+  await page.getByRole('link', { name: 'Reservar Consulta' }).waitFor();
+  expect(await page.getByRole('link', { name: 'Registro de accesos' }).count()).toBe(0);
+  await page.goto(`${stack.gatewayUrl}/doctor/audit`);
+  await page.getByText('Solo los administradores pueden consultar el registro de accesos.').waitFor();
+  expect(await page.getByRole('table', { name: TABLE }).count()).toBe(0);
+});
+
+it('PACIENT: "Quién ha consultado mis datos" names who, in what role, did what and when', async () => {
+  await useToken(ana.token);
+  await page.goto(`${stack.gatewayUrl}/user`);
+  await page.getByRole('link', { name: 'Quién ha consultado mis datos' }).click();
+  await page.waitForURL('**/user/accesos');
+  await page.getByRole('heading', { name: 'Quién ha consultado mis datos' }).waitFor();
+  const list = page.getByRole('list', { name: 'Accesos a sus datos' });
+  await list.getByText('Consultó su historia clínica').waitFor();
+  const items = (await list.locator('li').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
+  // The ADMIN's export of Ana's rows (test above) is itself an access to her data.
+  const seeded = items.filter((t) => t.includes('/07/2025'));
+  expect(seeded).toEqual([
+    '04/07/2025 13:00Vio su cita en el listado de citasDra. Lucía Núñez · Médico',
+    '03/07/2025 08:45Consultó sus datos personalesQuiosco de entrada · Quiosco',
+    '02/07/2025 11:00Consultó su citaMarta Déniz · Administrador',
+    '01/07/2025 09:30Consultó su historia clínicaDra. Lucía Núñez · Médico',
+  ]);
+  // Never a staff id.
+  const body = (await page.locator('main, body').first().textContent()) ?? '';
+  expect(body).not.toContain(doctor.id);
+  await screenshot(page, 'audit-patient');
+  await page.setViewportSize(PHONE);
+  try {
+    await screenshot(page, 'audit-patient', true);
+    expect(await overflowing()).toEqual([]);
+  } finally {
+    await page.setViewportSize(DESKTOP);
+  }
+});
+
+it('PACIENT: someone nobody on the staff has looked up reads the empty text', async () => {
+  await useToken(nobody.token);
+  await page.goto(`${stack.gatewayUrl}/user/accesos`);
+  await page.getByText('Nadie del personal ha consultado sus datos todavía.').waitFor();
+  await screenshot(page, 'audit-patient-empty');
+});
+
+it('logged no page errors', () => {
+  expect(browser.errors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);
+});

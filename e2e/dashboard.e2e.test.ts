@@ -1,0 +1,137 @@
+/**
+ * "Panel" (issue 16) in real Chromium against the running product (auth, appointments, config and
+ * the reporting service behind the gateway, serving the shell and the back office): an ADMIN follows
+ * the sidebar's "Panel", picks the seeded week and reads its totals and charts; the chart library is
+ * downloaded only then; a DOCTOR has no such entry and no figures.
+ *
+ * The week (3–9 June 2024) is published on the stack's exchange as the appointments and records
+ * services publish it, with the contracts' envelopes (services/reporting/test/support/seeded-week.ts).
+ */
+import path from 'node:path';
+import fs from 'node:fs';
+import type { Page } from 'playwright-core';
+import type { ReportSummary } from '@crm/contracts';
+import { eventually } from '@crm/testing';
+import { launchBrowser, REPO_ROOT, screenshot, DESKTOP, type Browser } from './support/browser';
+import { signInThroughUi } from './support/backoffice';
+import { acceptCookies } from './support/dialogs';
+import { BOOTSTRAP, startStack, type Stack } from '../test-support/stack';
+import { publishEnvelopes, seededWeek } from '../services/reporting/test/support/seeded-week';
+
+const PHONE = { width: 390, height: 844 };
+const week = seededWeek();
+
+let stack: Stack;
+let browser: Browser;
+let page: Page;
+
+function builtFrontends(apps: string[]): string {
+  const frontends = path.join(REPO_ROOT, 'frontends');
+  for (const app of apps) {
+    const entry = app === 'shell' ? 'index.html' : 'remoteEntry.js';
+    if (!fs.existsSync(path.join(frontends, app, 'dist', entry)))
+      throw new Error(`frontends/${app}/dist is missing: build it first (npm run build -w @crm/${app})`);
+  }
+  return frontends;
+}
+
+beforeAll(async () => {
+  stack = await startStack({
+    components: ['auth', 'appointments', 'config', 'reporting'],
+    env: { FRONTENDS_DIR: builtFrontends(['shell', 'backoffice']) },
+  });
+  const admin = await stack.signIn(BOOTSTRAP.admin.email, BOOTSTRAP.admin.password);
+  await publishEnvelopes(stack.amqpUrl, stack.exchange, week.events);
+  await eventually(
+    async () => {
+      const answer = await stack.api.get<ReportSummary>(
+        `/reports/summary?from=${week.from}&to=${week.to}`,
+        admin,
+      );
+      return answer.body.totals?.booked === 8 && answer.body.totals.revenue === 124 ? true : undefined;
+    },
+    30_000,
+    'the seeded week in the read model',
+  );
+  browser = await launchBrowser();
+  page = await browser.newPage(DESKTOP);
+  await page.goto(`${stack.gatewayUrl}/`);
+  await acceptCookies(page);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+const figure = async (name: string) =>
+  ((await page.locator(`[data-figure="${name}"]`).textContent()) ?? '').replace(/\s+/g, ' ').trim();
+
+async function showWeek() {
+  const form = page.getByRole('form', { name: 'Periodo' });
+  await form.getByLabel('Desde').fill(week.from);
+  await form.getByLabel('Hasta').fill(week.to);
+  await form.getByRole('button', { name: 'Ver' }).click();
+  await page.locator('[data-figure="booked"]').filter({ hasText: /^8$/ }).waitFor();
+}
+
+it('ADMIN: "Panel" shows the totals of the seeded week and its charts; recharts loads only there', async () => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(request.url());
+  });
+  await signInThroughUi(page, stack.gatewayUrl, BOOTSTRAP.admin.email, BOOTSTRAP.admin.password);
+  await page.waitForURL('**/doctor/appointments');
+  expect(scripts.some((url) => /DashboardCharts/.test(url))).toBe(false);
+
+  await page.getByRole('link', { name: 'Panel', exact: true }).click();
+  await page.waitForURL('**/doctor/dashboard');
+  await page.getByRole('heading', { name: 'Panel' }).waitFor();
+  await showWeek();
+
+  expect(await figure('booked')).toBe('8');
+  expect(await figure('walkIns')).toBe('1');
+  expect(await figure('occupancy')).toBe('2,1 %'); // 3 of the week's 140 grid slots
+  expect(await figure('attended')).toBe('3');
+  expect(await figure('noShow')).toBe('1 (25 %)');
+  expect(await figure('refundable')).toBe('1');
+  expect(await figure('nonRefundable')).toBe('1');
+  expect(await figure('revenue')).toBe('124,00 €');
+
+  // Five charts, each an SVG drawn by recharts, with the channels' legend.
+  await page.locator('.bo-dashboard__chart .recharts-surface').nth(4).waitFor();
+  expect(await page.locator('.bo-dashboard__chart svg.recharts-surface').count()).toBeGreaterThanOrEqual(5);
+  await page.getByText('Web (paciente)').first().waitFor();
+  await page.getByText('Licencia de armas').first().waitFor();
+  expect(scripts.some((url) => /DashboardCharts/.test(url))).toBe(true);
+  await page.waitForTimeout(600); // the charts' entry animation
+  await screenshot(page, 'dashboard-admin', true);
+});
+
+it('ADMIN on a phone (390×844): the same figures, the charts one under the other', async () => {
+  await page.setViewportSize(PHONE);
+  await page.reload();
+  await page.getByRole('heading', { name: 'Panel' }).waitFor();
+  await showWeek();
+  expect(await figure('revenue')).toBe('124,00 €');
+  await page.locator('.bo-dashboard__chart .recharts-surface').nth(4).waitFor();
+  const widths = await page
+    .locator('.bo-dashboard__chart')
+    .evaluateAll((charts) => charts.map((chart) => chart.getBoundingClientRect().width));
+  expect(widths.every((width) => width <= PHONE.width)).toBe(true);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+  await page.waitForTimeout(600);
+  await screenshot(page, 'dashboard-admin', true);
+  await page.setViewportSize(DESKTOP);
+});
+
+it('a DOCTOR sees no "Panel" entry and no figures at /doctor/dashboard', async () => {
+  await page.evaluate(() => localStorage.removeItem('token'));
+  await signInThroughUi(page, stack.gatewayUrl, BOOTSTRAP.doctor.email, BOOTSTRAP.doctor.password);
+  await page.waitForURL('**/doctor/appointments');
+  await page.getByRole('link', { name: 'Citas', exact: true }).waitFor();
+  expect(await page.getByRole('link', { name: 'Panel', exact: true }).count()).toBe(0);
+  await page.goto(`${stack.gatewayUrl}/doctor/dashboard`);
+  await page.getByText('Solo un administrador puede ver el panel.').waitFor();
+  expect(await page.locator('[data-figure]').count()).toBe(0);
+});
