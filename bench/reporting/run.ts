@@ -185,7 +185,8 @@ async function main(): Promise<void> {
   const days = [...new Set(facts.map((fact) => fact.day))];
   for (let i = 0; i < days.length; i += 50) await store.recompute(days.slice(i, i + 50));
   // Totalled already: the service's reconciliation starts from here, as after its own feed.
-  await store.setReconciledUntil(new Date());
+  const loadedAt = new Date();
+  await store.setReconciledUntil(loadedAt);
   console.log(
     `history: ${APPOINTMENTS} appointments, ${RECORDS} records → ${facts.length} facts on ${days.length} days, ` +
       `loaded and totalled in ${((Date.now() - started) / 1000).toFixed(1)} s`,
@@ -206,6 +207,15 @@ async function main(): Promise<void> {
   });
   await waitUntil(async () => (await fetch(`${url}/readyz`)).ok, 'the reporting service to be ready');
 
+  // Its start-up reconciliation looks a minute behind the watermark, so it recomputes every day
+  // just loaded: the query figures are for the steady state after it (its duration is printed).
+  const reconcileStarted = Date.now();
+  await waitUntil(
+    async () => ((await store.reconciledUntil()) ?? loadedAt) > loadedAt,
+    'the start-up reconciliation',
+    120_000,
+  );
+  const reconciled = (Date.now() - reconcileStarted) / 1000;
   const year = await summary(HISTORY_YEAR);
   if (year.totals.booked !== APPOINTMENTS || year.totals.records !== RECORDS)
     throw new Error(`history totals wrong: ${JSON.stringify(year.totals).slice(0, 200)}`);
@@ -246,9 +256,11 @@ async function main(): Promise<void> {
     });
   await channel.waitForConfirms();
   const published = (Date.now() - started) / 1000;
+  let seen: Record<string, unknown> = {};
   await waitUntil(
     async () => {
       const t = (await summary(CATCH_UP_YEAR)).totals;
+      seen = { at: `${((Date.now() - started) / 1000).toFixed(1)} s`, booked: t.booked, attended: t.attended, noShow: t.noShow, cancelled: t.cancelled, records: t.records };
       return (
         t.booked === expected.booked &&
         t.attended === expected.attended &&
@@ -259,7 +271,9 @@ async function main(): Promise<void> {
     },
     'the read model to catch up',
     300_000,
-  );
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}; expected ${JSON.stringify(expected)}, last seen ${JSON.stringify(seen)}`);
+  });
   const caughtUp = (Date.now() - started) / 1000;
   await broker.close();
 
@@ -270,6 +284,7 @@ async function main(): Promise<void> {
     `| summary of a year (${facts.length} facts, ${QUERIES} sequential calls) p50 | ${p50.toFixed(1)} ms | |`,
   );
   console.log(`| summary of a year p99 | ${p99.toFixed(1)} ms | ≤ 300 ms |`);
+  console.log(`| start-up reconciliation of the ${days.length} days loaded | ${reconciled.toFixed(1)} s | |`);
   console.log(
     `| catch-up of ${EVENTS} events (published in ${published.toFixed(1)} s) | ${caughtUp.toFixed(1)} s (${Math.round(EVENTS / caughtUp)} events/s) | ≤ 30 s |`,
   );

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { devEnvDefaults } from './dev-env';
 import { ensureFerretdbBinary, ensureMailpitBinary, findGo } from './go-tools';
 import { withFileLock } from './lock';
+import { restartRabbitNode } from './rabbitmq-node';
 import { ensureDir, infraDir, infraPaths, rel, REPO_ROOT } from './paths';
 import {
   amqpCheck,
@@ -425,33 +426,11 @@ async function ensureRabbit(ctx: Ctx): Promise<void> {
   }
   const t0 = Date.now();
   const nodeRunning = runQuick(ctl, ['-q', 'ping'], 30_000).code === 0;
-  let how: string;
-  let stopArgs: string[];
-  if (nodeRunning) {
-    how = 'rabbitmqctl start_app';
-    stopArgs = ['stop_app'];
-    const r = await runLogged('rabbitmq', ctl, ['start_app'], { timeoutMs: 120_000 });
-    if (r.code !== 0) {
-      ctx.report(
-        'rabbitmq',
-        'failed',
-        `rabbitmqctl start_app exited ${r.code}; see ${rel(infraPaths.log('rabbitmq'))}`,
-      );
-      return;
-    }
-  } else {
-    how = 'rabbitmq-server -detached';
-    stopArgs = ['stop'];
-    const r = await runLogged('rabbitmq', server, ['-detached'], { timeoutMs: 60_000 });
-    if (r.code !== 0) {
-      ctx.report(
-        'rabbitmq',
-        'failed',
-        `rabbitmq-server -detached exited ${r.code}; see ${rel(infraPaths.log('rabbitmq'))}`,
-      );
-      return;
-    }
-  }
+  let how = nodeRunning ? 'rabbitmqctl start_app' : 'rabbitmq-server -detached';
+  const stopArgs = nodeRunning ? ['stop_app'] : ['stop'];
+  const started = nodeRunning
+    ? await runLogged('rabbitmq', ctl, ['start_app'], { timeoutMs: 120_000 })
+    : await runLogged('rabbitmq', server, ['-detached'], { timeoutMs: 60_000 });
   ctx.started.push('rabbitmq');
   // Recorded before the wait so that a failed start can still be undone by infra-down.
   writeRunMeta({
@@ -461,7 +440,15 @@ async function ensureRabbit(ctx: Ctx): Promise<void> {
     description: `RabbitMQ (${how})`,
     stop: { kind: 'command', command: ctl, args: stopArgs },
   });
-  const reason = await waitFor(() => amqpCheck(url), { timeoutMs: 120_000, intervalMs: 500 });
+  let reason =
+    started.code === 0
+      ? await waitFor(() => amqpCheck(url), { timeoutMs: 60_000, intervalMs: 500 })
+      : `${how} exited ${started.code}`;
+  if (reason !== null) {
+    // A node left wedged by an earlier run (Mnesia "overloaded", start_app hanging): start afresh.
+    how = `fresh node after "${reason}"`;
+    reason = await restartRabbitNode(url);
+  }
   if (reason !== null) {
     ctx.report(
       'rabbitmq',

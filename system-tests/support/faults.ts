@@ -7,24 +7,30 @@
 import { execFile } from 'node:child_process';
 import net from 'node:net';
 import { promisify } from 'node:util';
+import { restartRabbitNode } from '../../scripts/lib/rabbitmq-node';
 
 const run = promisify(execFile);
 
 /**
- * Async, so the in-process services keep running while the CLI works. `start_app` is retried: on a
- * loaded machine the CLI can fail once while the node is still settling, and the broker must never
- * be left stopped for the tests after this one.
+ * Async, so the in-process services keep running while the CLI works. `start_app` is retried, and a
+ * node whose application still will not start (Mnesia "overloaded" after many cycles) is replaced by a
+ * fresh one: the broker must never be left stopped for the tests, or the CI run, after this one.
  */
 export async function rabbitmqctl(command: 'stop_app' | 'start_app'): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
+  if (command === 'stop_app') {
+    await run('rabbitmqctl', ['stop_app'], { timeout: 90_000 });
+    return;
+  }
+  for (let attempt = 1; attempt <= 2; attempt++) {
     try {
-      await run('rabbitmqctl', [command], { timeout: 90_000 });
+      await run('rabbitmqctl', ['start_app'], { timeout: 60_000, killSignal: 'SIGKILL' });
       return;
-    } catch (error) {
-      if (command !== 'start_app' || attempt >= 3) throw error;
+    } catch {
       await new Promise((resolve) => setTimeout(resolve, 3000));
     }
   }
+  const reason = await restartRabbitNode();
+  if (reason !== null) throw new Error(`RabbitMQ did not come back: ${reason}`);
 }
 
 export function portOpen(port: number, host = '127.0.0.1', timeoutMs = 1000): Promise<boolean> {

@@ -21,6 +21,8 @@ type StoredDay = Omit<DayTotals, 'day' | 'revenueByCertificate'> & {
 /** Facts inserted together at most, and how long a fact waits for others. */
 const BATCH = 200;
 const BATCH_WAIT_MS = 10;
+/** Day replacements sent in one update command (see `recompute`). */
+const DAY_WRITES_PER_COMMAND = 25;
 
 /** A day's stored figures in a comparable form (counters in one order, no timestamps). */
 function normalized(doc: Record<string, unknown>): unknown[] {
@@ -184,7 +186,7 @@ export class MongoFactStore implements FactStore {
         total.counters[name as Counter] = v;
       }
     }
-    // Only the days whose totals changed are written, all in one round trip.
+    // Only the days whose totals changed are written.
     const stored = await this.models.Day.collection
       .find<StoredDay>({ _id: { $in: [...days] } as never })
       .toArray();
@@ -205,7 +207,11 @@ export class MongoFactStore implements FactStore {
         replaceOne: { filter: { _id: day as never }, replacement: { ...doc, computedAt }, upsert: true },
       });
     }
-    if (writes.length > 0) await this.models.Day.collection.bulkWrite(writes, { ordered: false });
+    // In slices: FerretDB 1.24 holds a PostgreSQL connection per statement of an update command
+    // until the command ends, so one command replacing more documents than its pool has
+    // connections (50) never finishes, and stalls every other client with it.
+    for (let i = 0; i < writes.length; i += DAY_WRITES_PER_COMMAND)
+      await this.models.Day.collection.bulkWrite(writes.slice(i, i + DAY_WRITES_PER_COMMAND), { ordered: false });
   }
 
   /** When the reconciliation last looked at facts (kept in `meta`, so a restart resumes from it). */
