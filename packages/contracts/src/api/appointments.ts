@@ -53,6 +53,11 @@ const pacientIdField = z
 export const bookForSelfBody = z.object({ date: instantField });
 /** `POST /dates/admin`: a doctor or admin books for a patient. */
 export const bookForPatientBody = z.object({ date: instantField, pacientId: pacientIdField });
+/**
+ * `POST /dates/reschedule` (the patient's own active appointment) and `POST /dates/reschedule/:id`
+ * (staff): move it to another free grid slot in one step, with the booking's slot rules.
+ */
+export const rescheduleBody = z.object({ date: instantField });
 /** `POST /dates/service`: the kiosk books a walk-in; the date defaults to one minute from now. */
 export const bookWalkInBody = z.object({ date: instantField.optional(), pacientId: pacientIdField });
 
@@ -121,6 +126,12 @@ export interface AppointmentView {
   checkedInAt?: string;
   /** When it ended (every status but `booked` and `checkedIn`). */
   endedAt?: string;
+  /** A cancelled appointment moved by a reschedule: the appointment that replaced it. */
+  rescheduledTo?: string;
+  /** The appointment a reschedule moved here. */
+  rescheduledFrom?: { id: string; date: string };
+  /** A cancellation more than the refund window before the start (SPEC §9). */
+  refundable?: boolean;
 }
 
 /** One line of the day's agenda (`GET /dates/agenda`). */

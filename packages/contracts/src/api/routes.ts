@@ -137,6 +137,16 @@ export const API_ROUTES: readonly ApiRoute[] = [
     body: true,
     owner: 'replaces the patient’s later booked appointment with a walk-in',
   },
+  // appointments: patients keep their slot (issue 17)
+  {
+    method: 'POST',
+    path: '/dates/reschedule',
+    service: 'appointments',
+    access: ['PACIENT'],
+    body: true,
+    owner: 'the caller’s own active appointment only',
+  },
+  { method: 'POST', path: '/dates/reschedule/:id', service: 'appointments', access: STAFF, body: true },
   { method: 'DELETE', path: '/dates/delete/:id', service: 'appointments', access: ['ADMIN'] },
   { method: 'DELETE', path: '/dates/cancel/:id', service: 'appointments', access: STAFF },
   {

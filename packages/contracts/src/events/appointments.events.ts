@@ -22,12 +22,44 @@ const appointmentChange = z.object({
   by: actor,
 });
 
+/**
+ * The calendar entry an appointment's e-mails carry: its UID stays the same when the appointment is
+ * moved (a reschedule), and SEQUENCE grows with each change, so calendar apps move the event instead
+ * of adding another. Absent: UID from the appointment id, SEQUENCE 0.
+ */
+export const calendarEntry = z.object({ uid: z.string(), sequence: z.number().int().min(0) });
+
 export const appointmentBooked = defineEvent('appointments.appointment.booked.v1', appointmentChange);
 export const appointmentCancelled = defineEvent(
   'appointments.appointment.cancelled.v1',
   appointmentChange.extend({
     /** The kiosk's "be seen now" cancelled it for this walk-in (booked right after, same patient). */
     replacedBy: z.string().optional(),
+    /** Moved to this appointment (a reschedule): no cancellation e-mail, the rescheduled one says it all. */
+    rescheduledTo: z.string().optional(),
+    /**
+     * Cancelled more than the centre's refund window before the start (SPEC §9): the fee is refunded.
+     * Absent on cancellations of another kind (kiosk swap, reschedule) and in older events.
+     */
+    refundable: z.boolean().optional(),
+    /**
+     * Released by the service: the patient's account was still unconfirmed 24 hours after booking or
+     * 2 hours before the start (issue 17). `by` is then absent.
+     */
+    endedBecause: z.enum(['unconfirmedAccount']).optional(),
+    by: actor.optional(),
+    calendar: calendarEntry.optional(),
+  }),
+);
+/**
+ * An appointment moved to another slot in one step (`POST /dates/reschedule`): `id`/`date` are the
+ * new appointment, `previous` the one it replaces (ended as `cancelled` with `rescheduledTo`).
+ */
+export const appointmentRescheduled = defineEvent(
+  'appointments.appointment.rescheduled.v1',
+  appointmentChange.extend({
+    previous: z.object({ id: z.string(), date: instant }),
+    calendar: calendarEntry,
   }),
 );
 export const appointmentDeleted = defineEvent('appointments.appointment.deleted.v1', appointmentChange);

@@ -13,6 +13,8 @@ const userSnapshot = z.object({
    * patients without one get an invitation instead). Absent in events written before it existed.
    */
   canSignIn: z.boolean().optional(),
+  /** Whether the e-mail address is confirmed (absent in events written before it existed). */
+  confirmed: z.boolean().optional(),
 });
 
 /** A person was created: by public sign-up, by staff, by the kiosk, or from the bootstrap settings. */
