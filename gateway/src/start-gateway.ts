@@ -2,7 +2,8 @@ import http from 'node:http';
 import { createLogger, type Logger } from '@crm/server-kit';
 import { createGateway, type Gateway } from './app';
 import type { GatewayConfig } from './config';
-import { createConfigCache, startConfigCacheInvalidation, type ConfigCache } from './config-cache';
+import { createConfigCache, type ConfigCache } from './config-cache';
+import { startConfigCacheInvalidation } from './config-cache-invalidation';
 import { createRedisClient } from './redis-client';
 
 export interface StartGatewayOptions {
