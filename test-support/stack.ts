@@ -74,6 +74,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     // Tests run many sign-ins from one address; the limits are tested on their own with low values.
     RATE_LIMIT_MAX: '100000',
     RATE_LIMIT_AUTH_MAX: '100000',
+    RATE_LIMIT_SIGNIN_FAILURES_MAX: '100000',
     SIGNIN_MAX_ATTEMPTS: '1000',
     SIGNIN_MAX_ATTEMPTS_PER_CLIENT: '100000',
     FORGOT_PASSWORD_MAX_ATTEMPTS: '1000',

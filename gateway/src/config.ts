@@ -42,9 +42,14 @@ export const gatewayEnvSchema = baseEnvSchema
     /** Global limit: requests per client address per window, on every /api route. */
     RATE_LIMIT_WINDOW_MS: positiveInt(60_000),
     RATE_LIMIT_MAX: positiveInt(600),
-    /** Stricter limit per client address and route on sign-in, sign-up and forgot-password. */
+    /**
+     * Stricter limits per client address and route on the sign-in family. Sign-in counts only
+     * failed attempts (a clinic's patients signing in over one Wi-Fi never add up); sign-up,
+     * forgot-password and resend-confirmation count every call (they send e-mails).
+     */
     RATE_LIMIT_AUTH_WINDOW_MS: positiveInt(15 * 60_000),
-    RATE_LIMIT_AUTH_MAX: positiveInt(10),
+    RATE_LIMIT_AUTH_MAX: positiveInt(20),
+    RATE_LIMIT_SIGNIN_FAILURES_MAX: positiveInt(30),
     /** Namespace of the counters in Redis, for gateways of different deployments sharing one Redis. */
     RATE_LIMIT_REDIS_PREFIX: z.string().min(1).default('rl:gateway:'),
 

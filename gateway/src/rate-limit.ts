@@ -124,11 +124,12 @@ const AUTH_LIMITED_ROUTES: ReadonlyMap<string, string> = new Map([
   ['post /auth/signin', 'signIn'],
   ['post /auth/signup', 'signUp'],
   ['post /auth/forgotpassword', 'forgotPassword'],
+  ['post /auth/resendconfirmation', 'resendConfirmation'],
 ]);
 
 /** The name of the stricter limit that applies to this service path, if any. */
 export function authLimitedRoute(method: string, servicePath: string): string | undefined {
-  if (method !== 'POST' || servicePath.length > 22) return undefined; // cheap exit for everything else
+  if (method !== 'POST' || servicePath.length > 26) return undefined; // cheap exit for everything else
   const path = servicePath.length > 1 && servicePath.endsWith('/') ? servicePath.slice(0, -1) : servicePath;
   return AUTH_LIMITED_ROUTES.get(`post ${path.toLowerCase()}`);
 }
@@ -139,7 +140,7 @@ type WithRouteName = IncomingMessage & { [ROUTE_NAME]?: string };
 export interface RateLimiters {
   /** Every /api request, per client address. */
   global: Middleware;
-  /** Sign-in, sign-up and forgot-password, per client address and route. */
+  /** The sign-in family, per client address and route (sign-in: failures only). */
   auth: (routeName: string) => Middleware;
   close: () => void;
 }
@@ -154,6 +155,7 @@ export function createRateLimiters(config: GatewayConfig, redis: Redis, logger: 
     windowMs: number,
     limit: number,
     keyOf: (req: IncomingMessage) => string,
+    countOnlyFailures = false,
   ) => {
     const store = new RedisWithMemoryFallbackStore(redis, prefix, notice);
     stores.push(store);
@@ -161,6 +163,8 @@ export function createRateLimiters(config: GatewayConfig, redis: Redis, logger: 
       windowMs,
       limit,
       store,
+      // An answer below 400 (a successful sign-in) gives its count back once it is sent.
+      skipSuccessfulRequests: countOnlyFailures,
       standardHeaders: 'draft-7',
       legacyHeaders: false,
       keyGenerator: (req) => keyOf(req as unknown as IncomingMessage),
@@ -195,10 +199,18 @@ export function createRateLimiters(config: GatewayConfig, redis: Redis, logger: 
     config.RATE_LIMIT_AUTH_MAX,
     (req) => `${(req as WithRouteName)[ROUTE_NAME]}:${clientKey(req)}`,
   );
+  const signInFailures = limiter(
+    `${config.RATE_LIMIT_REDIS_PREFIX}signin-failures:`,
+    config.RATE_LIMIT_AUTH_WINDOW_MS,
+    config.RATE_LIMIT_SIGNIN_FAILURES_MAX,
+    clientKey,
+    true,
+  );
 
   return {
     global,
     auth: (routeName) => (req, res, next) => {
+      if (routeName === 'signIn') return signInFailures(req, res, next);
       (req as WithRouteName)[ROUTE_NAME] = routeName;
       auth(req, res, next);
     },

@@ -57,6 +57,9 @@ function gatewayProxyPlugin(name: UpstreamName, logger: Logger): Plugin {
       });
     });
     proxyServer.on('proxyRes', (proxyRes, _req, res) => {
+      // API answers carry personal and health data: no browser or intermediary may keep a copy
+      // (set here, before http-proxy copies the upstream's headers to the client).
+      proxyRes.headers['cache-control'] = 'no-store';
       if (failing) logger.info({ upstream: name }, 'upstream answering again');
       failing = false;
       res.once('close', () => {

@@ -16,11 +16,12 @@ afterAll(async () => {
   await Promise.all([auth.close(), rooms.close()]);
 });
 
-const signIn = (url: string) =>
+/** A failed sign-in (the echo upstream answers 401 to the password "wrong"), or a good one. */
+const signIn = (url: string, password = 'wrong') =>
   fetch(`${url}/api/v1/auth/signIn`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'someone@example.com', password: 'wrong' }),
+    body: JSON.stringify({ email: 'someone@example.com', password }),
   });
 
 async function statuses(send: () => Promise<Response>, times: number): Promise<number[]> {
@@ -30,10 +31,10 @@ async function statuses(send: () => Promise<Response>, times: number): Promise<n
 }
 
 describe('rate limits', () => {
-  it('answers 429 JSON with Retry-After on sign-in after RATE_LIMIT_AUTH_MAX attempts, in Spanish with the minutes to wait', async () => {
-    const gw = await startGateway({ AUTH_SERVICE_URL: auth.url, RATE_LIMIT_AUTH_MAX: '3' });
+  it('answers 429 JSON with Retry-After on sign-in after RATE_LIMIT_SIGNIN_FAILURES_MAX failures, in Spanish with the minutes to wait', async () => {
+    const gw = await startGateway({ AUTH_SERVICE_URL: auth.url, RATE_LIMIT_SIGNIN_FAILURES_MAX: '3' });
     try {
-      expect(await statuses(() => signIn(gw.url), 3)).toEqual([200, 200, 200]);
+      expect(await statuses(() => signIn(gw.url), 3)).toEqual([401, 401, 401]);
       const limited = await signIn(gw.url);
       expect(limited.status).toBe(429);
       const retryAfter = Number(limited.headers.get('retry-after'));
@@ -42,6 +43,27 @@ describe('rate limits', () => {
       expect(await limited.json()).toEqual({
         message: 'Demasiados intentos. Inténtelo de nuevo en 15 minutos.',
       });
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('counts only failed sign-ins: many patients signing in from one address lock nobody out', async () => {
+    const gw = await startGateway({ AUTH_SERVICE_URL: auth.url, RATE_LIMIT_SIGNIN_FAILURES_MAX: '3' });
+    try {
+      expect(await statuses(() => signIn(gw.url, 'right'), 11)).toEqual(Array(11).fill(200));
+      expect(await statuses(() => signIn(gw.url), 3)).toEqual([401, 401, 401]);
+      expect((await signIn(gw.url, 'right')).status).toBe(429);
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('marks every proxied API answer Cache-Control: no-store', async () => {
+    const gw = await startGateway({ AUTH_SERVICE_URL: auth.url, ROOMS_SERVICE_URL: rooms.url });
+    try {
+      for (const response of [await fetch(`${gw.url}/api/v1/rooms`), await signIn(gw.url)])
+        expect(response.headers.get('cache-control')).toBe('no-store');
     } finally {
       await gw.close();
     }
@@ -80,13 +102,19 @@ describe('rate limits', () => {
       AUTH_SERVICE_URL: auth.url,
       ROOMS_SERVICE_URL: rooms.url,
       RATE_LIMIT_AUTH_MAX: '2',
+      RATE_LIMIT_SIGNIN_FAILURES_MAX: '2',
     });
     const post = (path: string) => () =>
-      fetch(gw.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      fetch(gw.url + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"password":"wrong"}',
+      });
     try {
-      expect(await statuses(post('/api/v1/auth/signIn'), 3)).toEqual([200, 200, 429]);
-      expect(await statuses(post('/api/v1/auth/signUp'), 3)).toEqual([200, 200, 429]);
-      expect(await statuses(post('/api/v1/auth/forgotPassword'), 3)).toEqual([200, 200, 429]);
+      expect(await statuses(post('/api/v1/auth/signIn'), 3)).toEqual([401, 401, 429]);
+      expect(await statuses(post('/api/v1/auth/signUp'), 3)).toEqual([401, 401, 429]);
+      expect(await statuses(post('/api/v1/auth/forgotPassword'), 3)).toEqual([401, 401, 429]);
+      expect(await statuses(post('/api/v1/auth/resendConfirmation'), 3)).toEqual([401, 401, 429]);
       expect(await statuses(() => fetch(`${gw.url}/api/v1/rooms`), 3)).toEqual([200, 200, 200]);
     } finally {
       await gw.close();
@@ -94,17 +122,17 @@ describe('rate limits', () => {
   });
 
   it('counts case and trailing-slash variants of sign-in against the same budget', async () => {
-    const gw = await startGateway({ AUTH_SERVICE_URL: auth.url, RATE_LIMIT_AUTH_MAX: '2' });
+    const gw = await startGateway({ AUTH_SERVICE_URL: auth.url, RATE_LIMIT_SIGNIN_FAILURES_MAX: '2' });
     const token = mintToken({ id: uniqueName('user'), rol: 'PACIENT' });
     const post = (path: string) =>
       fetch(gw.url + path, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: '{}',
+        body: '{"password":"wrong"}',
       });
     try {
-      expect((await post('/api/v1/auth/signIn')).status).toBe(200);
-      expect((await post('/api/v1/auth/SIGNIN')).status).toBe(200);
+      expect((await post('/api/v1/auth/signIn')).status).toBe(401);
+      expect((await post('/api/v1/auth/SIGNIN')).status).toBe(401);
       expect((await post('/api/v1/auth/signin/')).status).toBe(429);
     } finally {
       await gw.close();
@@ -125,13 +153,13 @@ describe('rate limits', () => {
   it('shares the counters between gateway replicas through Redis', async () => {
     const shared = {
       AUTH_SERVICE_URL: auth.url,
-      RATE_LIMIT_AUTH_MAX: '3',
+      RATE_LIMIT_SIGNIN_FAILURES_MAX: '3',
       RATE_LIMIT_REDIS_PREFIX: `${uniqueName('rl')}:`,
     };
     const [a, b] = await Promise.all([startGateway(shared), startGateway(shared)]);
     try {
-      expect(await statuses(() => signIn(a.url), 2)).toEqual([200, 200]);
-      expect(await statuses(() => signIn(b.url), 2)).toEqual([200, 429]);
+      expect(await statuses(() => signIn(a.url), 2)).toEqual([401, 401]);
+      expect(await statuses(() => signIn(b.url), 2)).toEqual([401, 429]);
     } finally {
       await Promise.all([a.close(), b.close()]);
     }
@@ -148,7 +176,7 @@ describeWithRedisBinary('when Redis goes down', () => {
       REDIS_URL: privateRedis.url,
       AUTH_SERVICE_URL: auth.url,
       ROOMS_SERVICE_URL: rooms.url,
-      RATE_LIMIT_AUTH_MAX: '3',
+      RATE_LIMIT_SIGNIN_FAILURES_MAX: '3',
       RATE_LIMIT_REDIS_PREFIX: prefix,
     });
     const inspector = new Redis(privateRedis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
@@ -156,7 +184,7 @@ describeWithRedisBinary('when Redis goes down', () => {
     try {
       await signIn(gw.url);
       await inspector.connect();
-      expect(await inspector.keys(`${prefix}auth:*`)).toHaveLength(1);
+      expect(await inspector.keys(`${prefix}signin-failures:*`)).toHaveLength(1);
       inspector.disconnect();
 
       await privateRedis.stop();
@@ -172,14 +200,14 @@ describeWithRedisBinary('when Redis goes down', () => {
       expect(Date.now() - started).toBeLessThan(1000);
 
       // Limits still apply, counted in memory (not fail open).
-      expect(await statuses(() => signIn(gw.url), 4)).toEqual([200, 200, 200, 429]);
+      expect(await statuses(() => signIn(gw.url), 4)).toEqual([401, 401, 401, 429]);
 
       await privateRedis.start();
       await waitFor(() => isReady(gw.gateway.redis), 10000, 'gateway to reconnect to redis');
       await inspector.connect();
       await inspector.flushall();
-      expect((await signIn(gw.url)).status).toBe(200);
-      expect(await inspector.keys(`${prefix}auth:*`)).toHaveLength(1);
+      expect((await signIn(gw.url)).status).toBe(401);
+      expect(await inspector.keys(`${prefix}signin-failures:*`)).toHaveLength(1);
     } finally {
       inspector.disconnect();
       await gw.close();

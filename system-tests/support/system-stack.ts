@@ -169,6 +169,7 @@ export async function startSystemStack(options: SystemStackOptions = {}): Promis
     // The suite makes thousands of calls from one address; the limits have tests of their own.
     RATE_LIMIT_MAX: '1000000',
     RATE_LIMIT_AUTH_MAX: '1000000',
+    RATE_LIMIT_SIGNIN_FAILURES_MAX: '1000000',
     SIGNIN_MAX_ATTEMPTS: '100000',
     SIGNIN_MAX_ATTEMPTS_PER_CLIENT: '1000000',
     FORGOT_PASSWORD_MAX_ATTEMPTS: '100000',

@@ -36,7 +36,8 @@ export interface Echo {
 
 /**
  * A service as the gateway sees it, built with server-kit's real app factory (helmet, JSON body
- * limit 100kb, error handler): it echoes path, method, headers and the parsed body of every call.
+ * limit 100kb, error handler): it echoes path, method, headers and the parsed body of every call
+ * (401 for a sign-in body whose password is "wrong").
  */
 export async function startEchoUpstream(name: string): Promise<TestServer> {
   const app = createHttpApp({
@@ -51,7 +52,9 @@ export async function startEchoUpstream(name: string): Promise<TestServer> {
           headers: req.headers,
           body: req.body,
         };
-        res.json(echo);
+        // A sign-in with the password "wrong" fails, as the auth service would answer it.
+        const failed = (req.body as { password?: unknown } | undefined)?.password === 'wrong';
+        res.status(failed ? 401 : 200).json(echo);
       });
     },
   });
