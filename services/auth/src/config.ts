@@ -18,6 +18,7 @@ export const authEnvSchema = serviceEnvSchema.extend({
   BOOTSTRAP_KIOSK_EMAIL: optionalEmail,
   BOOTSTRAP_KIOSK_PASSWORD: optionalPassword,
   /** Per-account limits (the gateway limits per client as well). */
+  /** Failed sign-ins per account and client address, then per client address, in the window. */
   SIGNIN_MAX_ATTEMPTS: z.coerce.number().int().positive().default(10),
   SIGNIN_MAX_ATTEMPTS_PER_CLIENT: z.coerce.number().int().positive().default(50),
   FORGOT_PASSWORD_MAX_ATTEMPTS: z.coerce.number().int().positive().default(3),

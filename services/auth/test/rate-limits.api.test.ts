@@ -12,7 +12,7 @@ afterAll(async () => {
 });
 
 describe('per-account limits', () => {
-  it('answers 429 after too many sign-in attempts on one account, even with the right password', async () => {
+  it('answers 429 after too many failed sign-ins on one account from one address, even with the right password', async () => {
     const person = {
       name: 'Limitada',
       phone: '612999888',
@@ -30,6 +30,43 @@ describe('per-account limits', () => {
 
     const otherAccount = await stack.api.post('/auth/signIn', { email: uniqueEmail('other'), password: 'x' });
     expect(otherAccount.status).toBe(401);
+  });
+
+  it('counts failures only: successful sign-ins never add up, and a success resets the count', async () => {
+    const person = {
+      name: 'Frecuente',
+      phone: '612999777',
+      email: uniqueEmail('often'),
+      password: 'contraseña-buena',
+    };
+    await stack.api.post('/auth/signUp', person);
+    const good = () => stack.api.post('/auth/signIn', { email: person.email, password: person.password });
+    const bad = () => stack.api.post('/auth/signIn', { email: person.email, password: 'mala' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await good()).status);
+    for (const attempt of [bad, bad, good, bad, bad, good]) statuses.push((await attempt()).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 401, 401, 200, 401, 401, 200]);
+  });
+
+  it('an attacker’s failures lock the account only from the attacker’s address, never the owner', async () => {
+    const person = {
+      name: 'Atacada',
+      phone: '612999666',
+      email: uniqueEmail('victim'),
+      password: 'contraseña-buena',
+    };
+    await stack.api.post('/auth/signUp', person);
+    // Straight to the service, which trusts X-Forwarded-For from the gateway's (loopback) address.
+    const signInFrom = (address: string, password: string) =>
+      fetch(`${stack.components.auth!.url}/auth/signIn`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+        body: JSON.stringify({ email: person.email, password }),
+      });
+    const attacker: number[] = [];
+    for (let i = 0; i < 4; i++) attacker.push((await signInFrom('203.0.113.7', 'adivina')).status);
+    expect(attacker).toEqual([401, 401, 401, 429]);
+    expect((await signInFrom('198.51.100.20', person.password)).status).toBe(200);
   });
 
   it('answers 429 after too many forgotten-password requests for one address', async () => {

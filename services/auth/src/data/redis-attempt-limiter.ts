@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { AttemptLimiter } from '../domain/attempt-limiter';
 
+const UNDO_SCRIPT = `if redis.call('GET', KEYS[1]) then return redis.call('DECR', KEYS[1]) end return 0`;
+
 /**
  * Fixed-window counters in Redis, shared by all replicas. While Redis is unreachable the counts live
  * in this process's memory instead, so limits still hold (per replica) rather than switching off.
@@ -22,6 +24,20 @@ export class RedisAttemptLimiter implements AttemptLimiter {
     } catch {
       return this.hitLocally(redisKey, limit, windowSeconds);
     }
+  }
+
+  async reset(key: string): Promise<void> {
+    const redisKey = `auth:attempts:${key}`;
+    this.local.delete(redisKey);
+    await this.redis.del(redisKey).catch(() => undefined);
+  }
+
+  async undo(key: string): Promise<void> {
+    const redisKey = `auth:attempts:${key}`;
+    const entry = this.local.get(redisKey);
+    if (entry && entry.count > 0) entry.count -= 1;
+    // Only when the key still exists (DECR of a missing key would create it at -1, forever).
+    await this.redis.eval(UNDO_SCRIPT, 1, redisKey).catch(() => undefined);
   }
 
   private hitLocally(key: string, limit: number, windowSeconds: number) {

@@ -120,12 +120,21 @@ export class AccountService {
     );
   }
 
+  /**
+   * Throttled on failures only: each attempt is counted first (so parallel guesses cannot slip
+   * past the limit), and a success gives its counts back. The account's counter is kept per client
+   * address, so someone else's failures lock that account only from their own address and never
+   * shut the owner out; the per-address counter stops one address guessing many accounts.
+   */
   async signIn(email: string, password: string, clientKey: string): Promise<SignInResponse> {
-    await this.limit(`signin:${email}`, this.policy.signInMaxAttempts);
-    await this.limit(`signin-client:${clientKey}`, this.policy.signInMaxAttemptsPerClient);
+    const accountKey = `signin:${email}:${clientKey}`;
+    const addressKey = `signin-client:${clientKey}`;
+    await this.limit(accountKey, this.policy.signInMaxAttempts);
+    await this.limit(addressKey, this.policy.signInMaxAttemptsPerClient);
     const user = await this.users.findByEmail(email);
     const valid = await verifyPassword(user?.passwordHash, password);
     if (!user || !valid) throw fieldError(401, 'password', INVALID_CREDENTIALS);
+    await Promise.all([this.limiter.reset(accountKey), this.limiter.undo(addressKey)]);
     // An unconfirmed patient signs in too (`confirmed: false`): the patient area asks them to confirm.
     // Right after a password reset, wait for the second from which sessions count again (< 1 s),
     // or the new session would carry the same whole-second `iat` as the ended ones.
