@@ -51,6 +51,74 @@ describe('the Kubernetes manifests in deploy/k8s', () => {
   });
 });
 
+/**
+ * Whether the rendered NetworkPolicies let a pod labelled `from` open a connection to port `port`
+ * of the pod labelled `to` (ingress rules only, evaluated as Kubernetes does: a pod selected by
+ * some policy accepts only what one of its policies' rules allows).
+ */
+function mayReach(manifests: Manifest[], from: string, to: string, port: number): boolean {
+  const labelsOf = (name: string) =>
+    find(manifests, 'Deployment', name).spec.template.metadata.labels as Record<string, string>;
+  const selects = (selector: Manifest, labels: Record<string, string>) =>
+    Object.entries(selector.matchLabels ?? {}).every(([key, value]) => labels[key] === value) &&
+    (selector.matchExpressions ?? []).every(
+      (e: Manifest) => e.operator === 'In' && (e.values as string[]).includes(labels[e.key]),
+    );
+  const policies = manifests.filter(
+    (m) => m.kind === 'NetworkPolicy' && selects(m.spec.podSelector, labelsOf(to)),
+  );
+  if (policies.length === 0) return true;
+  return policies.some((policy) =>
+    (policy.spec.ingress ?? []).some(
+      (rule: Manifest) =>
+        (!rule.from || rule.from.some((peer: Manifest) => selects(peer.podSelector, labelsOf(from)))) &&
+        (!rule.ports || rule.ports.some((p: Manifest) => p.port === port)),
+    ),
+  );
+}
+
+describe('the NetworkPolicies', () => {
+  const PORTS: Record<string, number> = {
+    gateway: 8080,
+    auth: 4001,
+    appointments: 4002,
+    records: 4003,
+    rooms: 4004,
+    config: 4005,
+    audit: 4006,
+    reporting: 4007,
+    notifications: 4010,
+  };
+  /** Every call the services make (their *_SERVICE_URL settings), besides the gateway's. */
+  const CALLS = [
+    'appointments→auth',
+    'appointments→config',
+    'records→auth',
+    'records→appointments',
+    'records→config',
+    'reporting→config',
+    'notifications→config',
+  ];
+  const names = Object.keys(PORTS);
+
+  it.each(OVERLAYS)('let only the gateway and each service’s callers in (%s)', (overlay) => {
+    const manifests = rendered.get(overlay)!;
+    const allowed: string[] = [];
+    for (const from of names)
+      for (const to of names)
+        if (from !== to && mayReach(manifests, from, to, PORTS[to]!)) allowed.push(`${from}→${to}`);
+    // The gateway is the way in from the Ingress controller: any source may reach it, on its port.
+    const toGateway = names.filter((n) => n !== 'gateway').map((n) => `${n}→gateway`);
+    const fromGateway = names
+      .filter((n) => n !== 'gateway' && n !== 'notifications')
+      .map((n) => `gateway→${n}`);
+    expect(allowed.sort()).toEqual([...toGateway, ...fromGateway, ...CALLS].sort());
+    expect(mayReach(manifests, 'records', 'auth', 4002)).toBe(false);
+    const gatewayPolicy = find(manifests, 'NetworkPolicy', 'gateway-from-ingress');
+    expect(gatewayPolicy.spec.ingress).toEqual([{ ports: [{ protocol: 'TCP', port: 8080 }] }]);
+  });
+});
+
 describe('validateManifests refuses broken manifests', () => {
   const cases: Array<[string, (m: Manifest[]) => void, RegExp]> = [
     [
