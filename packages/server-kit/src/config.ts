@@ -49,9 +49,14 @@ export function loadConfig<TSchema extends z.ZodObject>(
   }
   const config = result.data as Record<string, unknown>;
   if (config.NODE_ENV === 'production') {
+    // Also inside URLs: `amqp://crm:dev-only-rabbitmq@…` carries a development password.
     const devSecrets = Object.entries(config)
-      .filter(([key, value]) => /SECRET|PASSWORD/.test(key) && typeof value === 'string')
-      .filter(([, value]) => (value as string).startsWith(DEV_SECRET_PREFIX))
+      .filter(([key, value]) => /SECRET|PASSWORD|_URL$/.test(key) && typeof value === 'string')
+      .filter(([key, value]) =>
+        key.endsWith('_URL')
+          ? (value as string).includes(DEV_SECRET_PREFIX)
+          : (value as string).startsWith(DEV_SECRET_PREFIX),
+      )
       .map(([key]) => `${key}: development default is not allowed in production`);
     if (devSecrets.length > 0) throw new ConfigError(devSecrets);
   }

@@ -18,6 +18,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig(schema, env)).toThrow(/not allowed in production/);
   });
 
+  it('refuses development passwords inside URLs in production', () => {
+    const urlSchema = schema.extend({ AMQP_URL: z.string() });
+    const env = {
+      NODE_ENV: 'production',
+      JWT_SECRET: 'x'.repeat(40),
+      AMQP_URL: 'amqp://crm:dev-only-rabbitmq@rabbitmq:5672',
+    };
+    expect(() => loadConfig(urlSchema, env)).toThrow(/AMQP_URL: development default/);
+    expect(
+      loadConfig(urlSchema, { ...env, AMQP_URL: 'amqp://crm:s3cr3t-Xy@rabbitmq:5672' }).AMQP_URL,
+    ).toMatch(/^amqp:/);
+  });
+
   it('applies defaults', () => {
     const config = loadConfig(schema, { JWT_SECRET: 'x'.repeat(40) });
     expect(config).toMatchObject({ PORT: 4001, JWT_TTL: '8h', NODE_ENV: 'development' });

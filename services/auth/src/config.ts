@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { loadConfig, serviceEnvSchema } from '@crm/server-kit';
+import { ConfigError, loadConfig, serviceEnvSchema } from '@crm/server-kit';
+import { isCommonPassword, PUBLISHED_PASSWORDS } from './domain/password-policy';
 
 const optionalEmail = z.string().trim().toLowerCase().pipe(z.email()).optional();
 const optionalPassword = z.string().min(8).optional();
@@ -17,8 +18,10 @@ export const authEnvSchema = serviceEnvSchema.extend({
   BOOTSTRAP_DOCTOR_PASSWORD: optionalPassword,
   BOOTSTRAP_KIOSK_EMAIL: optionalEmail,
   BOOTSTRAP_KIOSK_PASSWORD: optionalPassword,
-  /** Per-account limits (the gateway limits per client as well). */
-  /** Failed sign-ins per account and client address, then per client address, in the window. */
+  /**
+   * Failed sign-ins per account and client address, then per client address, in the window (the
+   * gateway limits per client as well).
+   */
   SIGNIN_MAX_ATTEMPTS: z.coerce.number().int().positive().default(10),
   SIGNIN_MAX_ATTEMPTS_PER_CLIENT: z.coerce.number().int().positive().default(50),
   FORGOT_PASSWORD_MAX_ATTEMPTS: z.coerce.number().int().positive().default(3),
@@ -33,5 +36,23 @@ export const authEnvSchema = serviceEnvSchema.extend({
 
 export type AuthConfig = z.infer<typeof authEnvSchema>;
 
-export const loadAuthConfig = (env: NodeJS.ProcessEnv = process.env): AuthConfig =>
-  loadConfig(authEnvSchema, env);
+const BOOTSTRAP_PASSWORDS = [
+  'BOOTSTRAP_ADMIN_PASSWORD',
+  'BOOTSTRAP_DOCTOR_PASSWORD',
+  'BOOTSTRAP_KIOSK_PASSWORD',
+] as const;
+
+/** In production, the staff accounts created at start-up may not use a published or common password. */
+export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig {
+  const config = loadConfig(authEnvSchema, env);
+  if (config.NODE_ENV !== 'production') return config;
+  const weak = BOOTSTRAP_PASSWORDS.filter((key) => {
+    const password = config[key];
+    return password !== undefined && (PUBLISHED_PASSWORDS.includes(password) || isCommonPassword(password));
+  });
+  if (weak.length > 0)
+    throw new ConfigError(
+      weak.map((key) => `${key}: a published or common password is not allowed in production`),
+    );
+  return config;
+}

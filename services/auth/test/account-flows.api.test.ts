@@ -106,6 +106,24 @@ describe('validation', () => {
     expect(response.body.errors.map((e: { field: string }) => e.field).sort()).toEqual([...fields].sort());
   });
 
+  it('refuses a common or breached password on sign-up, reset and staff registration', async () => {
+    const message = 'Esta contraseña es muy común o aparece en filtraciones de datos; elija otra';
+    const signUp = await stack.api.post('/auth/signUp', { ...newPatient(), password: 'Password123' });
+    expect(signUp.status).toBe(400);
+    expect(signUp.body.errors).toEqual([{ field: 'password', message }]);
+    const reset = await stack.api.post(`/auth/resetPassword/${'x'.repeat(32)}`, { password: 'qwerty123' });
+    expect(reset.status).toBe(400);
+    expect(reset.body.errors).toEqual([{ field: 'password', message }]);
+    const doctor = await stack.signIn(BOOTSTRAP.doctor.email, BOOTSTRAP.doctor.password);
+    const staff = await stack.api.post(
+      '/auth/doctor/patient/create',
+      { ...newPatient(), password: 'iloveyou1' },
+      doctor,
+    );
+    expect(staff.status).toBe(400);
+    expect(staff.body.errors).toEqual([{ field: 'password', message }]);
+  });
+
   it('answers a duplicate e-mail (any case) with 409 on the email field', async () => {
     const person = newPatient();
     expect((await stack.api.post('/auth/signUp', person)).status).toBe(201);

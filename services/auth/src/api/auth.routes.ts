@@ -3,7 +3,6 @@ import { z } from 'zod';
 import {
   forgotPasswordBody,
   nameField,
-  passwordField,
   phoneField,
   resendConfirmationBody,
   emailField,
@@ -14,6 +13,7 @@ import {
 } from '@crm/contracts';
 import { callerOf, requireRole, validate, validated } from '@crm/server-kit';
 import type { AccountService } from '../domain/account.service';
+import { newPasswordField } from '../domain/password-policy';
 
 const staffCreatePatientBody = z.object({
   name: nameField,
@@ -22,9 +22,13 @@ const staffCreatePatientBody = z.object({
   /** Optional: without it the patient is invited by e-mail to set one. */
   password: z.preprocess(
     (value) => (value === '' || value === null ? undefined : value),
-    passwordField.optional(),
+    newPasswordField.optional(),
   ),
 });
+
+/** The contracts' bodies, with the common-password check on the password being set. */
+const signUpWithNewPassword = signUpBody.extend({ password: newPasswordField });
+const resetWithNewPassword = resetPasswordBody.extend({ password: newPasswordField });
 
 /**
  * `/auth/*` calls of SPEC §7, with the payloads and answers the front ends expect. Answers a person
@@ -50,8 +54,8 @@ export function authRoutes(accounts: AccountService, requireUser: RequestHandler
     res.json(await accounts.signIn(email, password, req.ip ?? 'unknown'));
   });
 
-  router.post('/auth/signUp', validate('body', signUpBody), async (_req, res) => {
-    const session = await accounts.signUp(validated(res, 'body', signUpBody));
+  router.post('/auth/signUp', validate('body', signUpWithNewPassword), async (_req, res) => {
+    const session = await accounts.signUp(validated(res, 'body', signUpWithNewPassword));
     res.status(201).json({
       message: 'Usuario registrado: revise su correo electrónico para confirmar la cuenta',
       ...session,
@@ -74,11 +78,11 @@ export function authRoutes(accounts: AccountService, requireUser: RequestHandler
   router.post(
     '/auth/resetPassword/:token',
     validate('params', tokenParam),
-    validate('body', resetPasswordBody),
+    validate('body', resetWithNewPassword),
     async (_req, res) => {
       const { email } = await accounts.resetPassword(
         validated(res, 'params', tokenParam).token,
-        validated(res, 'body', resetPasswordBody).password,
+        validated(res, 'body', resetWithNewPassword).password,
       );
       // The page signs in with it and the new password, and opens the person's area at once.
       res.json({ message: 'Password reset', email });

@@ -1,0 +1,52 @@
+import { devEnvDefaults } from '../../../scripts/lib/dev-env';
+import { loadAuthConfig } from '../src/config';
+import { isCommonPassword, newPasswordField, PUBLISHED_PASSWORDS } from '../src/domain/password-policy';
+
+const production = {
+  NODE_ENV: 'production',
+  JWT_SECRET: 'a-real-secret-of-more-than-thirty-two-characters',
+  MONGO_URL: 'mongodb://db:27017',
+  AMQP_URL: 'amqp://crm:Xq7-real@broker:5672',
+};
+
+describe('new passwords', () => {
+  it('are refused when on the list of common and breached passwords, whatever the case', () => {
+    for (const common of ['password123', 'Qwerty123', 'iloveyou', '12345678'])
+      expect(isCommonPassword(common)).toBe(true);
+    expect(isCommonPassword('contraseña-buena')).toBe(false);
+    const refused = newPasswordField.safeParse('PASSWORD1');
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues[0]?.message).toBe(
+      'Esta contraseña es muy común o aparece en filtraciones de datos; elija otra',
+    );
+    expect(newPasswordField.safeParse('Ventana-Azul-2026').success).toBe(true);
+  });
+});
+
+describe('production start', () => {
+  it('lists every published development password', () => {
+    const dev = devEnvDefaults();
+    for (const key of ['BOOTSTRAP_ADMIN_PASSWORD', 'BOOTSTRAP_DOCTOR_PASSWORD', 'BOOTSTRAP_KIOSK_PASSWORD'])
+      expect(PUBLISHED_PASSWORDS).toContain(dev[key]);
+  });
+
+  it('refuses the published or a common bootstrap password, and accepts them in development', () => {
+    const published = {
+      ...production,
+      BOOTSTRAP_ADMIN_PASSWORD: 'Admin1234!',
+      BOOTSTRAP_KIOSK_PASSWORD: 'Kiosk1234!',
+    };
+    expect(() => loadAuthConfig(published)).toThrow(
+      /BOOTSTRAP_ADMIN_PASSWORD: a published or common password[\s\S]*BOOTSTRAP_KIOSK_PASSWORD/,
+    );
+    expect(() => loadAuthConfig({ ...production, BOOTSTRAP_DOCTOR_PASSWORD: 'sunshine1' })).toThrow(
+      /BOOTSTRAP_DOCTOR_PASSWORD/,
+    );
+    expect(loadAuthConfig({ ...production, BOOTSTRAP_ADMIN_PASSWORD: 'Ventana-Azul-2026' }).NODE_ENV).toBe(
+      'production',
+    );
+    expect(loadAuthConfig({ ...published, NODE_ENV: 'development' }).BOOTSTRAP_ADMIN_PASSWORD).toBe(
+      'Admin1234!',
+    );
+  });
+});
