@@ -1,10 +1,13 @@
 /**
  * Issue 11 §3: Redis stopped → the gateway keeps serving: public calls, signed-in calls, sign-in and
  * the cached form configuration all answer as before and quickly; when Redis is back everything still
- * works. The product uses a Redis of this test's own (the gateway tests' PrivateRedis), so the
+ * works. Issue 18: a session signed out while Redis is down is refused by every service (each keeps
+ * its own copy of ended sessions), through the gateway and directly, and stays refused after. The product uses a Redis of this test's own (the gateway tests' PrivateRedis), so the
  * outage never reaches other tests.
  */
+import type { ApiService } from '@crm/contracts';
 import { signInStaff, type Actor } from './support/actors';
+import { isReady, waitFor } from '../gateway/test/support/gateway';
 import { PrivateRedis } from '../gateway/test/support/private-redis';
 import { timed } from './support/faults';
 import { call } from './support/http';
@@ -20,7 +23,10 @@ const summary = new Summary('fault: Redis stopped');
 
 beforeAll(async () => {
   redis = await PrivateRedis.start();
-  stack = await startSystemStack({ notifications: false, env: { REDIS_URL: redis.url } });
+  stack = await startSystemStack({
+    notifications: false,
+    env: { REDIS_URL: redis.url, SESSION_REDIS_SYNC_MS: '1000' },
+  });
   doctor = await signInStaff(stack, 'doctor');
 }, 120_000);
 
@@ -89,4 +95,65 @@ it('keeps serving while Redis is down, within a second per call, and after it is
   });
   expect(cached.status).toBe(200);
   summary.set('checked after recovery within (ms)', Date.now() - recoveredAt);
+});
+
+/** One read per service that verifies tokens: path through the gateway (and, minus the prefix, direct). */
+const ADMIN_READS: ReadonlyArray<[ApiService, string]> = [
+  ['auth', '/auth/currentUser'],
+  ['appointments', '/dates'],
+  ['records', '/records'],
+  ['rooms', '/room-calendar/mine'],
+  ['config', '/config/view?view=doctor/appointments/:id'],
+  ['audit', '/audit'],
+  ['reporting', '/reports/summary?from=2026-01-01&to=2026-01-31'],
+];
+
+/** The status of each read, through the gateway and straight to the service, with this token. */
+async function readEverywhere(token: string): Promise<string[]> {
+  const outcomes = await Promise.all(
+    ADMIN_READS.flatMap(([service, path]) => [
+      call(stack.gatewayUrl, 'GET', path, { token }).then((r) => `gateway ${path} ${r.status}`),
+      call(stack.services[service].url, 'GET', path, { token, outsideApi: true }).then(
+        (r) => `${service} ${path} ${r.status}`,
+      ),
+    ]),
+  );
+  return outcomes.sort();
+}
+
+it('refuses a session signed out while Redis is down, at every service and through the gateway, also after', async () => {
+  const admin = await signInStaff(stack, 'admin');
+  const before = await readEverywhere(admin.token);
+  expect(before.filter((line) => !line.endsWith(' 200'))).toEqual([]);
+
+  await redis.stop();
+  let refusedAfterMs = -1;
+  try {
+    const signedOutAt = Date.now();
+    expect((await call(stack.gatewayUrl, 'POST', '/auth/signOut', { token: admin.token })).status).toBe(200);
+    // The services learn it from the auth service's event (their own copy), within a few seconds.
+    for (;;) {
+      const statuses = await readEverywhere(admin.token);
+      if (statuses.every((line) => line.endsWith(' 401'))) break;
+      if (Date.now() - signedOutAt > 10_000)
+        expect(statuses.filter((line) => !line.endsWith(' 401'))).toEqual([]);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    refusedAfterMs = Date.now() - signedOutAt;
+  } finally {
+    await redis.start();
+  }
+  summary.set('signed out while Redis down: refused everywhere after (ms)', refusedAfterMs);
+  await waitFor(() => isReady(stack.gateway.redis), 10_000, 'the gateway to reconnect to Redis');
+  // Redis came back without the sign-out (its write failed): the services still refuse, and the
+  // gateway's copy (which its config cache relies on) is written again by the auth service's
+  // re-sync (every SESSION_REDIS_SYNC_MS, 1 s here).
+  const backAt = Date.now();
+  let after = await readEverywhere(admin.token);
+  while (after.some((line) => !line.endsWith(' 401')) && Date.now() - backAt < 10_000) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    after = await readEverywhere(admin.token);
+  }
+  summary.set('refused everywhere again after Redis is back (ms)', Date.now() - backAt);
+  expect(after.filter((line) => !line.endsWith(' 401'))).toEqual([]);
 });

@@ -12,9 +12,11 @@ export type SessionCheck = (user: AuthenticatedUser) => Promise<boolean>;
  *
  * Trade-off, deliberately: when Redis is unavailable (not connected, error, or slower than the
  * command timeout) the check is SKIPPED (fail open) and logged once per outage. The token's
- * signature and expiry were still verified, and every service verifies the token again, so an
- * outage only widens the window in which a signed-out token keeps working until it expires;
- * failing closed would instead sign every user out of the whole product whenever Redis blinks.
+ * signature and expiry were still verified, and every service behind the gateway refuses ended
+ * sessions by itself (its own copy of `auth.session.ended.v1`, server-kit's ended-sessions.ts), so
+ * an outage costs nothing but this fast path; failing closed would instead sign every user out of
+ * the whole product whenever Redis blinks. After an outage the auth service writes the facts it
+ * could not write to Redis again (`SESSION_REDIS_SYNC_MS`).
  */
 export function createSessionCheck(redis: Redis, logger: Logger): SessionCheck {
   let skipping = false;

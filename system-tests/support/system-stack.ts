@@ -269,6 +269,8 @@ const QUEUE_SUFFIXES = [
   'appointments.records',
   'gateway.view-cache',
   ...NOTIFICATIONS_QUEUE_PURPOSES.map((purpose) => `notifications.${purpose}`),
+  // Every service that verifies tokens keeps the ended sessions (server-kit's ended-sessions.ts).
+  ...['auth', 'appointments', 'records', 'rooms', 'config', 'audit', 'reporting'].map((s) => `${s}.sessions`),
 ];
 
 async function deleteQueuesWithPrefix(amqpUrl: string, prefix: string): Promise<void> {

@@ -26,6 +26,8 @@ export const serviceEnvSchema = baseEnvSchema.extend({
   EVENTS_EXCHANGE: z.string().min(1).default('crm.events'),
   /** Prefix of this deployment's consumer queues (`<prefix>.<service>.<purpose>`); tests use their own. */
   QUEUE_PREFIX: z.string().min(1).default('crm'),
+  /** How often each replica reloads the sessions ended through any replica (services that verify tokens). */
+  ENDED_SESSIONS_POLL_MS: z.coerce.number().int().positive().default(1000),
 });
 
 export class ConfigError extends Error {

@@ -23,13 +23,14 @@ export function createAuthService(config: AuthConfig, logger: Logger) {
   });
   redis.on('error', () => undefined); // outages are handled where Redis is used
 
-  const relay = runtime.outbox([models.User]);
+  const relay = runtime.outbox([models.User, models.RevokedSession]);
 
   const ttlSeconds = durationToSeconds(config.JWT_TTL);
   const tokens = runtime.tokens;
+  const revocations = new SessionRevocationStore(models, redis, ttlSeconds, logger, runtime.kickOutbox);
   const accounts = new AccountService(
     new MongoUserRepository(models, runtime.kickOutbox),
-    new SessionRevocationStore(models, redis, ttlSeconds, logger),
+    revocations,
     tokens,
     new RedisAttemptLimiter(redis),
     {
@@ -45,6 +46,11 @@ export function createAuthService(config: AuthConfig, logger: Logger) {
     },
   );
   const requireUser = runtime.requireUser((user) => accounts.isSessionValid(user));
+  runtime.every({
+    name: 'ended sessions to Redis',
+    intervalMs: config.SESSION_REDIS_SYNC_MS,
+    run: () => revocations.syncToRedis(),
+  });
 
   const bootstrapAccounts = (
     [

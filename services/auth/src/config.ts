@@ -30,6 +30,8 @@ export const authEnvSchema = serviceEnvSchema.extend({
   ATTEMPT_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
   CONFIRMATION_TTL_HOURS: z.coerce.number().positive().default(48),
   RESET_TTL_MINUTES: z.coerce.number().positive().default(60),
+  /** How often ended sessions are written to Redis again (the gateway's copy, after a Redis outage). */
+  SESSION_REDIS_SYNC_MS: z.coerce.number().int().positive().default(30_000),
   /** Validity of the set-your-password link e-mailed to patients registered by staff or at the kiosk. */
   INVITATION_TTL_HOURS: z.coerce.number().positive().default(168),
 });

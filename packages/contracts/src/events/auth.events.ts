@@ -49,3 +49,17 @@ export const userInvited = defineEvent(
   'auth.user.invited.v1',
   tokenMail.extend({ channel: z.enum(['staff', 'kiosk']) }),
 );
+
+/**
+ * Sessions ended (issue 18): one token signed out (`tokenId`), or every token of a user issued before
+ * `validAfter` (unix seconds; a password reset, a disabled account). Every service that verifies
+ * tokens keeps these facts in its own database, so it refuses ended sessions by itself, also while
+ * Redis (the gateway's fast path) is down. `until`: no token they concern is valid after it.
+ */
+export const sessionEnded = defineEvent(
+  'auth.session.ended.v1',
+  z.union([
+    z.object({ tokenId: z.string().min(1), until: z.iso.datetime() }),
+    z.object({ userId: z.string().min(1), validAfter: z.number().int().min(0), until: z.iso.datetime() }),
+  ]),
+);

@@ -6,3 +6,4 @@ export * from './mongo';
 export * from './run-service';
 export * from './service-runtime';
 export * from './audit-trail';
+export * from './ended-sessions';

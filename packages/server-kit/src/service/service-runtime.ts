@@ -13,6 +13,7 @@ import type { ReadinessCheck } from '../health';
 import { createHttpApp } from '../http-app';
 import type { Logger } from '../logger';
 import { createAuditTrail } from './audit-trail';
+import { createEndedSessions } from './ended-sessions';
 import { connectMongo, syncIndexes } from './mongo';
 
 /** The environment every service with a database and the event bus reads (see serviceEnvSchema). */
@@ -27,6 +28,8 @@ export interface RuntimeConfig {
   JWT_TTL?: string;
   /** How often published access-trail entries are swept from `audit_outbox` (default 60 s). */
   AUDIT_OUTBOX_SWEEP_MS?: number;
+  /** How often each replica reloads the ended sessions stored by any replica (default 1 s). */
+  ENDED_SESSIONS_POLL_MS?: number;
 }
 
 /** A consumer of the service: its queue is `<QUEUE_PREFIX>.<service>.<purpose>`. */
@@ -70,6 +73,14 @@ export function createServiceRuntime(name: string, config: RuntimeConfig, logger
     sweepIntervalMs: config.AUDIT_OUTBOX_SWEEP_MS,
   });
   let auditInUse = false;
+  // A service that verifies tokens refuses ended sessions by itself (issue 18, ended-sessions.ts).
+  const endedSessions = tokens
+    ? createEndedSessions(mongo.connection, { pollMs: config.ENDED_SESSIONS_POLL_MS })
+    : undefined;
+  if (endedSessions) {
+    consumers.push({ purpose: 'sessions', events: endedSessions.events });
+    tasks.push(endedSessions.refresh);
+  }
 
   const runTask = (task: BackgroundTask) =>
     task
@@ -88,8 +99,22 @@ export function createServiceRuntime(name: string, config: RuntimeConfig, logger
     get tokens(): TokenService {
       return verifiedTokens();
     },
-    /** Verifies the bearer token (and the session, when a check is given) on a route. */
-    requireUser: (isSessionValid?: SessionCheck) => requireAuth(verifiedTokens(), isSessionValid),
+    /**
+     * Verifies the bearer token and that its session was not ended (signed out, password reset,
+     * account disabled), plus the service's own check when one is given.
+     */
+    requireUser: (isSessionValid?: SessionCheck) =>
+      requireAuth(
+        verifiedTokens(),
+        async (user) =>
+          endedSessions!.isSessionValid(user) && (isSessionValid ? await isSessionValid(user) : true),
+      ),
+    /** Every queue this service consumes from, with its retry and dead-letter queues (test clean-up). */
+    queueNames: () =>
+      consumers.flatMap(({ purpose }) => {
+        const queue = `${config.QUEUE_PREFIX}.${name}.${purpose}`;
+        return [queue, `${queue}.retry`, `${queue}.dlq`];
+      }),
     /**
      * The service's access trail (services/audit/README.md, "How to record"): take it while wiring,
      * before `start`; `await runtime.audit.recordRequest(req, {action, resource, …})` in a route.

@@ -28,15 +28,25 @@ userSchema.index({ rol: 1, name: 1 });
 
 export type UserDocument = InferSchemaType<typeof userSchema> & { _id: unknown; createdAt: Date };
 
+/**
+ * Ended sessions: a signed-out token (`_id` = its id) or a user's "valid after" instant (`_id`
+ * `valid-after:<user>:<seconds>`). `storedAt` lets the Redis copy be written again after an outage.
+ */
 const revokedSessionSchema = new Schema(
   {
     _id: { type: String },
     expiresAt: { type: Date, required: true },
+    storedAt: { type: Date },
+    userId: { type: String },
+    validAfter: { type: Number },
   },
   { collection: 'revoked_sessions', versionKey: false },
 );
 // No TTL index: FerretDB does not implement expireAfterSeconds; expired entries are purged on write.
 revokedSessionSchema.index({ expiresAt: 1 });
+revokedSessionSchema.index({ storedAt: 1 });
+/** Each ended session is announced to the other services (`auth.session.ended.v1`) from here. */
+revokedSessionSchema.plugin(outboxPlugin);
 
 /** One-time tokens already used, keyed `<purpose>:<hash>`: the unique _id makes use single. */
 const consumedTokenSchema = new Schema(
