@@ -132,6 +132,35 @@ describe('staff accesses recorded by their services', () => {
     expect(JSON.stringify((await trailOf(`patientId=${patient.id}`)).body)).not.toContain(SECRET);
   });
 
+  it('staff and kiosk reads of patients in the auth service: user.list naming the patients listed, user.read, user.update', async () => {
+    const email = (
+      await stack.api.get<{ data: { email: string } }>(`/users/${patient.id}`, staff.SERVICE_ACCOUNT.token)
+    ).body.data.email;
+    const listed = await stack.api.get(
+      `/users/pacients?search=${encodeURIComponent(email)}`,
+      staff.ADMIN.token,
+    );
+    expect(listed.status).toBe(200);
+    const fetched = await stack.api.get(
+      `/users/fetch?email=${encodeURIComponent(email)}`,
+      staff.DOCTOR.token,
+    );
+    expect(fetched.status).toBe(200);
+    const onboarded = await stack.api.post(
+      '/users/onboarding',
+      { email, phone: '612 000 111', operation: 'update' },
+      staff.SERVICE_ACCOUNT.token,
+    );
+    expect(onboarded.status).toBe(200);
+
+    const byKiosk = await entryAbout({ action: 'user.read', actorId: staff.SERVICE_ACCOUNT.id });
+    expect(byKiosk).toMatchObject({ actorRol: 'SERVICE_ACCOUNT', resource: 'user', resourceId: patient.id });
+    const list = await entryAbout({ action: 'user.list', actorId: staff.ADMIN.id });
+    expect(list).toMatchObject({ actorRol: 'ADMIN', resource: 'user', patientId: patient.id });
+    await entryAbout({ action: 'user.read', actorId: staff.DOCTOR.id });
+    await entryAbout({ action: 'user.update', actorId: staff.SERVICE_ACCOUNT.id });
+  });
+
   it('an admin changing the centre profile: config.centre.update, about no patient', async () => {
     const response = await stack.api.put('/config/centre', CENTRE_PROFILE_SEED, staff.ADMIN.token);
     expect(response.status).toBe(200);

@@ -63,7 +63,7 @@ export function createAuthService(config: AuthConfig, logger: Logger) {
   const service = {
     app: runtime.httpApp((router) => {
       router.use(authRoutes(accounts, requireUser));
-      router.use(usersRoutes(accounts, requireUser));
+      router.use(usersRoutes(accounts, requireUser, runtime.audit));
     }),
     accounts,
     models,

@@ -10,8 +10,13 @@ import {
   type UsersPage,
 } from '@crm/contracts';
 import { requireRole, validate, validated } from '@crm/server-kit';
+import type { AuditTrail } from '@crm/server-kit/service';
 import type { AccountService } from '../domain/account.service';
 import { toUserView } from '../domain/user';
+
+/** The patients among listed people, for the access trail (staff accounts are not patients). */
+const patientIdsOf = (people: readonly { _id: string; rol: string }[]) =>
+  people.filter((person) => person.rol === 'PACIENT').map((person) => person._id);
 
 /** `GET /users` lists patients unless `rol` asks for another role (staff screens only show patients). */
 const usersQuery = pageQuery.extend({ rol: z.enum(ROLES).default('PACIENT') });
@@ -25,14 +30,27 @@ const paging = (page: number, limit: number, total: number) => ({
   totalPages: Math.max(1, Math.ceil(total / limit)),
 });
 
-/** `/users*` calls: back-office lists (DOCTOR, ADMIN) and the kiosk's lookup and save (SERVICE_ACCOUNT). */
-export function usersRoutes(accounts: AccountService, requireUser: RequestHandler): Router {
+/**
+ * `/users*` calls: back-office lists (DOCTOR, ADMIN) and the kiosk's lookup and save (SERVICE_ACCOUNT).
+ * Every one reads or changes patients' data, so each is recorded in the access trail (naming the
+ * patients listed) before it answers: a read that could not be recorded is not served.
+ */
+export function usersRoutes(
+  accounts: AccountService,
+  requireUser: RequestHandler,
+  trail: AuditTrail,
+): Router {
   const router = Router();
   const staff = [requireUser, requireRole('DOCTOR', 'ADMIN')];
 
   router.get('/users', ...staff, validate('query', usersQuery), async (_req, res) => {
     const { page, limit, search, rol } = validated(res, 'query', usersQuery);
     const { items, total } = await accounts.listUsers({ page, limit, search, roles: [rol] });
+    await trail.recordRequest(_req, {
+      action: 'user.list',
+      resource: 'user',
+      patientIds: patientIdsOf(items),
+    });
     const body: UsersPage = { users: items, ...paging(page, limit, total) };
     res.json(body);
   });
@@ -41,6 +59,11 @@ export function usersRoutes(accounts: AccountService, requireUser: RequestHandle
   router.get('/users/pacients', ...staff, validate('query', pageQuery), async (_req, res) => {
     const { page, limit, search } = validated(res, 'query', pageQuery);
     const { items, total } = await accounts.listUsers({ page, limit, search, roles: ['PACIENT'] });
+    await trail.recordRequest(_req, {
+      action: 'user.list',
+      resource: 'user',
+      patientIds: patientIdsOf(items),
+    });
     const body: PacientsPage = { pacients: items, ...paging(page, limit, total) };
     res.json(body);
   });
@@ -50,9 +73,16 @@ export function usersRoutes(accounts: AccountService, requireUser: RequestHandle
     requireUser,
     requireRole('SERVICE_ACCOUNT', 'DOCTOR', 'ADMIN'),
     validate('query', fetchByEmailQuery),
-    async (_req, res) => {
+    async (req, res) => {
       const patient = await accounts.findPatientByEmail(validated(res, 'query', fetchByEmailQuery).email);
-      res.json({ data: toUserView(patient) });
+      const view = toUserView(patient);
+      await trail.recordRequest(req, {
+        action: 'user.read',
+        resource: 'user',
+        resourceId: view._id,
+        patientIds: [view._id],
+      });
+      res.json({ data: view });
     },
   );
 
@@ -62,8 +92,15 @@ export function usersRoutes(accounts: AccountService, requireUser: RequestHandle
     requireUser,
     requireRole('SERVICE_ACCOUNT', 'DOCTOR', 'ADMIN'),
     validate('params', idParam),
-    async (_req, res) => {
-      res.json({ data: toUserView(await accounts.findPatientById(validated(res, 'params', idParam).id)) });
+    async (req, res) => {
+      const view = toUserView(await accounts.findPatientById(validated(res, 'params', idParam).id));
+      await trail.recordRequest(req, {
+        action: 'user.read',
+        resource: 'user',
+        resourceId: view._id,
+        patientIds: [view._id],
+      });
+      res.json({ data: view });
     },
   );
 
@@ -72,9 +109,15 @@ export function usersRoutes(accounts: AccountService, requireUser: RequestHandle
     requireUser,
     requireRole('SERVICE_ACCOUNT'),
     validate('body', onboardingBody),
-    async (_req, res) => {
+    async (req, res) => {
       const input = validated(res, 'body', onboardingBody);
       const patient = await accounts.onboard(input);
+      await trail.recordRequest(req, {
+        action: input.operation === 'create' ? 'user.create' : 'user.update',
+        resource: 'user',
+        resourceId: patient.id,
+        patientIds: [patient.id],
+      });
       res.status(input.operation === 'create' ? 201 : 200).json({ data: patient });
     },
   );
