@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
 import {
   fetchByEmailQuery,
@@ -42,28 +42,25 @@ export function usersRoutes(
 ): Router {
   const router = Router();
   const staff = [requireUser, requireRole('DOCTOR', 'ADMIN')];
+  /** A list names every patient shown; a read or change names its one patient. */
+  const recordList = (req: Request, people: readonly { _id: string; rol: string }[]) =>
+    trail.recordRequest(req, { action: 'user.list', resource: 'user', patientIds: patientIdsOf(people) });
+  const recordOne = (req: Request, action: string, patientId: string) =>
+    trail.recordRequest(req, { action, resource: 'user', resourceId: patientId, patientIds: [patientId] });
 
-  router.get('/users', ...staff, validate('query', usersQuery), async (_req, res) => {
+  router.get('/users', ...staff, validate('query', usersQuery), async (req, res) => {
     const { page, limit, search, rol } = validated(res, 'query', usersQuery);
     const { items, total } = await accounts.listUsers({ page, limit, search, roles: [rol] });
-    await trail.recordRequest(_req, {
-      action: 'user.list',
-      resource: 'user',
-      patientIds: patientIdsOf(items),
-    });
+    await recordList(req, items);
     const body: UsersPage = { users: items, ...paging(page, limit, total) };
     res.json(body);
   });
 
   /** The back office's paged patient list (the spec leaves its path open; documented in the README). */
-  router.get('/users/pacients', ...staff, validate('query', pageQuery), async (_req, res) => {
+  router.get('/users/pacients', ...staff, validate('query', pageQuery), async (req, res) => {
     const { page, limit, search } = validated(res, 'query', pageQuery);
     const { items, total } = await accounts.listUsers({ page, limit, search, roles: ['PACIENT'] });
-    await trail.recordRequest(_req, {
-      action: 'user.list',
-      resource: 'user',
-      patientIds: patientIdsOf(items),
-    });
+    await recordList(req, items);
     const body: PacientsPage = { pacients: items, ...paging(page, limit, total) };
     res.json(body);
   });
@@ -75,14 +72,8 @@ export function usersRoutes(
     validate('query', fetchByEmailQuery),
     async (req, res) => {
       const patient = await accounts.findPatientByEmail(validated(res, 'query', fetchByEmailQuery).email);
-      const view = toUserView(patient);
-      await trail.recordRequest(req, {
-        action: 'user.read',
-        resource: 'user',
-        resourceId: view._id,
-        patientIds: [view._id],
-      });
-      res.json({ data: view });
+      await recordOne(req, 'user.read', patient.id);
+      res.json({ data: toUserView(patient) });
     },
   );
 
@@ -93,14 +84,9 @@ export function usersRoutes(
     requireRole('SERVICE_ACCOUNT', 'DOCTOR', 'ADMIN'),
     validate('params', idParam),
     async (req, res) => {
-      const view = toUserView(await accounts.findPatientById(validated(res, 'params', idParam).id));
-      await trail.recordRequest(req, {
-        action: 'user.read',
-        resource: 'user',
-        resourceId: view._id,
-        patientIds: [view._id],
-      });
-      res.json({ data: view });
+      const patient = await accounts.findPatientById(validated(res, 'params', idParam).id);
+      await recordOne(req, 'user.read', patient.id);
+      res.json({ data: toUserView(patient) });
     },
   );
 
@@ -112,12 +98,7 @@ export function usersRoutes(
     async (req, res) => {
       const input = validated(res, 'body', onboardingBody);
       const patient = await accounts.onboard(input);
-      await trail.recordRequest(req, {
-        action: input.operation === 'create' ? 'user.create' : 'user.update',
-        resource: 'user',
-        resourceId: patient.id,
-        patientIds: [patient.id],
-      });
+      await recordOne(req, input.operation === 'create' ? 'user.create' : 'user.update', patient.id);
       res.status(input.operation === 'create' ? 201 : 200).json({ data: patient });
     },
   );
