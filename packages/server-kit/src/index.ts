@@ -6,5 +6,6 @@ export * from './health';
 export * from './http-app';
 export * from './logger';
 export * from './request-context';
+export * from './route-table';
 export * from './shutdown';
 export * from './validation';

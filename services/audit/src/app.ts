@@ -1,6 +1,6 @@
 import { createServiceRuntime, type ServiceHandle } from '@crm/server-kit/service';
-import type { Logger } from '@crm/server-kit';
-import { auditRoutes } from './api/audit.routes';
+import { tableRouter, type Logger } from '@crm/server-kit';
+import { auditHandlers } from './api/audit.routes';
 import type { AuditConfig } from './config';
 import { auditModels } from './data/audit.models';
 import { MongoAuditLog } from './data/audit.repository';
@@ -30,7 +30,7 @@ export function createAuditService(config: AuditConfig, logger: Logger) {
 
   const service = {
     app: runtime.httpApp((router) => {
-      router.use(auditRoutes(audit, trail, runtime.requireUser(), logger));
+      router.use(tableRouter('audit', auditHandlers(audit, trail, logger), runtime.requireUser()));
     }),
     models,
     trail,

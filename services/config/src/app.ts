@@ -1,9 +1,9 @@
 import { RECORDS_VIEW } from '@crm/contracts';
-import type { Logger } from '@crm/server-kit';
+import { tableRouter, type Logger } from '@crm/server-kit';
 import { createServiceRuntime, type ServiceHandle } from '@crm/server-kit/service';
 import { medicalCertificateFields } from '@crm/view-config';
-import { centreProfileRoutes } from './api/centre-profile.routes';
-import { configViewRoutes } from './api/config-view.routes';
+import { centreProfileHandlers } from './api/centre-profile.routes';
+import { configViewHandlers } from './api/config-view.routes';
 import type { ConfigServiceConfig } from './config';
 import { centreVersionModel } from './data/centre-version.model';
 import { MongoCentreVersionRepository } from './data/centre-version.repository';
@@ -40,8 +40,11 @@ export function createConfigService(config: ConfigServiceConfig, logger: Logger)
 
   const service = {
     app: runtime.httpApp((router) => {
-      router.use(configViewRoutes(views, requireUser, runtime.audit));
-      router.use(centreProfileRoutes(centre, requireUser, runtime.audit));
+      const handlers = {
+        ...configViewHandlers(views, runtime.audit),
+        ...centreProfileHandlers(centre, runtime.audit),
+      };
+      router.use(tableRouter('config', handlers, requireUser));
     }),
     models,
     views,

@@ -1,6 +1,6 @@
 import { createServiceRuntime, type ServiceHandle } from '@crm/server-kit/service';
-import type { Logger } from '@crm/server-kit';
-import { reportsRoutes } from './api/reports.routes';
+import { tableRouter, type Logger } from '@crm/server-kit';
+import { reportsHandlers } from './api/reports.routes';
 import type { ReportingConfig } from './config';
 import { CentreRefundWindow } from './data/centre.client';
 import { MongoFactStore } from './data/facts.repository';
@@ -34,7 +34,7 @@ export function createReportingService(config: ReportingConfig, logger: Logger) 
 
   const service = {
     app: runtime.httpApp((router) => {
-      router.use(reportsRoutes(reporting, runtime.requireUser()));
+      router.use(tableRouter('reporting', reportsHandlers(reporting), runtime.requireUser()));
     }),
     models,
     reporting,

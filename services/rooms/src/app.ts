@@ -1,7 +1,7 @@
-import type { Logger } from '@crm/server-kit';
+import { tableRouter, type Logger } from '@crm/server-kit';
 import { createServiceRuntime, type ServiceHandle } from '@crm/server-kit/service';
-import { roomCalendarRoutes } from './api/room-calendar.routes';
-import { roomsRoutes } from './api/rooms.routes';
+import { roomCalendarHandlers } from './api/room-calendar.routes';
+import { roomsHandlers } from './api/rooms.routes';
 import type { RoomsConfig } from './config';
 import { OrphanLockSweeper } from './data/orphan-lock.sweeper';
 import { reservationModels } from './data/reservation.model';
@@ -32,8 +32,13 @@ export function createRoomsService(config: RoomsConfig, logger: Logger) {
 
   const service = {
     app: runtime.httpApp((router) => {
-      router.use(roomsRoutes(reservations));
-      router.use(roomCalendarRoutes(reservations, requireUser));
+      router.use(
+        tableRouter(
+          'rooms',
+          { ...roomsHandlers(reservations), ...roomCalendarHandlers(reservations) },
+          requireUser,
+        ),
+      );
     }),
     models,
     relay,

@@ -30,10 +30,10 @@ const AUDIT_FILTERS = ['patientId', 'actorId', 'action', 'from', 'to', 'search']
 /**
  * Every call behind the gateway and who may make it: the one source of truth for the gateway's
  * public-route list, and for the system tests, which fail when a running service has a route that
- * is not listed here (or this table lists one that no service has). Services still check the role
- * themselves (`requireRole`); this table must say the same.
+ * is not listed here (or this table lists one that no service has). Services mount their routes
+ * from it (server-kit's `tableRouter`): the roles each service checks are the ones written here.
  */
-export const API_ROUTES: readonly ApiRoute[] = [
+const ROUTE_TABLE = [
   // auth
   { method: 'POST', path: '/auth/signIn', service: 'auth', access: 'public', body: true },
   { method: 'POST', path: '/auth/signUp', service: 'auth', access: 'public', body: true },
@@ -211,7 +211,11 @@ export const API_ROUTES: readonly ApiRoute[] = [
   { method: 'GET', path: '/audit/export.csv', service: 'audit', access: ['ADMIN'], query: AUDIT_FILTERS },
   // reporting (the dashboard's figures, a read model fed by events)
   { method: 'GET', path: '/reports/summary', service: 'reporting', access: ['ADMIN'], query: ['from', 'to'] },
-];
+] as const satisfies readonly ApiRoute[];
+
+export const API_ROUTES: readonly ApiRoute[] = ROUTE_TABLE;
+/** The table with its literal entries, for typing each service's handlers (server-kit's `tableRouter`). */
+export type RouteTable = typeof ROUTE_TABLE;
 
 /** The routes reachable without a session token, as `{method, pattern}` for the gateway's matcher. */
 export const PUBLIC_API_ROUTES: readonly { method: ApiMethod; pattern: string }[] = API_ROUTES.filter(

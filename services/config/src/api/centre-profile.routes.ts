@@ -1,6 +1,5 @@
-import { Router, type RequestHandler } from 'express';
 import { centreProfileBody } from '@crm/contracts';
-import { callerOf, requireRole, validate, validated } from '@crm/server-kit';
+import { callerOf, validate, validated, type RouteHandlers } from '@crm/server-kit';
 import type { AuditTrail } from '@crm/server-kit/service';
 import type { CentreProfileService } from '../domain/centre-profile.service';
 
@@ -8,28 +7,18 @@ import type { CentreProfileService } from '../domain/centre-profile.service';
  * `/config/centre`: the centre profile. Anyone reads it (the public site shows it; the gateway
  * caches it); only an admin stores a new version, recorded in the access trail.
  */
-export function centreProfileRoutes(
-  centre: CentreProfileService,
-  requireUser: RequestHandler,
-  trail: AuditTrail,
-): Router {
-  const router = Router();
-
-  router.get('/config/centre', async (_req, res) => {
-    res.json(await centre.current());
-  });
-
-  router.put(
-    '/config/centre',
-    requireUser,
-    requireRole('ADMIN'),
-    validate('body', centreProfileBody),
-    async (req, res) => {
-      const profile = await centre.replace(validated(res, 'body', centreProfileBody), callerOf(req));
-      await trail.recordRequest(req, { action: 'config.centre.update', resource: 'centre' });
-      res.json(profile);
+export function centreProfileHandlers(centre: CentreProfileService, trail: AuditTrail) {
+  return {
+    'GET /config/centre': async (_req, res) => {
+      res.json(await centre.current());
     },
-  );
-
-  return router;
+    'PUT /config/centre': [
+      validate('body', centreProfileBody),
+      async (req, res) => {
+        const profile = await centre.replace(validated(res, 'body', centreProfileBody), callerOf(req));
+        await trail.recordRequest(req, { action: 'config.centre.update', resource: 'centre' });
+        res.json(profile);
+      },
+    ],
+  } satisfies Partial<RouteHandlers<'config'>>;
 }

@@ -1,53 +1,39 @@
-import { Router, type RequestHandler } from 'express';
 import { viewQuery, viewUpdateQuery } from '@crm/contracts';
-import { callerOf, requireRole, validate, validated } from '@crm/server-kit';
-import { viewConfigBody } from '@crm/view-config';
+import { callerOf, validate, validated, type RouteHandlers } from '@crm/server-kit';
 import type { AuditTrail } from '@crm/server-kit/service';
+import { viewConfigBody } from '@crm/view-config';
 import type { ViewConfigService } from '../domain/view-config.service';
 
 /**
  * `/config/view` (SPEC §7): the back office reads form configurations; only an admin changes them,
  * and every change is recorded in the access trail (the view's name, never its fields).
  */
-export function configViewRoutes(
-  views: ViewConfigService,
-  requireUser: RequestHandler,
-  trail: AuditTrail,
-): Router {
-  const router = Router();
-
-  router.get(
-    '/config/view',
-    requireUser,
-    requireRole('DOCTOR', 'ADMIN'),
-    validate('query', viewQuery),
-    async (_req, res) => {
-      const { view, version } = validated(res, 'query', viewQuery);
-      res.json(await views.get(view, version));
-    },
-  );
-
-  router.put(
-    '/config/view',
-    requireUser,
-    requireRole('ADMIN'),
-    validate('query', viewUpdateQuery),
-    validate('body', viewConfigBody),
-    async (req, res) => {
-      const { view } = validated(res, 'query', viewUpdateQuery);
-      const { config, created } = await views.replace(
-        view,
-        validated(res, 'body', viewConfigBody).fields,
-        callerOf(req),
-      );
-      await trail.recordRequest(req, {
-        action: 'config.view.update',
-        resource: 'view-config',
-        resourceId: view,
-      });
-      res.status(created ? 201 : 200).json(config);
-    },
-  );
-
-  return router;
+export function configViewHandlers(views: ViewConfigService, trail: AuditTrail) {
+  return {
+    'GET /config/view': [
+      validate('query', viewQuery),
+      async (_req, res) => {
+        const { view, version } = validated(res, 'query', viewQuery);
+        res.json(await views.get(view, version));
+      },
+    ],
+    'PUT /config/view': [
+      validate('query', viewUpdateQuery),
+      validate('body', viewConfigBody),
+      async (req, res) => {
+        const { view } = validated(res, 'query', viewUpdateQuery);
+        const { config, created } = await views.replace(
+          view,
+          validated(res, 'body', viewConfigBody).fields,
+          callerOf(req),
+        );
+        await trail.recordRequest(req, {
+          action: 'config.view.update',
+          resource: 'view-config',
+          resourceId: view,
+        });
+        res.status(created ? 201 : 200).json(config);
+      },
+    ],
+  } satisfies Partial<RouteHandlers<'config'>>;
 }

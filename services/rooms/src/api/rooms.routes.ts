@@ -1,11 +1,11 @@
-import { Router } from 'express';
+import type { RouteHandlers } from '@crm/server-kit';
 import type { ReservationService } from '../domain/reservation.service';
 
 /** `GET /rooms`: public (SPEC §7), the active consulting rooms. */
-export function roomsRoutes(reservations: ReservationService): Router {
-  const router = Router();
-  router.get('/rooms', async (_req, res) => {
-    res.json(await reservations.listRooms());
-  });
-  return router;
+export function roomsHandlers(reservations: ReservationService) {
+  return {
+    'GET /rooms': async (_req, res) => {
+      res.json(await reservations.listRooms());
+    },
+  } satisfies Partial<RouteHandlers<'rooms'>>;
 }
