@@ -34,7 +34,7 @@ async function deliver(
   data: EventData<typeof sessionEnded>,
 ) {
   const [binding] = replica.events;
-  await binding[1](createEnvelope(sessionEnded, data, 'test') as never);
+  await binding[1](createEnvelope(sessionEnded, data, 'test') as never, {} as never);
 }
 
 describe('ended sessions, as every service keeps them', () => {
