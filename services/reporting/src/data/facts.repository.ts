@@ -211,7 +211,9 @@ export class MongoFactStore implements FactStore {
     // until the command ends, so one command replacing more documents than its pool has
     // connections (50) never finishes, and stalls every other client with it.
     for (let i = 0; i < writes.length; i += DAY_WRITES_PER_COMMAND)
-      await this.models.Day.collection.bulkWrite(writes.slice(i, i + DAY_WRITES_PER_COMMAND), { ordered: false });
+      await this.models.Day.collection.bulkWrite(writes.slice(i, i + DAY_WRITES_PER_COMMAND), {
+        ordered: false,
+      });
   }
 
   /** When the reconciliation last looked at facts (kept in `meta`, so a restart resumes from it). */
