@@ -21,11 +21,12 @@ export class BenchProcesses {
   private readonly children: ChildProcess[] = [];
   private stopping = false;
 
-  start(script: string, env: Record<string, string>): ChildProcess {
+  /** `nodeArgs`: extra Node options, e.g. `--cpu-prof` for a profile written when it exits. */
+  start(script: string, env: Record<string, string>, nodeArgs: string[] = []): ChildProcess {
     const child = fork(path.join(ROOT, script), [], {
       cwd: ROOT,
       env: { ...process.env, ...env },
-      execArgv: ['--import', 'tsx'],
+      execArgv: [...nodeArgs, '--import', 'tsx'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     this.children.push(child);

@@ -260,7 +260,14 @@ async function main(): Promise<void> {
   await waitUntil(
     async () => {
       const t = (await summary(CATCH_UP_YEAR)).totals;
-      seen = { at: `${((Date.now() - started) / 1000).toFixed(1)} s`, booked: t.booked, attended: t.attended, noShow: t.noShow, cancelled: t.cancelled, records: t.records };
+      seen = {
+        at: `${((Date.now() - started) / 1000).toFixed(1)} s`,
+        booked: t.booked,
+        attended: t.attended,
+        noShow: t.noShow,
+        cancelled: t.cancelled,
+        records: t.records,
+      };
       return (
         t.booked === expected.booked &&
         t.attended === expected.attended &&
@@ -272,7 +279,9 @@ async function main(): Promise<void> {
     'the read model to catch up',
     300_000,
   ).catch((error: Error) => {
-    throw new Error(`${error.message}; expected ${JSON.stringify(expected)}, last seen ${JSON.stringify(seen)}`);
+    throw new Error(
+      `${error.message}; expected ${JSON.stringify(expected)}, last seen ${JSON.stringify(seen)}`,
+    );
   });
   const caughtUp = (Date.now() - started) / 1000;
   await broker.close();
