@@ -7,7 +7,10 @@
  * bookings per second and latency percentiles. Then, with every client at once, it makes R rounds
  * of C patients race for one slot each. Finally it counts double bookings in the database
  * (slots with more than one booked appointment, patients with more than one active one): both must
- * be 0, or the process exits with 1.
+ * be 0, or the process exits with 1. In the same run it measures the database floor: as many
+ * single inserts of an appointment-sized document under two unique indexes (the booking's own
+ * discipline), at the same concurrency, straight to the MongoDB-compatible server; bookings/s is
+ * printed as a fraction of it (target, issue 19: ≥ 50 %).
  *
  * Env: BENCH_PATIENTS (default 400), BENCH_CONCURRENCY (default 20), BENCH_RACE_ROUNDS (default 20).
  * Infrastructure as for the tests (URLs from the environment, else 127.0.0.1 defaults).
@@ -104,6 +107,46 @@ async function countDoubleBookings(service: AppointmentsService) {
   };
 }
 
+/**
+ * The floor: `count` single inserts under two unique indexes at the booking's concurrency, of a
+ * document shaped like a booked appointment, into a scratch collection of the same database.
+ */
+async function databaseFloor(service: AppointmentsService, count: number) {
+  const template = await service.models.Appointment.findOne({ kind: 'active' }).lean<
+    Record<string, unknown>
+  >();
+  const collection = service.models.Appointment.db.collection(`bench_floor_${Date.now()}`);
+  await collection.createIndex({ slotKey: 1 }, { unique: true });
+  await collection.createIndex({ activePatientKey: 1 }, { unique: true });
+  const { _id: _ignored, ...shape } = template ?? {};
+  try {
+    const started = performance.now();
+    const latencies = await pool(
+      Array.from({ length: count }, (_, i) => i),
+      CONCURRENCY,
+      async (i) => {
+        const t = performance.now();
+        await collection.insertOne({
+          ...shape,
+          slotKey: `floor-slot-${i}`,
+          activePatientKey: `floor-patient-${i}`,
+        });
+        return performance.now() - t;
+      },
+    );
+    const seconds = (performance.now() - started) / 1000;
+    latencies.sort((a, b) => a - b);
+    return {
+      count,
+      insertsPerSecond: count / seconds,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+    };
+  } finally {
+    await collection.drop().catch(() => undefined);
+  }
+}
+
 async function main(): Promise<number> {
   console.log(`starting the stack; ${PATIENTS} patients, ${CONCURRENCY} concurrent clients…`);
   const stack = await startStack({ components: ['auth', 'appointments'] });
@@ -138,6 +181,7 @@ async function main(): Promise<number> {
       raceRefused += outcome.filter((r) => r.status === 409).length;
     }
 
+    const floor = await databaseFloor(service, bookers.length);
     const doubles = await countDoubleBookings(service);
     console.log('');
     console.log(
@@ -149,7 +193,14 @@ async function main(): Promise<number> {
     console.log(
       `| distinct slots, ${String(CONCURRENCY).padStart(2)} clients | ${String(results.length).padStart(8)} | ${String(created).padStart(4)} | ${String(results.length - created).padStart(5)} | ${(created / seconds).toFixed(1).padStart(10)} | ${percentile(latencies, 50).toFixed(1).padStart(8)} | ${percentile(latencies, 99).toFixed(1).padStart(8)} | ${latencies[latencies.length - 1]!.toFixed(1).padStart(8)} |`,
     );
+    const fraction = created / seconds / floor.insertsPerSecond;
+    console.log(
+      `| database floor (inserts)   | ${String(floor.count).padStart(8)} |  –   |   –   | ${floor.insertsPerSecond.toFixed(1).padStart(10)} | ${floor.p50.toFixed(1).padStart(8)} | ${floor.p99.toFixed(1).padStart(8)} |    –     |`,
+    );
     console.log('');
+    console.log(
+      `bookings/s as a fraction of the database floor: ${(fraction * 100).toFixed(1)} % (target ≥ 50 %) → ${fraction >= 0.5 ? 'met' : 'NOT met'}`,
+    );
     console.log(
       `contention: ${RACE_ROUNDS} rounds × ${CONCURRENCY} patients on one slot → ${raceWinners} booked, ${raceRefused} refused with 409 (expected ${RACE_ROUNDS} and ${RACE_ROUNDS * (CONCURRENCY - 1)})`,
     );
