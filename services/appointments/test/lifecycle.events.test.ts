@@ -10,6 +10,7 @@ import { PatientDirectory } from '../src/domain/patient';
 import {
   bookedAt,
   checkedInAt,
+  earlierToday,
   ghostPatient,
   minutesFromNow,
   publishRecordCreated,
@@ -142,8 +143,8 @@ describe('the no-show sweep', () => {
       );
       const today = await checkedInAt(
         service(),
-        await bookedAt(service(), ghostPatient('today'), minutesFromNow(-50)),
-        minutesFromNow(-55),
+        await bookedAt(service(), ghostPatient('today'), earlierToday(50)),
+        earlierToday(55),
       );
       const events = await listenForMessages<{ data: { id: string; by?: unknown } }>(
         stack.amqpUrl,

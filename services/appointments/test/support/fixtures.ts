@@ -85,6 +85,15 @@ export async function checkedInAt(
 /** `minutes` from now (negative: ago). */
 export const minutesFromNow = (minutes: number) => new Date(Date.now() + minutes * 60_000);
 
+/** `minutes` ago, but never before today's third minute (centre's time zone): stays "today" near midnight. */
+export const earlierToday = (minutes: number) =>
+  new Date(
+    Math.max(
+      Date.now() - minutes * 60_000,
+      moment.tz(CENTRE_TIME_ZONE).startOf('day').add(2, 'minutes').valueOf(),
+    ),
+  );
+
 /** 10:00 of the day before today, in the centre's time zone. */
 export const yesterdayAtTen = () =>
   moment.tz(CENTRE_TIME_ZONE).subtract(1, 'day').startOf('day').hours(10).toDate();
