@@ -3,12 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Role } from '@crm/contracts';
 import { createLogger, type Logger } from '@crm/server-kit';
-import { infrastructure, mintToken, TEST_JWT_SECRET, uniqueName } from '@crm/testing';
+import { deleteQueues, infrastructure, listen, mintToken, TEST_JWT_SECRET, uniqueName } from '@crm/testing';
 import type { Redis } from 'ioredis';
 import mongoose from 'mongoose';
-import { startConfig } from '../../../test-support/components/config';
-import { deleteConsumerQueues } from '../../../test-support/components/service-component';
-import type { StartedComponent } from '../../../test-support/components/types';
+import { DEPLOYABLES } from '../../../test-support/deployables';
 import { loadGatewayConfig, type GatewayConfig } from '../../src/config';
 import type { ConfigCache } from '../../src/config-cache';
 import { startGateway } from '../../src/start-gateway';
@@ -28,7 +26,8 @@ export interface ConfigCacheStack {
   exchange: string;
   redis: Redis;
   cache: ConfigCache;
-  configService: StartedComponent;
+  /** The config service's base URL. */
+  configServiceUrl: string;
   /** A token per role, for users that exist only in the token (enough for the config service). */
   tokens: Record<Role, string>;
   logger: Logger;
@@ -53,26 +52,30 @@ export async function startConfigCacheStack(label: string): Promise<ConfigCacheS
   const id = uniqueName(label);
   const logger = createLogger(label, process.env.TEST_LOG_LEVEL ?? 'silent');
   const exchange = `${id}.events`;
-  const configService = await startConfig({
-    env: {
+  // The config service as its main.ts creates it, on a port of its own.
+  const configService = await DEPLOYABLES.config.create(
+    {
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',
       JWT_SECRET: TEST_JWT_SECRET,
       MONGO_URL: infra.mongoUrl,
+      MONGO_DB: `${id}_config`,
       AMQP_URL: infra.amqpUrl,
       EVENTS_EXCHANGE: exchange,
       QUEUE_PREFIX: id,
     },
-    id,
-    logger: () => logger,
-  });
+    logger,
+  );
+  const configServer = await listen(configService.app);
+  await configService.start();
+  await configService.consuming();
   const gatewayConfig = (redisUrl = infra.redisUrl) =>
     loadGatewayConfig({
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',
       JWT_SECRET: TEST_JWT_SECRET,
       REDIS_URL: redisUrl,
-      CONFIG_SERVICE_URL: configService.url,
+      CONFIG_SERVICE_URL: configServer.url,
       AMQP_URL: infra.amqpUrl,
       EVENTS_EXCHANGE: exchange,
       RATE_LIMIT_REDIS_PREFIX: `${id}:rl:`,
@@ -104,7 +107,7 @@ export async function startConfigCacheStack(label: string): Promise<ConfigCacheS
     exchange,
     redis,
     cache,
-    configService,
+    configServiceUrl: configServer.url,
     tokens,
     logger,
     gatewayConfig,
@@ -129,8 +132,9 @@ export async function startConfigCacheStack(label: string): Promise<ConfigCacheS
         for await (const batch of keys) if (batch.length > 0) await redis.del(...batch);
       }
       await server.close();
-      await deleteConsumerQueues(infra.amqpUrl, `${id}.gateway.view-cache`);
+      await configServer.close();
       await configService.stop();
+      await deleteQueues(infra.amqpUrl, [`${id}.gateway.view-cache`, ...configService.queueNames()]);
       const connection = await mongoose.createConnection(infra.mongoUrl).asPromise();
       await connection.useDb(`${id}_config`).dropDatabase();
       await connection.close();

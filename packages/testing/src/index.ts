@@ -4,3 +4,4 @@ export * from './mail-catcher';
 export * from './messages';
 export * from './tokens';
 export * from './ports';
+export * from './stack';

@@ -71,6 +71,7 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
     start: () => runtime.start(),
     /** Resolves once the patients and records feeds are bound to the exchange (tests wait for it). */
     consuming: (timeoutMs?: number) => runtime.consuming(timeoutMs),
+    queueNames: runtime.queueNames,
     stop: () => runtime.stop(),
   };
   return service satisfies ServiceHandle;

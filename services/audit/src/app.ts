@@ -24,9 +24,9 @@ export function createAuditService(config: AuditConfig, logger: Logger) {
   const staff = new MongoStaffDirectory(models);
   const audit = new AuditService(new MongoAuditLog(models), staff, config.AUDIT_EXPORT_MAX_ROWS);
   runtime.consume({ purpose: 'staff', events: staffDirectoryHandlers(staff) });
-  // The entries feed is subscribed here rather than through runtime.consume: it needs no
-  // processed-events records and retries for ever (see events/audit-entries.consumer.ts).
-  let entries: ReturnType<typeof runtime.bus.consumer.subscribe> | undefined;
+  // Not through runtime.consume: the entries feed needs no processed-events records and retries
+  // for ever (see events/audit-entries.consumer.ts).
+  runtime.feed(auditEntriesSubscription(audit, config.QUEUE_PREFIX));
 
   const service = {
     app: runtime.httpApp((router) => {
@@ -35,15 +35,9 @@ export function createAuditService(config: AuditConfig, logger: Logger) {
     models,
     trail,
     relay,
-    async start() {
-      await runtime.start();
-      entries ??= runtime.bus.consumer.subscribe(auditEntriesSubscription(audit, config.QUEUE_PREFIX));
-    },
-    /** Resolves once both feeds are bound to the exchange (tests wait for it). */
-    async consuming(timeoutMs?: number) {
-      await runtime.consuming(timeoutMs);
-      await entries?.ready(timeoutMs);
-    },
+    start: () => runtime.start(),
+    consuming: runtime.consuming,
+    queueNames: runtime.queueNames,
     stop: () => runtime.stop(),
   };
   return service satisfies ServiceHandle;

@@ -78,6 +78,8 @@ export function createAuthService(config: AuthConfig, logger: Logger) {
         }
       });
     },
+    consuming: runtime.consuming,
+    queueNames: runtime.queueNames,
     stop: () => runtime.stop(() => redis.disconnect()),
   };
   return service satisfies ServiceHandle;

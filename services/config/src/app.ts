@@ -51,6 +51,8 @@ export function createConfigService(config: ConfigServiceConfig, logger: Logger)
     centre,
     relay,
     start: () => runtime.start(seed),
+    consuming: runtime.consuming,
+    queueNames: runtime.queueNames,
     stop: () => runtime.stop(),
   };
   return service satisfies ServiceHandle;

@@ -81,6 +81,7 @@ export function createNotificationsService(config: NotificationsConfig, logger: 
     start: () => runtime.start(),
     /** Resolves once every queue is declared and bound (events published before that are not routed). */
     consuming: (timeoutMs = 30000) => runtime.consuming(timeoutMs),
+    queueNames: runtime.queueNames,
     async stop() {
       await runtime.stop(); // consumers first: an e-mail being sent finishes before SMTP closes
       mail.close();

@@ -50,6 +50,7 @@ export function createRecordsService(config: RecordsConfig, logger: Logger) {
     start: () => runtime.start(),
     /** Resolves once the configuration and listing feeds are bound to the exchange (tests wait for it). */
     consuming: (timeoutMs?: number) => runtime.consuming(timeoutMs),
+    queueNames: runtime.queueNames,
     stop: () => runtime.stop(),
   };
   return service satisfies ServiceHandle;

@@ -1,10 +1,9 @@
 import { Writable } from 'node:stream';
 import { createLogger } from '@crm/server-kit';
-import { listen, uniqueName, type RunningServer } from '@crm/testing';
+import { deleteQueues, listen, uniqueName, type RunningServer } from '@crm/testing';
 import mongoose from 'mongoose';
-import { deleteConsumerQueues } from '../../../test-support/components/service-component';
 import { startStack, type Stack } from '../../../test-support/stack';
-import { createRecordsService, RECORDS_QUEUE_PURPOSES, type RecordsService } from '../src/app';
+import { createRecordsService, type RecordsService } from '../src/app';
 import { loadRecordsConfig } from '../src/config';
 import { metadataOf, renewalWith } from './factories/metadata';
 import { bookFor, registerPatient, staffOf, type Staff } from './factories/people';
@@ -40,8 +39,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await records?.stop();
-  for (const purpose of RECORDS_QUEUE_PURPOSES)
-    await deleteConsumerQueues(stack.amqpUrl, `${queuePrefix}.records.${purpose}`);
+  if (records) await deleteQueues(stack.amqpUrl, records.queueNames());
   const connection = await mongoose.createConnection(stack.mongoUrl).asPromise();
   await connection.useDb(database).dropDatabase();
   await connection.close();

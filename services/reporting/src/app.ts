@@ -29,8 +29,8 @@ export function createReportingService(config: ReportingConfig, logger: Logger) 
     intervalMs: config.REPORTING_RECONCILE_MS,
     run: () => reporting.reconcile(),
   });
-  // Subscribed here rather than through runtime.consume: facts need no processed-events records.
-  let feed: ReturnType<typeof runtime.bus.consumer.subscribe> | undefined;
+  // Not through runtime.consume: facts need no processed-events records.
+  runtime.feed(reportingSubscription(reporting, () => refundWindow.invalidate(), config.QUEUE_PREFIX));
 
   const service = {
     app: runtime.httpApp((router) => {
@@ -38,17 +38,9 @@ export function createReportingService(config: ReportingConfig, logger: Logger) 
     }),
     models,
     reporting,
-    async start() {
-      await runtime.start();
-      feed ??= runtime.bus.consumer.subscribe(
-        reportingSubscription(reporting, () => refundWindow.invalidate(), config.QUEUE_PREFIX),
-      );
-    },
-    /** Resolves once the feed is bound to the exchange (tests wait for it). */
-    async consuming(timeoutMs?: number) {
-      await runtime.consuming(timeoutMs);
-      await feed?.ready(timeoutMs);
-    },
+    start: () => runtime.start(),
+    consuming: runtime.consuming,
+    queueNames: runtime.queueNames,
     stop: () =>
       runtime.stop(async () => {
         reporting.stop();

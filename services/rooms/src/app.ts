@@ -50,6 +50,8 @@ export function createRoomsService(config: RoomsConfig, logger: Logger) {
       });
       sweeper.start();
     },
+    consuming: runtime.consuming,
+    queueNames: runtime.queueNames,
     stop: () => runtime.stop(() => sweeper.stop()),
   };
   return service satisfies ServiceHandle;

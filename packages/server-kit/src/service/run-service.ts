@@ -7,6 +7,10 @@ export interface ServiceHandle {
   app: Express;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** Resolves once every consumer queue is bound to the exchange (tests wait for it). */
+  consuming(timeoutMs?: number): Promise<void>;
+  /** The queues it consumes from, with their retry and dead-letter queues (test clean-up). */
+  queueNames(): string[];
 }
 
 export interface ListenConfig {

@@ -12,7 +12,7 @@ import { durationToSeconds } from '../config';
 import type { ReadinessCheck } from '../health';
 import { createHttpApp } from '../http-app';
 import type { Logger } from '../logger';
-import { createAuditTrail } from './audit-trail';
+import { auditEntriesQueue, createAuditTrail } from './audit-trail';
 import { createEndedSessions } from './ended-sessions';
 import { connectMongo, syncIndexes } from './mongo';
 
@@ -63,6 +63,8 @@ export function createServiceRuntime(name: string, config: RuntimeConfig, logger
   };
   let relay: ReturnType<typeof bus.outboxRelay> | undefined;
   const consumers: ConsumerSpec[] = [];
+  /** Feeds with their own queue name and idempotency (subscribed at start, after the consumers). */
+  const feeds: SubscribeOptions<readonly EventContract[]>[] = [];
   const tasks: BackgroundTask[] = [];
   const subscriptions: Subscription[] = [];
   const timers: NodeJS.Timeout[] = [];
@@ -111,10 +113,12 @@ export function createServiceRuntime(name: string, config: RuntimeConfig, logger
       ),
     /** Every queue this service consumes from, with its retry and dead-letter queues (test clean-up). */
     queueNames: () =>
-      consumers.flatMap(({ purpose }) => {
-        const queue = `${config.QUEUE_PREFIX}.${name}.${purpose}`;
-        return [queue, `${queue}.retry`, `${queue}.dlq`];
-      }),
+      [
+        // The access trail's queue is declared by each producer, so that no entry is lost before the audit service runs.
+        ...(auditInUse ? [auditEntriesQueue(config.QUEUE_PREFIX)] : []),
+        ...consumers.map(({ purpose }) => `${config.QUEUE_PREFIX}.${name}.${purpose}`),
+        ...feeds.map((f) => f.queue),
+      ].flatMap((queue) => [queue, `${queue}.retry`, `${queue}.dlq`]),
     /**
      * The service's access trail (services/audit/README.md, "How to record"): take it while wiring,
      * before `start`; `await runtime.audit.recordRequest(req, {action, resource, …})` in a route.
@@ -135,6 +139,13 @@ export function createServiceRuntime(name: string, config: RuntimeConfig, logger
     kickOutbox: () => relay?.kick(),
     consume(spec: ConsumerSpec) {
       consumers.push(spec);
+    },
+    /**
+     * A feed that needs no processed-events records (its storage is idempotent by itself) or a
+     * queue name of its own; subscribed at start like the consumers.
+     */
+    feed(options: SubscribeOptions<readonly EventContract[]>) {
+      feeds.push(options);
     },
     every(task: BackgroundTask) {
       tasks.push(task);
@@ -170,6 +181,7 @@ export function createServiceRuntime(name: string, config: RuntimeConfig, logger
           }),
         );
       }
+      for (const feed of feeds) subscriptions.push(bus.consumer.subscribe(feed));
       relay?.start();
       for (const task of tasks) {
         await runTask(task);

@@ -1,0 +1,216 @@
+/**
+ * The one harness that starts the product in-process for API tests, system tests and benchmarks:
+ * chosen deployables exactly as their `main.ts` starts them (own configuration from the stack's
+ * environment, own database, `start()`, consumers bound before anything is published), then the
+ * gateway as production wires it, all on the real infrastructure. Every stack has its own
+ * databases, exchange, queues and cache keys, so stacks never see each other's data.
+ *
+ * The deployables themselves are given by the caller (test-support/deployables.ts): packages do not
+ * import services. A service's URL is put in the environment of the ones started after it and of
+ * the gateway (`<NAME>_SERVICE_URL`), as a deployment would.
+ */
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import amqp from 'amqplib';
+import mongoose from 'mongoose';
+import type { Logger } from '@crm/server-kit';
+import { apiClient, type ApiClient } from './http';
+import { infrastructure, uniqueName, type InfrastructureUrls } from './infrastructure';
+import { MailCatcher } from './mail-catcher';
+import { TEST_JWT_SECRET } from './tokens';
+
+/** What a deployable's factory returns, as far as the harness cares (services' `ServiceHandle`). */
+export interface Deployable {
+  app?: RequestListener;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Resolves once every consumer queue is bound (events published before that would be lost). */
+  consuming?(timeoutMs?: number): Promise<void>;
+  /** The queues it consumes from (deleted when the stack stops). */
+  queueNames?(): string[];
+}
+
+export interface DeployableSpec {
+  create(env: NodeJS.ProcessEnv, logger: Logger): Deployable | Promise<Deployable>;
+  /** Serves HTTP (default): listened on a port of its own, its URL given to later deployables. */
+  http?: boolean;
+}
+
+/** The gateway, started by the caller's `startGateway` (gateway/src/start-gateway.ts). */
+export interface HarnessGateway {
+  url: string;
+  cacheReady(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type GatewayStarter = (
+  env: NodeJS.ProcessEnv,
+  options: { logger: Logger; cacheKeyPrefix: string; queuePrefix: string },
+) => Promise<HarnessGateway>;
+
+export interface RunningDeployable<H extends Deployable = Deployable> {
+  name: string;
+  handle: H;
+  database: string;
+  /** Databases dropped when the stack stops. */
+  databases: string[];
+  url?: string;
+  port?: number;
+  server?: Server;
+}
+
+export interface HarnessOptions<N extends string> {
+  deployables: Record<N, DeployableSpec>;
+  /** Which to start, in this order (a service that calls another comes after it). */
+  start: readonly N[];
+  startGateway: GatewayStarter;
+  /** Prefix of the stack's id (databases, exchange, queues). */
+  idPrefix: string;
+  logger: (name: string) => Logger;
+  logLevel: string;
+  /** Environment on top of the infrastructure's and the test defaults (accounts, limits, knobs). */
+  env?: Record<string, string>;
+}
+
+export interface Harness<N extends string> {
+  id: string;
+  infra: InfrastructureUrls;
+  env: NodeJS.ProcessEnv;
+  api: ApiClient;
+  gatewayUrl: string;
+  gateway: HarnessGateway;
+  mail: MailCatcher;
+  running: Partial<Record<N, RunningDeployable>>;
+  signIn(email: string, password: string): Promise<string>;
+  /**
+   * Stops one deployable as a deployment would (no new connections, calls under way finish, then
+   * its database and broker connections close) and starts a fresh one on the same port.
+   */
+  restart(name: N): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function listenOn(listener: RequestListener, port: number): Promise<Server> {
+  const server = createServer(listener);
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
+}
+
+/** Stops accepting connections; requests under way finish first (cut after `graceMs`). */
+function closeServer(server: Server, graceMs = 0): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+    if (graceMs === 0) server.closeAllConnections();
+    else setTimeout(() => server.closeAllConnections(), graceMs).unref();
+  });
+}
+
+/** Deletes queues with their retry and dead-letter queues (clean-up; best effort). */
+export async function deleteQueues(amqpUrl: string, queues: readonly string[]): Promise<void> {
+  if (queues.length === 0) return;
+  const connection = await amqp.connect(amqpUrl).catch(() => undefined);
+  if (!connection) return;
+  try {
+    const channel = await connection.createChannel();
+    channel.on('error', () => undefined);
+    const names = new Set(queues.flatMap((queue) => [queue, `${queue}.retry`, `${queue}.dlq`]));
+    for (const name of names) await channel.deleteQueue(name).catch(() => undefined);
+  } finally {
+    await connection.close().catch(() => undefined);
+  }
+}
+
+export async function startHarness<N extends string>(options: HarnessOptions<N>): Promise<Harness<N>> {
+  const infra = await infrastructure();
+  const id = uniqueName(options.idPrefix);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'test',
+    LOG_LEVEL: options.logLevel,
+    JWT_SECRET: TEST_JWT_SECRET,
+    MONGO_URL: infra.mongoUrl,
+    AMQP_URL: infra.amqpUrl,
+    REDIS_URL: infra.redisUrl,
+    SMTP_URL: infra.smtpUrl,
+    PUBLIC_URL: 'http://crm.test',
+    EVENTS_EXCHANGE: `${id}.events`,
+    QUEUE_PREFIX: id,
+    ...options.env,
+  };
+  const running: Partial<Record<N, RunningDeployable>> = {};
+
+  const launch = async (name: N, port = 0): Promise<RunningDeployable> => {
+    const spec = options.deployables[name];
+    const database = `${id}_${name}`;
+    const handle = await spec.create({ ...env, MONGO_DB: database }, options.logger(name));
+    const server = spec.http === false || !handle.app ? undefined : await listenOn(handle.app, port);
+    await handle.start();
+    await handle.consuming?.();
+    const actualPort = server && (server.address() as AddressInfo).port;
+    return {
+      name,
+      handle,
+      database,
+      databases: [database],
+      ...(server ? { server, port: actualPort, url: `http://127.0.0.1:${actualPort}` } : {}),
+    };
+  };
+  const halt = async (deployable: RunningDeployable, graceMs = 0) => {
+    if (deployable.server) await closeServer(deployable.server, graceMs);
+    await deployable.handle.stop();
+  };
+
+  for (const name of options.start) {
+    const deployable = await launch(name);
+    running[name] = deployable;
+    if (deployable.url) env[`${name.toUpperCase()}_SERVICE_URL`] = deployable.url;
+  }
+
+  const gatewayQueue = `${id}.gateway.view-cache`;
+  const gateway = await options.startGateway(
+    { ...env, PORT: '0' },
+    { logger: options.logger('gateway'), cacheKeyPrefix: `${id}:config:`, queuePrefix: id },
+  );
+  await gateway.cacheReady();
+  const api = apiClient(`${gateway.url}/api/v1`);
+
+  return {
+    id,
+    infra,
+    env,
+    api,
+    gatewayUrl: gateway.url,
+    gateway,
+    mail: new MailCatcher(infra.mailApiUrl),
+    running,
+    async signIn(email, password) {
+      const response = await api.post('/auth/signIn', { email, password });
+      if (response.status !== 200) throw new Error(`sign-in of ${email} failed: ${response.status}`);
+      return response.body.sessiontoken as string;
+    },
+    async restart(name) {
+      const current = running[name];
+      if (!current) throw new Error(`${name} is not running in this stack`);
+      await halt(current, 3000);
+      running[name] = await launch(name, current.port);
+    },
+    async stop() {
+      await gateway.close();
+      const started = options.start.map((name) => running[name]).filter((d) => d !== undefined);
+      const queues = [gatewayQueue, ...started.flatMap((d) => d.handle.queueNames?.() ?? [])];
+      for (const deployable of [...started].reverse()) await halt(deployable);
+      const connection = await mongoose.createConnection(infra.mongoUrl).asPromise();
+      for (const database of started.flatMap((d) => d.databases)) {
+        await connection
+          .useDb(database)
+          .dropDatabase()
+          .catch(() => undefined);
+      }
+      await connection.close();
+      await deleteQueues(infra.amqpUrl, queues);
+    },
+  };
+}
