@@ -1,6 +1,6 @@
-import type { Logger } from '@crm/server-kit';
+import { tableRouter, type Logger } from '@crm/server-kit';
 import { createServiceRuntime, type ServiceHandle } from '@crm/server-kit/service';
-import { recordsRoutes } from './api/records.routes';
+import { recordsHandlers } from './api/records.routes';
 import type { RecordsConfig } from './config';
 import { AppointmentsClient } from './data/appointments.client';
 import { AuthClient } from './data/auth.client';
@@ -42,7 +42,7 @@ export function createRecordsService(config: RecordsConfig, logger: Logger) {
 
   const service = {
     app: runtime.httpApp((router) => {
-      router.use(recordsRoutes(records, requireUser, runtime.audit));
+      router.use(tableRouter('records', recordsHandlers(records, runtime.audit), requireUser));
     }),
     models,
     relay,

@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler } from 'express';
+import type { Request } from 'express';
 import {
   createRecordBody,
   recordIdParam,
@@ -7,7 +7,7 @@ import {
   type RecordsPage,
   type RecordView,
 } from '@crm/contracts';
-import { requireRole, validate, validated } from '@crm/server-kit';
+import { validate, validated, type RouteHandlers } from '@crm/server-kit';
 import type { AuditTrail } from '@crm/server-kit/service';
 import type { ClinicalRecord } from '../domain/record';
 import type { RecordService } from '../domain/record.service';
@@ -20,16 +20,11 @@ export interface AppointmentRecordAnswer {
 }
 
 /**
- * `/records*` (SPEC §7): doctors and admins only. Bodies are never logged (clinical data). Every
- * call that answers records is recorded in the access trail — ids only, never the content.
+ * `/records*` (SPEC §7): doctors and admins only (the route table). Bodies are never logged
+ * (clinical data). Every call that answers records is recorded in the access trail — ids only,
+ * never the content.
  */
-export function recordsRoutes(
-  records: RecordService,
-  requireUser: RequestHandler,
-  trail: AuditTrail,
-): Router {
-  const router = Router();
-  const staff = [requireUser, requireRole('DOCTOR', 'ADMIN')];
+export function recordsHandlers(records: RecordService, trail: AuditTrail) {
   /** Records `action` on one record (its patient, its id), before it is answered. */
   const recordAccess = (req: Request, action: string, record: ClinicalRecord) =>
     trail.recordRequest(req, {
@@ -39,61 +34,66 @@ export function recordsRoutes(
       patientIds: [record.userId],
     });
 
-  router.post('/records', ...staff, validate('body', createRecordBody), async (req, res) => {
-    const record = await records.create(callerWithToken(req), validated(res, 'body', createRecordBody));
-    await recordAccess(req, 'record.create', record);
-    res.status(201).json(toRecordView(record));
-  });
-
-  router.get('/records', ...staff, validate('query', recordsQuery), async (req, res) => {
-    const query = validated(res, 'query', recordsQuery);
-    const { items, total } = await records.list(query);
-    await trail.recordRequest(req, {
-      action: 'record.list',
-      resource: 'record',
-      patientIds: [...new Set(items.map((record) => record.userId))],
-    });
-    const body: RecordsPage = {
-      records: items.map(toRecordView),
-      total,
-      page: query.page,
-      totalPages: Math.max(1, Math.ceil(total / query.limit)),
-      limit: query.limit,
-    };
-    res.json(body);
-  });
-
-  // Before `/records/:id` (which would refuse "appointment" as a malformed id anyway: two segments).
-  router.get('/records/appointment/:id', ...staff, validate('params', recordIdParam), async (req, res) => {
-    const record = await records.ofAppointment(validated(res, 'params', recordIdParam).id);
-    // No record yet: nothing of a patient's clinical data was read.
-    if (record) await recordAccess(req, 'record.read', record);
-    const body: AppointmentRecordAnswer = { record: record ? toRecordView(record) : null };
-    res.json(body);
-  });
-
-  router.get('/records/:id', ...staff, validate('params', recordIdParam), async (req, res) => {
-    const record = await records.get(validated(res, 'params', recordIdParam).id);
-    await recordAccess(req, 'record.read', record);
-    res.json(toRecordView(record));
-  });
-
-  router.put(
-    '/records/:id',
-    ...staff,
-    validate('params', recordIdParam),
-    validate('body', updateRecordBody),
-    async (req, res) => {
-      const { id } = validated(res, 'params', recordIdParam);
-      const record = await records.update(
-        callerWithToken(req),
-        id,
-        validated(res, 'body', updateRecordBody).metadata,
-      );
-      await recordAccess(req, 'record.update', record);
-      res.json(toRecordView(record));
-    },
-  );
-
-  return router;
+  return {
+    'POST /records': [
+      validate('body', createRecordBody),
+      async (req, res) => {
+        const record = await records.create(callerWithToken(req), validated(res, 'body', createRecordBody));
+        await recordAccess(req, 'record.create', record);
+        res.status(201).json(toRecordView(record));
+      },
+    ],
+    'GET /records': [
+      validate('query', recordsQuery),
+      async (req, res) => {
+        const query = validated(res, 'query', recordsQuery);
+        const { items, total } = await records.list(query);
+        await trail.recordRequest(req, {
+          action: 'record.list',
+          resource: 'record',
+          patientIds: [...new Set(items.map((record) => record.userId))],
+        });
+        const body: RecordsPage = {
+          records: items.map(toRecordView),
+          total,
+          page: query.page,
+          totalPages: Math.max(1, Math.ceil(total / query.limit)),
+          limit: query.limit,
+        };
+        res.json(body);
+      },
+    ],
+    'GET /records/appointment/:id': [
+      validate('params', recordIdParam),
+      async (req, res) => {
+        const record = await records.ofAppointment(validated(res, 'params', recordIdParam).id);
+        // No record yet: nothing of a patient's clinical data was read.
+        if (record) await recordAccess(req, 'record.read', record);
+        const body: AppointmentRecordAnswer = { record: record ? toRecordView(record) : null };
+        res.json(body);
+      },
+    ],
+    'GET /records/:id': [
+      validate('params', recordIdParam),
+      async (req, res) => {
+        const record = await records.get(validated(res, 'params', recordIdParam).id);
+        await recordAccess(req, 'record.read', record);
+        res.json(toRecordView(record));
+      },
+    ],
+    'PUT /records/:id': [
+      validate('params', recordIdParam),
+      validate('body', updateRecordBody),
+      async (req, res) => {
+        const { id } = validated(res, 'params', recordIdParam);
+        const record = await records.update(
+          callerWithToken(req),
+          id,
+          validated(res, 'body', updateRecordBody).metadata,
+        );
+        await recordAccess(req, 'record.update', record);
+        res.json(toRecordView(record));
+      },
+    ],
+  } satisfies Partial<RouteHandlers<'records'>>;
 }
