@@ -115,9 +115,9 @@ describe('staff accesses recorded by their services', () => {
       expect(entry).not.toHaveProperty('actorId');
       expect(['DOCTOR', 'ADMIN', 'SERVICE_ACCOUNT']).toContain(entry.actorRol);
     }
-    // The patient's own read is not in the trail.
+    // The patient's own read is not in the trail (their sign-in is).
     const byPatient = await trailOf(`actorId=${patient.id}`);
-    expect(byPatient.body.total).toBe(0);
+    expect(byPatient.body.entries.map((entry) => entry.action)).toEqual(['auth.signin']);
   });
 
   it('an update of the record by an admin is recorded (not its values)', async () => {
@@ -159,6 +159,24 @@ describe('staff accesses recorded by their services', () => {
     expect(list).toMatchObject({ actorRol: 'ADMIN', resource: 'user', patientId: patient.id });
     await entryAbout({ action: 'user.read', actorId: staff.DOCTOR.id });
     await entryAbout({ action: 'user.update', actorId: staff.SERVICE_ACCOUNT.id });
+  });
+
+  it('sign-ins, failed and successful, and sign-outs: by the account (or anonymous), about no patient', async () => {
+    const [email, password] = ['admin@stack.test', 'Admin1234!'];
+    expect((await stack.api.post('/auth/signIn', { email, password: 'no-es-esta' })).status).toBe(401);
+    const token = await stack.signIn(email, password);
+    expect((await stack.api.post('/auth/signOut', {}, token)).status).toBe(200);
+    const entriesOf = async (query: string) =>
+      eventually(async () => {
+        const page = await trailOf(query);
+        return page.body.entries.length > 0 ? page.body.entries : undefined;
+      });
+    const failed = await entriesOf('action=auth.signin&actorId=anonymous');
+    expect(failed[0]).toMatchObject({ actorRol: 'ANONYMOUS', outcome: 'failure', patientId: null });
+    const success = await entriesOf(`action=auth.signin&actorId=${staff.ADMIN.id}`);
+    expect(success[0]).toMatchObject({ actorRol: 'ADMIN', resourceId: staff.ADMIN.id, outcome: 'success' });
+    const signOut = await entriesOf(`action=auth.signout&actorId=${staff.ADMIN.id}`);
+    expect(signOut[0]).toMatchObject({ actorRol: 'ADMIN', patientId: null });
   });
 
   it('an admin changing the centre profile: config.centre.update, about no patient', async () => {

@@ -1,9 +1,9 @@
 import { Redis } from 'ioredis';
-import { durationToSeconds, type Logger } from '@crm/server-kit';
+import { durationToSeconds, tableRouter, type Logger } from '@crm/server-kit';
 import { createServiceRuntime, type ServiceHandle } from '@crm/server-kit/service';
 import type { Role } from '@crm/contracts';
-import { authRoutes } from './api/auth.routes';
-import { usersRoutes } from './api/users.routes';
+import { authHandlers } from './api/auth.routes';
+import { usersHandlers } from './api/users.routes';
 import type { AuthConfig } from './config';
 import { RedisAttemptLimiter } from './data/redis-attempt-limiter';
 import { SessionRevocationStore } from './data/session-revocations';
@@ -62,8 +62,11 @@ export function createAuthService(config: AuthConfig, logger: Logger) {
 
   const service = {
     app: runtime.httpApp((router) => {
-      router.use(authRoutes(accounts, requireUser));
-      router.use(usersRoutes(accounts, requireUser, runtime.audit));
+      const handlers = {
+        ...authHandlers(accounts, runtime.audit),
+        ...usersHandlers(accounts, runtime.audit),
+      };
+      router.use(tableRouter('auth', handlers, requireUser));
     }),
     accounts,
     models,

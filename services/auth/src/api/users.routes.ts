@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler } from 'express';
+import type { Request } from 'express';
 import { z } from 'zod';
 import {
   fetchByEmailQuery,
@@ -9,7 +9,7 @@ import {
   type PacientsPage,
   type UsersPage,
 } from '@crm/contracts';
-import { requireRole, validate, validated } from '@crm/server-kit';
+import { validate, validated, type RouteHandlers } from '@crm/server-kit';
 import type { AuditTrail } from '@crm/server-kit/service';
 import type { AccountService } from '../domain/account.service';
 import { toUserView } from '../domain/user';
@@ -31,77 +31,65 @@ const paging = (page: number, limit: number, total: number) => ({
 });
 
 /**
- * `/users*` calls: back-office lists (DOCTOR, ADMIN) and the kiosk's lookup and save (SERVICE_ACCOUNT).
- * Every one reads or changes patients' data, so each is recorded in the access trail (naming the
- * patients listed) before it answers: a read that could not be recorded is not served.
+ * `/users*` calls: back-office lists (DOCTOR, ADMIN) and the kiosk's lookup and save
+ * (SERVICE_ACCOUNT), roles from the route table. Every one reads or changes patients' data, so each
+ * is recorded in the access trail (naming the patients listed) before it answers: a read that could
+ * not be recorded is not served.
  */
-export function usersRoutes(
-  accounts: AccountService,
-  requireUser: RequestHandler,
-  trail: AuditTrail,
-): Router {
-  const router = Router();
-  const staff = [requireUser, requireRole('DOCTOR', 'ADMIN')];
+export function usersHandlers(accounts: AccountService, trail: AuditTrail) {
   /** A list names every patient shown; a read or change names its one patient. */
   const recordList = (req: Request, people: readonly { _id: string; rol: string }[]) =>
     trail.recordRequest(req, { action: 'user.list', resource: 'user', patientIds: patientIdsOf(people) });
   const recordOne = (req: Request, action: string, patientId: string) =>
     trail.recordRequest(req, { action, resource: 'user', resourceId: patientId, patientIds: [patientId] });
 
-  router.get('/users', ...staff, validate('query', usersQuery), async (req, res) => {
-    const { page, limit, search, rol } = validated(res, 'query', usersQuery);
-    const { items, total } = await accounts.listUsers({ page, limit, search, roles: [rol] });
-    await recordList(req, items);
-    const body: UsersPage = { users: items, ...paging(page, limit, total) };
-    res.json(body);
-  });
-
-  /** The back office's paged patient list (the spec leaves its path open; documented in the README). */
-  router.get('/users/pacients', ...staff, validate('query', pageQuery), async (req, res) => {
-    const { page, limit, search } = validated(res, 'query', pageQuery);
-    const { items, total } = await accounts.listUsers({ page, limit, search, roles: ['PACIENT'] });
-    await recordList(req, items);
-    const body: PacientsPage = { pacients: items, ...paging(page, limit, total) };
-    res.json(body);
-  });
-
-  router.get(
-    '/users/fetch',
-    requireUser,
-    requireRole('SERVICE_ACCOUNT', 'DOCTOR', 'ADMIN'),
-    validate('query', fetchByEmailQuery),
-    async (req, res) => {
-      const patient = await accounts.findPatientByEmail(validated(res, 'query', fetchByEmailQuery).email);
-      await recordOne(req, 'user.read', patient.id);
-      res.json({ data: toUserView(patient) });
-    },
-  );
-
-  /** One patient by id, for services that need a patient their read model has not seen yet. */
-  router.get(
-    '/users/:id',
-    requireUser,
-    requireRole('SERVICE_ACCOUNT', 'DOCTOR', 'ADMIN'),
-    validate('params', idParam),
-    async (req, res) => {
-      const patient = await accounts.findPatientById(validated(res, 'params', idParam).id);
-      await recordOne(req, 'user.read', patient.id);
-      res.json({ data: toUserView(patient) });
-    },
-  );
-
-  router.post(
-    '/users/onboarding',
-    requireUser,
-    requireRole('SERVICE_ACCOUNT'),
-    validate('body', onboardingBody),
-    async (req, res) => {
-      const input = validated(res, 'body', onboardingBody);
-      const patient = await accounts.onboard(input);
-      await recordOne(req, input.operation === 'create' ? 'user.create' : 'user.update', patient.id);
-      res.status(input.operation === 'create' ? 201 : 200).json({ data: patient });
-    },
-  );
-
-  return router;
+  return {
+    'GET /users': [
+      validate('query', usersQuery),
+      async (req, res) => {
+        const { page, limit, search, rol } = validated(res, 'query', usersQuery);
+        const { items, total } = await accounts.listUsers({ page, limit, search, roles: [rol] });
+        await recordList(req, items);
+        const body: UsersPage = { users: items, ...paging(page, limit, total) };
+        res.json(body);
+      },
+    ],
+    /** The back office's paged patient list (the spec leaves its path open; documented in the README). */
+    'GET /users/pacients': [
+      validate('query', pageQuery),
+      async (req, res) => {
+        const { page, limit, search } = validated(res, 'query', pageQuery);
+        const { items, total } = await accounts.listUsers({ page, limit, search, roles: ['PACIENT'] });
+        await recordList(req, items);
+        const body: PacientsPage = { pacients: items, ...paging(page, limit, total) };
+        res.json(body);
+      },
+    ],
+    'GET /users/fetch': [
+      validate('query', fetchByEmailQuery),
+      async (req, res) => {
+        const patient = await accounts.findPatientByEmail(validated(res, 'query', fetchByEmailQuery).email);
+        await recordOne(req, 'user.read', patient.id);
+        res.json({ data: toUserView(patient) });
+      },
+    ],
+    /** One patient by id, for services that need a patient their read model has not seen yet. */
+    'GET /users/:id': [
+      validate('params', idParam),
+      async (req, res) => {
+        const patient = await accounts.findPatientById(validated(res, 'params', idParam).id);
+        await recordOne(req, 'user.read', patient.id);
+        res.json({ data: toUserView(patient) });
+      },
+    ],
+    'POST /users/onboarding': [
+      validate('body', onboardingBody),
+      async (req, res) => {
+        const input = validated(res, 'body', onboardingBody);
+        const patient = await accounts.onboard(input);
+        await recordOne(req, input.operation === 'create' ? 'user.create' : 'user.update', patient.id);
+        res.status(input.operation === 'create' ? 201 : 200).json({ data: patient });
+      },
+    ],
+  } satisfies Partial<RouteHandlers<'auth'>>;
 }
