@@ -96,6 +96,9 @@ function validBody(route: ApiRoute): Record<string, unknown> {
       return { date: slots.next() };
     case 'POST /dates/admin':
       return { date: slots.next(), pacientId: patient.id };
+    case 'POST /dates/reschedule':
+    case 'POST /dates/reschedule/:id':
+      return { date: slots.next() };
     case 'POST /dates/service':
       return { pacientId: patient.id };
     case 'POST /dates/checkin':

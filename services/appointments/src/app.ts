@@ -1,16 +1,18 @@
 import { createServiceRuntime, type ServiceHandle } from '@crm/server-kit/service';
-import type { Logger } from '@crm/server-kit';
-import { bookingRoutes } from './api/booking.routes';
-import { datesReadRoutes } from './api/dates-read.routes';
-import { lifecycleRoutes } from './api/lifecycle.routes';
+import { tableRouter, type Logger } from '@crm/server-kit';
+import { bookingHandlers } from './api/booking.routes';
+import { datesReadHandlers } from './api/dates-read.routes';
+import { lifecycleHandlers } from './api/lifecycle.routes';
 import type { AppointmentsConfig } from './config';
 import { appointmentModels } from './data/appointment.model';
 import { MongoAppointmentRepository } from './data/appointment.repository';
 import { AuthServiceClient } from './data/auth-client';
 import { MongoPatientReadModel } from './data/patient.repository';
+import { MongoSlotHolds } from './data/slot-hold.repository';
 import { MongoTransitionRepository } from './data/transition.repository';
 import { BookingService } from './domain/booking.service';
 import { LifecycleService } from './domain/lifecycle.service';
+import { RescheduleService } from './domain/reschedule.service';
 import { PatientDirectory } from './domain/patient';
 import { patientSnapshotHandlers } from './events/patient-snapshot.consumer';
 import { recordAttendedHandlers } from './events/record-attended.consumer';
@@ -35,6 +37,11 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
     lifecycle,
     new PatientDirectory(patients, new AuthServiceClient(config.AUTH_SERVICE_URL, config.AUTH_TIMEOUT_MS)),
   );
+  const moves = new RescheduleService(
+    appointments,
+    new MongoSlotHolds(models, runtime.kickOutbox),
+    lifecycle,
+  );
   const requireUser = runtime.requireUser();
 
   runtime.consume({ purpose: 'patients', events: patientSnapshotHandlers(patients, appointments) });
@@ -51,16 +58,20 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
     name: 'appointments housekeeping',
     intervalMs: config.HOUSEKEEPING_INTERVAL_MS,
     run: async () => {
-      const result = await bookings.housekeeping();
-      if (result.repaired + result.replaced > 0) logger.info(result, 'appointments housekeeping');
+      const result = { ...(await bookings.housekeeping()), holds: await moves.finishStaleHolds() };
+      if (result.repaired + result.replaced + result.holds > 0)
+        logger.info(result, 'appointments housekeeping');
     },
   });
 
   const service = {
     app: runtime.httpApp((router) => {
-      router.use(datesReadRoutes(bookings, requireUser, runtime.audit));
-      router.use(lifecycleRoutes(lifecycle, bookings, requireUser, runtime.audit));
-      router.use(bookingRoutes(bookings, requireUser, runtime.audit));
+      const handlers = {
+        ...datesReadHandlers(bookings, runtime.audit),
+        ...lifecycleHandlers(lifecycle, bookings, runtime.audit),
+        ...bookingHandlers(bookings, moves, runtime.audit),
+      };
+      router.use(tableRouter('appointments', handlers, requireUser));
     }),
     models,
     relay,

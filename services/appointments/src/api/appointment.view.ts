@@ -16,6 +16,16 @@ export function toAppointmentView(appointment: Appointment): AppointmentView {
     createdAt: appointment.createdAt.toISOString(),
     ...(appointment.checkedInAt ? { checkedInAt: appointment.checkedInAt.toISOString() } : {}),
     ...(appointment.endedAt ? { endedAt: appointment.endedAt.toISOString() } : {}),
+    ...(appointment.rescheduledTo ? { rescheduledTo: appointment.rescheduledTo } : {}),
+    ...(appointment.rescheduledFrom
+      ? {
+          rescheduledFrom: {
+            id: appointment.rescheduledFrom.id,
+            date: appointment.rescheduledFrom.date.toISOString(),
+          },
+        }
+      : {}),
+    ...(appointment.refundable !== undefined ? { refundable: appointment.refundable } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { Request, Response } from 'express';
 import {
   agendaQuery,
   appointmentIdParam,
@@ -6,9 +6,9 @@ import {
   pacientBody,
   type AgendaResponse,
 } from '@crm/contracts';
-import { callerOf, requireRole, validate, validated } from '@crm/server-kit';
+import { callerOf, validate, validated, type RouteHandlers } from '@crm/server-kit';
 import type { AuditTrail } from '@crm/server-kit/service';
-import type { Appointment } from '../domain/appointment';
+import type { Actor, Appointment } from '../domain/appointment';
 import type { BookingService } from '../domain/booking.service';
 import type { LifecycleService } from '../domain/lifecycle.service';
 import { patientsOf, recordAccess } from './access-trail';
@@ -16,17 +16,11 @@ import { callerWithToken } from './caller';
 import { toAgendaEntry, toAppointmentView } from './appointment.view';
 
 /**
- * The `/dates` calls of the day at the centre: check-in, attended, no-show, the agenda, "be seen
- * now". Every one is a staff or kiosk access, recorded in the access trail.
+ * The `/dates` calls of the day at the centre (roles from the route table): check-in, attended,
+ * no-show, the agenda, "be seen now". Every one is a staff or kiosk access, recorded in the access
+ * trail.
  */
-export function lifecycleRoutes(
-  lifecycle: LifecycleService,
-  bookings: BookingService,
-  requireUser: RequestHandler,
-  trail: AuditTrail,
-): Router {
-  const router = Router();
-  const staff = [requireUser, requireRole('DOCTOR', 'ADMIN')];
+export function lifecycleHandlers(lifecycle: LifecycleService, bookings: BookingService, trail: AuditTrail) {
   const byId = validate('params', appointmentIdParam);
   /** Records `action` on one appointment, then answers it. */
   const recordAndAnswer = async (
@@ -44,71 +38,59 @@ export function lifecycleRoutes(
     });
     res.status(status).json(toAppointmentView(appointment));
   };
-
-  router.get('/dates/agenda', ...staff, validate('query', agendaQuery), async (req, res) => {
-    const { day, appointments } = await lifecycle.agenda(validated(res, 'query', agendaQuery).date);
-    await recordAccess(trail, req, {
-      action: 'appointment.list',
-      resource: 'appointment',
-      resourceId: day,
-      patientIds: patientsOf(appointments),
-    });
-    const body: AgendaResponse = {
-      date: day,
-      timeZone: CENTRE_TIME_ZONE,
-      appointments: appointments.map(toAgendaEntry),
-    };
-    res.json(body);
-  });
-
-  router.post(
-    '/dates/checkin',
-    requireUser,
-    requireRole('SERVICE_ACCOUNT', 'DOCTOR', 'ADMIN'),
-    validate('body', pacientBody),
-    async (req, res) => {
-      const { pacientId } = validated(res, 'body', pacientBody);
-      await recordAndAnswer(
-        req,
-        res,
-        'appointment.check-in',
-        await lifecycle.checkInPatient(callerOf(req), pacientId),
-      );
+  /** `POST /dates/<what>/:id`: a transition of one appointment by the staff. */
+  const transitionById = (action: string, run: (caller: Actor, id: string) => Promise<Appointment>) => [
+    byId,
+    async (req: Request, res: Response) => {
+      const { id } = validated(res, 'params', appointmentIdParam);
+      await recordAndAnswer(req, res, action, await run(callerOf(req), id));
     },
-  );
+  ];
 
-  router.post('/dates/checkin/:id', ...staff, byId, async (req, res) => {
-    const { id } = validated(res, 'params', appointmentIdParam);
-    await recordAndAnswer(req, res, 'appointment.check-in', await lifecycle.checkIn(callerOf(req), id));
-  });
-
-  router.post('/dates/attended/:id', ...staff, byId, async (req, res) => {
-    const { id } = validated(res, 'params', appointmentIdParam);
-    await recordAndAnswer(req, res, 'appointment.attend', await lifecycle.end(callerOf(req), id, 'attended'));
-  });
-
-  router.post('/dates/noshow/:id', ...staff, byId, async (req, res) => {
-    const { id } = validated(res, 'params', appointmentIdParam);
-    await recordAndAnswer(req, res, 'appointment.no-show', await lifecycle.end(callerOf(req), id, 'noShow'));
-  });
-
-  router.post(
-    '/dates/service/now',
-    requireUser,
-    requireRole('SERVICE_ACCOUNT'),
-    validate('body', pacientBody),
-    async (req, res) => {
-      const { pacientId } = validated(res, 'body', pacientBody);
-      // A walk-in now (replacing a later appointment, if any): a booking by the kiosk.
-      await recordAndAnswer(
-        req,
-        res,
-        'appointment.book',
-        await bookings.seeNow(callerWithToken(req), pacientId),
-        201,
-      );
-    },
-  );
-
-  return router;
+  return {
+    'GET /dates/agenda': [
+      validate('query', agendaQuery),
+      async (req, res) => {
+        const { day, appointments } = await lifecycle.agenda(validated(res, 'query', agendaQuery).date);
+        await recordAccess(trail, req, {
+          action: 'appointment.list',
+          resource: 'appointment',
+          resourceId: day,
+          patientIds: patientsOf(appointments),
+        });
+        const body: AgendaResponse = {
+          date: day,
+          timeZone: CENTRE_TIME_ZONE,
+          appointments: appointments.map(toAgendaEntry),
+        };
+        res.json(body);
+      },
+    ],
+    'POST /dates/checkin': [
+      validate('body', pacientBody),
+      async (req, res) => {
+        const { pacientId } = validated(res, 'body', pacientBody);
+        const checkedIn = await lifecycle.checkInPatient(callerOf(req), pacientId);
+        await recordAndAnswer(req, res, 'appointment.check-in', checkedIn);
+      },
+    ],
+    'POST /dates/checkin/:id': transitionById('appointment.check-in', (caller, id) =>
+      lifecycle.checkIn(caller, id),
+    ),
+    'POST /dates/attended/:id': transitionById('appointment.attend', (caller, id) =>
+      lifecycle.end(caller, id, 'attended'),
+    ),
+    'POST /dates/noshow/:id': transitionById('appointment.no-show', (caller, id) =>
+      lifecycle.end(caller, id, 'noShow'),
+    ),
+    'POST /dates/service/now': [
+      validate('body', pacientBody),
+      async (req, res) => {
+        const { pacientId } = validated(res, 'body', pacientBody);
+        // A walk-in now (replacing a later appointment, if any): a booking by the kiosk.
+        const walkIn = await bookings.seeNow(callerWithToken(req), pacientId);
+        await recordAndAnswer(req, res, 'appointment.book', walkIn, 201);
+      },
+    ],
+  } satisfies Partial<RouteHandlers<'appointments'>>;
 }

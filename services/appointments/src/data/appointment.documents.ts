@@ -24,6 +24,8 @@ export const keys = {
   released: (id: string) => `released:${id}`,
   checkIn: (id: string) => `checkin:${id}`,
   endedAfterCheckIn: (id: string) => `ended:${id}`,
+  /** The patient key of a reschedule's hold: one move of an appointment at a time. */
+  moving: (id: string) => `moving:${id}`,
 };
 
 /** One document as the appointment it describes (status as stored on that document). */
@@ -41,11 +43,18 @@ export function toAppointment(doc: AppointmentDocument): Appointment {
     createdAt: doc.bookedAt,
     ...(doc.checkedInAt ? { checkedInAt: doc.checkedInAt } : {}),
     ...(doc.kind === 'final' && doc.endedAt ? { endedAt: doc.endedAt } : {}),
+    ...(doc.calendar ? { calendar: { uid: doc.calendar.uid, sequence: doc.calendar.sequence } } : {}),
+    ...(doc.rescheduledTo ? { rescheduledTo: doc.rescheduledTo } : {}),
+    ...(doc.rescheduledFrom
+      ? { rescheduledFrom: { id: doc.rescheduledFrom.id, date: doc.rescheduledFrom.date } }
+      : {}),
+    ...(typeof doc.refundable === 'boolean' ? { refundable: doc.refundable } : {}),
   };
 }
 
 /**
- * The appointments as they are now, one per appointment id, in the order they first appear: the
+ * The appointments as they are now, one per appointment id, in the order they first appear (holds
+ * left out): the
  * final copy if there is one (a crash may have left the active document beside it); else the active
  * document, `checkedIn` when it has a check-in document (whose patient snapshot may be older).
  */
@@ -55,6 +64,8 @@ export function currentOf(docs: AppointmentDocument[]): Appointment[] {
     { active?: AppointmentDocument; checkin?: AppointmentDocument; final?: AppointmentDocument }
   >();
   for (const doc of docs) {
+    // A reschedule's hold is not an appointment (yet).
+    if (doc.kind === 'hold') continue;
     const group = groups.get(doc.appointmentId) ?? {};
     group[doc.kind] = doc;
     groups.set(doc.appointmentId, group);

@@ -35,12 +35,17 @@ const patientSnapshotSchema = new Schema(
  *   and whose `activePatientKey` is `released:<id>` when it ends from booked, `ended:<id>` when from
  *   checked in; then delete the active document, which frees slot and patient. A crash in between
  *   leaves both; the final copy is the truth and housekeeping removes the stale active one.
+ * - `hold`: a reschedule's claim on its target slot (`slotKey` = the slot, `activePatientKey`
+ *   `moving:<old id>`, so one move of an appointment at a time), under the new appointment's id. It
+ *   is not an appointment: no read lists it. Once the old appointment has ended (cancelled, naming
+ *   the new one), the hold becomes the new active document (its only writer, one update); a hold
+ *   left by a crash is finished or dropped by housekeeping (README, "Reschedule").
  */
 const appointmentSchema = new Schema(
   {
     /** The public id: the active document's `_id`, kept by its final copy. */
     appointmentId: { type: String, required: true },
-    kind: { type: String, enum: ['active', 'checkin', 'final'], required: true },
+    kind: { type: String, enum: ['active', 'checkin', 'final', 'hold'], required: true },
     date: { type: Date, required: true },
     status: { type: String, enum: APPOINTMENT_STATUSES, required: true },
     pacientId: { type: String, required: true },
@@ -60,6 +65,24 @@ const appointmentSchema = new Schema(
     checkedInBy: { type: actorSchema },
     /** A final copy ended as attended because this clinical record was saved. */
     recordId: { type: String },
+    /** The calendar entry its e-mails carry: the first appointment's id, and a count of moves. */
+    calendar: {
+      type: new Schema(
+        { uid: { type: String, required: true }, sequence: { type: Number, required: true } },
+        { _id: false },
+      ),
+    },
+    /** A final copy cancelled by a reschedule: the appointment that took its place. */
+    rescheduledTo: { type: String },
+    /** An appointment a reschedule made: the one it replaced. */
+    rescheduledFrom: {
+      type: new Schema(
+        { id: { type: String, required: true }, date: { type: Date, required: true } },
+        { _id: false },
+      ),
+    },
+    /** A cancellation made more than the centre's refund window before the start (SPEC §9). */
+    refundable: { type: Boolean },
     /** A final copy cancelled by the kiosk's "be seen now": the walk-in that replaces it. */
     replacement: {
       type: new Schema(

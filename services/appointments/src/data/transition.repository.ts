@@ -70,6 +70,8 @@ export class MongoTransitionRepository implements TransitionRepository {
       status: ending.to,
       ...(seen.checkedInAt ? { checkedInAt: seen.checkedInAt } : {}),
       endedAt: ending.at,
+      ...(ending.rescheduledTo ? { rescheduledTo: ending.rescheduledTo } : {}),
+      ...(ending.refundable !== undefined ? { refundable: ending.refundable } : {}),
     };
     const final = copyOf(
       active,
@@ -84,6 +86,8 @@ export class MongoTransitionRepository implements TransitionRepository {
         ...(seen.checkedInAt ? { checkedInAt: seen.checkedInAt } : {}),
         ...(ending.recordId ? { recordId: ending.recordId } : {}),
         ...(ending.replacement ? { replacement: ending.replacement } : {}),
+        ...(ending.rescheduledTo ? { rescheduledTo: ending.rescheduledTo } : {}),
+        ...(ending.refundable !== undefined ? { refundable: ending.refundable } : {}),
       },
       [event(ended)],
     );

@@ -29,9 +29,30 @@ export interface Appointment {
   checkedInAt?: Date;
   /** When it ended (cancelled, deleted, attended, noShow). */
   endedAt?: Date;
+  /** The calendar entry of its e-mails (absent: its own id, never moved). */
+  calendar?: CalendarEntry;
+  /** Cancelled by a reschedule: the appointment that took its place. */
+  rescheduledTo?: string;
+  /** Made by a reschedule: the appointment it replaced. */
+  rescheduledFrom?: { id: string; date: Date };
+  /** Cancelled more than the refund window before the start (SPEC §9). */
+  refundable?: boolean;
 }
 
-export type NewAppointment = Omit<Appointment, 'id' | 'status' | 'createdAt' | 'checkedInAt' | 'endedAt'>;
+/** The UID root (the first appointment's id) and SEQUENCE of the calendar entry its e-mails carry. */
+export interface CalendarEntry {
+  uid: string;
+  sequence: number;
+}
+
+/** The calendar entry of an appointment as it is now. */
+export const calendarOf = (appointment: Pick<Appointment, 'id' | 'calendar'>): CalendarEntry =>
+  appointment.calendar ?? { uid: appointment.id, sequence: 0 };
+
+export type NewAppointment = Omit<
+  Appointment,
+  'id' | 'status' | 'createdAt' | 'checkedInAt' | 'endedAt' | 'rescheduledTo' | 'refundable'
+>;
 
 /** The statuses an appointment can end in. */
 export type EndStatus = Exclude<AppointmentStatus, 'booked' | 'checkedIn'>;
@@ -45,6 +66,10 @@ export interface Ending {
   recordId?: string;
   /** The walk-in that replaces it (kiosk "be seen now"); its id is chosen before either is written. */
   replacement?: { id: string; date: Date; bookedBy: Actor };
+  /** A reschedule moved it to this appointment (held before this end is written). */
+  rescheduledTo?: string;
+  /** A cancellation's refund, decided when it is made. */
+  refundable?: boolean;
 }
 
 /** A replacement walk-in whose booking may not have been written (a crash between the two writes). */
@@ -129,4 +154,21 @@ export interface TransitionRepository {
   repairInterruptedEnds(): Promise<number>;
   /** Appointments replaced by a walk-in, ended between `from` and `to`, whose walk-in was never written. */
   pendingReplacements(from: Date, to: Date): Promise<PendingReplacement[]>;
+}
+
+/**
+ * A reschedule's claim on its target slot (README, "Reschedule"), held under the new appointment's
+ * id until the old appointment has ended, then turned into the new appointment.
+ */
+export interface SlotHolds {
+  /** 'slotTaken': another appointment (or hold) has the slot; 'moving': this appointment is already being moved. */
+  hold(from: Appointment, id: string, target: Date, now: Date): Promise<'held' | 'slotTaken' | 'moving'>;
+  /** The hold becomes the booked appointment, with `event`; 'patientBusy' if the patient booked meanwhile. */
+  promote(
+    id: string,
+    event: (moved: Appointment) => EventEnvelope,
+  ): Promise<Appointment | 'patientBusy' | 'gone'>;
+  release(id: string): Promise<void>;
+  /** Holds made before `before` (left by a crash, or by a move still under way), with the appointment they move. */
+  staleHolds(before: Date): Promise<Array<{ id: string; fromId: string }>>;
 }

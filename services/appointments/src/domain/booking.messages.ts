@@ -57,6 +57,13 @@ export const noAppointmentOnDate = () =>
 
 export const appointmentStarted = () => withField(409, 'La cita ya ha empezado o ha pasado', 'date');
 
+/** Reschedule (README, "Reschedule"). */
+export const notMovable = () =>
+  withField(409, 'Solo se puede cambiar una cita reservada que aún no ha empezado', 'date');
+export const sameSlot = () => withField(409, 'La cita ya es a esa hora', 'date');
+export const moveUnderWay = () => conflict('La cita ya se está cambiando; inténtelo de nuevo');
+export const nothingToMove = () => withField(404, 'No tiene ninguna cita reservada que cambiar', 'date');
+
 const OUTSIDE_WINDOW =
   'La llegada se registra desde 2 horas antes hasta 30 minutos después de la hora de la cita';
 

@@ -9,7 +9,14 @@ import {
 } from '@crm/contracts';
 import { createEnvelope } from '@crm/event-bus';
 import { conflict, correlationIdOrNew } from '@crm/server-kit';
-import type { Actor, Appointment, AppointmentRepository, Ending, TransitionRepository } from './appointment';
+import {
+  calendarOf,
+  type Actor,
+  type Appointment,
+  type AppointmentRepository,
+  type Ending,
+  type TransitionRepository,
+} from './appointment';
 import { appointmentNotFound, noAppointmentToCheckIn, refusalError } from './booking.messages';
 import {
   centreDay,
@@ -31,6 +38,8 @@ export interface TransitionRequest {
   by?: Actor;
   recordId?: string;
   replacement?: Ending['replacement'];
+  rescheduledTo?: string;
+  refundable?: boolean;
 }
 
 export type Outcome = { done: Appointment } | { refused: Refusal; current: Appointment } | { missing: true };
@@ -162,6 +171,8 @@ export class LifecycleService {
       ...(by ? { by } : {}),
       ...(request.recordId ? { recordId: request.recordId } : {}),
       ...(request.replacement ? { replacement: request.replacement } : {}),
+      ...(request.rescheduledTo ? { rescheduledTo: request.rescheduledTo } : {}),
+      ...(request.refundable !== undefined ? { refundable: request.refundable } : {}),
     };
     return this.transitions.end(current, ending, (a) => endEvent(a, ending));
   }
@@ -184,6 +195,9 @@ function endEvent(a: Appointment, ending: Ending): EventEnvelope {
         ...eventData(a, ending.by),
         by: person(ending),
         ...(ending.replacement ? { replacedBy: ending.replacement.id } : {}),
+        ...(ending.rescheduledTo ? { rescheduledTo: ending.rescheduledTo } : {}),
+        ...(ending.refundable !== undefined ? { refundable: ending.refundable } : {}),
+        calendar: calendarOf(a),
       });
     case 'deleted':
       return envelope(appointmentDeleted, { ...eventData(a, ending.by), by: person(ending) });

@@ -1,0 +1,91 @@
+import { Types } from 'mongoose';
+import type { EventEnvelope } from '@crm/contracts';
+import { withOutboxUpdate } from '@crm/event-bus';
+import { isDuplicateKey, violatedField } from '@crm/server-kit';
+import { calendarOf, type Appointment, type SlotHolds } from '../domain/appointment';
+import { keys, toAppointment } from './appointment.documents';
+import type { AppointmentDocument, AppointmentModels } from './appointment.model';
+import { nameKey } from './name-key';
+
+/**
+ * A reschedule's claim on its target slot (README, "Reschedule"): the `hold` document, inserted
+ * under the slot's unique key and `moving:<old id>`, then turned into the new appointment's active
+ * document once the old one has ended. Insert and delete decide everything; the one update (the
+ * promotion) has no other writer, so FerretDB's read-modify-write cannot lose it.
+ */
+export class MongoSlotHolds implements SlotHolds {
+  constructor(
+    private readonly models: AppointmentModels,
+    private readonly outboxWritten: () => void,
+  ) {}
+
+  async hold(
+    from: Appointment,
+    id: string,
+    target: Date,
+    now: Date,
+  ): Promise<'held' | 'slotTaken' | 'moving'> {
+    const calendar = calendarOf(from);
+    try {
+      await this.models.Appointment.create({
+        _id: new Types.ObjectId(id),
+        appointmentId: id,
+        kind: 'hold',
+        date: target,
+        status: 'booked',
+        pacientId: from.pacientId,
+        user: from.user,
+        nameKey: nameKey(from.user.name),
+        bookedBy: from.bookedBy,
+        bookedAt: now,
+        channel: from.channel,
+        walkIn: false,
+        slotKey: target.toISOString(),
+        activePatientKey: keys.moving(from.id),
+        rescheduledFrom: { id: from.id, date: from.date },
+        calendar: { uid: calendar.uid, sequence: calendar.sequence + 1 },
+      });
+      return 'held';
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+      // MongoDB names the index; FerretDB does not, so look for who holds the move key.
+      const field = violatedField(error, ['slotKey', 'activePatientKey'] as const);
+      if (field) return field === 'slotKey' ? 'slotTaken' : 'moving';
+      const moving = await this.models.Appointment.exists({ activePatientKey: keys.moving(from.id) });
+      return moving ? 'moving' : 'slotTaken';
+    }
+  }
+
+  async promote(
+    id: string,
+    event: (moved: Appointment) => EventEnvelope,
+  ): Promise<Appointment | 'patientBusy' | 'gone'> {
+    const hold = await this.models.Appointment.findOne({ _id: id, kind: 'hold' }).lean<AppointmentDocument>();
+    if (!hold) return 'gone';
+    const moved = toAppointment({ ...hold, kind: 'active' });
+    try {
+      const { matchedCount } = await this.models.Appointment.updateOne(
+        { _id: id, kind: 'hold' },
+        withOutboxUpdate({ $set: { kind: 'active', activePatientKey: hold.pacientId } }, event(moved)),
+      );
+      if (matchedCount === 0) return 'gone';
+    } catch (error) {
+      // The patient booked something else between the old appointment's end and this update.
+      if (isDuplicateKey(error)) return 'patientBusy';
+      throw error;
+    }
+    this.outboxWritten();
+    return moved;
+  }
+
+  async release(id: string): Promise<void> {
+    await this.models.Appointment.deleteOne({ _id: id, kind: 'hold' });
+  }
+
+  async staleHolds(before: Date): Promise<Array<{ id: string; fromId: string }>> {
+    const holds = await this.models.Appointment.find({ kind: 'hold', bookedAt: { $lt: before } })
+      .select({ appointmentId: 1, rescheduledFrom: 1 })
+      .lean<Array<{ appointmentId: string; rescheduledFrom: { id: string } }>>();
+    return holds.map((hold) => ({ id: hold.appointmentId, fromId: hold.rescheduledFrom.id }));
+  }
+}

@@ -1,0 +1,119 @@
+import { appointmentRescheduled } from '@crm/contracts';
+import { createEnvelope } from '@crm/event-bus';
+import { correlationIdOrNew } from '@crm/server-kit';
+import {
+  calendarOf,
+  type Actor,
+  type Appointment,
+  type AppointmentRepository,
+  type SlotHolds,
+} from './appointment';
+import {
+  appointmentNotFound,
+  dateRefused,
+  moveUnderWay,
+  notMovable,
+  nothingToMove,
+  patientAlreadyBooked,
+  refusalError,
+  sameSlot,
+  slotTaken,
+} from './booking.messages';
+import { eventData, initiatorOf, type LifecycleService } from './lifecycle.service';
+import { SLOT_MESSAGES, slotProblem } from './slot-rules';
+
+/** A hold older than this is no longer a move under way: housekeeping finishes or drops it. */
+const HOLD_GRACE_MS = 60_000;
+
+/**
+ * Moves a booked appointment to another free grid slot in one step (README, "Reschedule"): first
+ * the target slot is held (so nobody can take it, and only one move of the appointment runs), then
+ * the old appointment ends as cancelled naming its successor, then the hold becomes the new
+ * appointment. The patient never holds two active appointments, and when the slot is taken the
+ * old one is left as it was (409). The freed slot is free at once.
+ */
+export class RescheduleService {
+  constructor(
+    private readonly appointments: AppointmentRepository,
+    private readonly holds: SlotHolds,
+    private readonly lifecycle: LifecycleService,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /** `POST /dates/reschedule`: the patient's own active appointment. */
+  async moveOwn(caller: Actor, date: Date): Promise<Appointment> {
+    const held = await this.appointments.findHeldBy(caller.id);
+    if (!held) throw nothingToMove();
+    return this.move(caller, held, date);
+  }
+
+  /** `POST /dates/reschedule/:id` (doctor, admin). */
+  async moveById(caller: Actor, id: string, date: Date): Promise<Appointment> {
+    const appointment = await this.appointments.findById(id);
+    if (!appointment) throw appointmentNotFound();
+    return this.move(caller, appointment, date);
+  }
+
+  /** Holds left behind: finished when their old appointment ended for them, else dropped. */
+  async finishStaleHolds(): Promise<number> {
+    let settled = 0;
+    for (const { id, fromId } of await this.holds.staleHolds(
+      new Date(this.clock().getTime() - HOLD_GRACE_MS),
+    )) {
+      const from = await this.appointments.findById(fromId);
+      if (from?.status === 'cancelled' && from.rescheduledTo === id) {
+        const moved = await this.holds.promote(id, (a) => this.movedEvent(a, from, undefined));
+        if (moved === 'patientBusy') await this.holds.release(id);
+      } else {
+        await this.holds.release(id);
+      }
+      settled++;
+    }
+    return settled;
+  }
+
+  private async move(caller: Actor, current: Appointment, target: Date): Promise<Appointment> {
+    const now = this.clock();
+    const problem = slotProblem(target, now);
+    if (problem) throw dateRefused(SLOT_MESSAGES[problem]);
+    if (current.status !== 'booked' || current.walkIn) throw notMovable();
+    if (current.date.getTime() === target.getTime()) throw sameSlot();
+
+    const id = this.appointments.newId();
+    const held = await this.holds.hold(current, id, target, now);
+    if (held === 'slotTaken') throw slotTaken();
+    if (held === 'moving') throw moveUnderWay();
+
+    const ended = await this.lifecycle.attempt(current, {
+      to: 'cancelled',
+      initiator: initiatorOf(caller),
+      by: caller,
+      rescheduledTo: id,
+    });
+    if (!('done' in ended)) {
+      await this.holds.release(id);
+      if ('missing' in ended) throw appointmentNotFound();
+      throw refusalError(ended.refused, 'cancelled', initiatorOf(caller));
+    }
+    const moved = await this.holds.promote(id, (a) => this.movedEvent(a, current, caller));
+    if (moved === 'patientBusy') {
+      await this.holds.release(id);
+      throw patientAlreadyBooked();
+    }
+    if (moved === 'gone') throw moveUnderWay();
+    return moved;
+  }
+
+  private movedEvent(moved: Appointment, from: Appointment, by: Actor | undefined) {
+    return createEnvelope(
+      appointmentRescheduled,
+      {
+        ...eventData(moved, undefined),
+        by: by ?? moved.bookedBy,
+        previous: { id: from.id, date: from.date.toISOString() },
+        calendar: calendarOf(moved),
+      },
+      correlationIdOrNew(),
+    );
+  }
+}
