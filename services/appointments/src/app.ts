@@ -75,6 +75,8 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
     }),
     models,
     relay,
+    /** Reschedules (tests finish the holds a crash would leave, as housekeeping does). */
+    moves,
     /** The lifecycle (tests run the sweep with it, as a second replica would). */
     lifecycle,
     /** The repositories (tests write fixtures in the past through them, which no call can). */
