@@ -82,6 +82,20 @@ describe('POST /dates/reschedule (the patient) and /dates/reschedule/:id (staff)
     const cancelled = await events.waitFor((m) => m.routingKey === 'appointments.appointment.cancelled.v1');
     expect(cancelled.body.data).toMatchObject({ id: oldId, rescheduledTo: moved.body.id });
     await events.close();
+    // The e-mails: the booking, then the change with a file that moves the same calendar entry.
+    const mails = await stack.mail.waitForMessagesTo(who.email, 2);
+    expect(mails.map((mail) => mail.Subject.split(':')[0]).sort()).toEqual([
+      'Cita cambiada',
+      'Cita confirmada',
+    ]);
+    const change = mails.find((mail) => mail.Subject.startsWith('Cita cambiada'))!;
+    const file = change.Attachments.find((attachment) => attachment.FileName === 'cita.ics')!;
+    const ics = (await stack.mail.attachment(change.ID, file.PartID)).replace(/\r\n /g, '');
+    expect(ics).toContain(`UID:appointment-${oldId}@crm.events`);
+    expect(ics).toContain('SEQUENCE:1');
+    // No cancellation e-mail for the appointment the move replaced.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(await stack.mail.messagesTo(who.email)).toHaveLength(2);
 
     // Moved again by a doctor: same calendar entry, one more in its sequence.
     const again = await stack.api.post(

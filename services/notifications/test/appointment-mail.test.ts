@@ -3,6 +3,7 @@ import {
   appointmentBooked,
   appointmentCancelled,
   appointmentDeleted,
+  appointmentRescheduled,
   CENTRE_PROFILE_SEED,
   type CentreProfileData,
 } from '@crm/contracts';
@@ -36,6 +37,7 @@ describe('calendar file', () => {
     organizer: { name: 'Reconocimientos Triana', email: 'citas@example.test' },
     stamp: new Date('2026-11-22T04:00:00.123Z'),
     method: 'PUBLISH' as const,
+    sequence: 0,
   };
 
   it('uses CRLF line endings only, and no line longer than 75 octets', () => {
@@ -69,7 +71,7 @@ describe('calendar file', () => {
   });
 
   it('cancels with the same UID and a higher sequence', () => {
-    const lines = unfold(buildIcs({ ...entry, method: 'CANCEL' })).split('\r\n');
+    const lines = unfold(buildIcs({ ...entry, method: 'CANCEL', sequence: 1 })).split('\r\n');
     expect(lines).toEqual(
       expect.arrayContaining([
         'METHOD:CANCEL',
@@ -180,5 +182,59 @@ describe('appointment e-mails', () => {
       subject: 'Cita anulada: lunes, 23 de noviembre de 2026, 09:15',
       to: 'lucia@example.test',
     });
+  });
+
+  it("moves the calendar entry on a reschedule (same UID, the event's sequence), and sends nothing for the cancellation it made", async () => {
+    const moved = {
+      ...data('PACIENT'),
+      id: 'a2',
+      date: '2026-11-24T10:00:00.000Z',
+      previous: { id: 'a1', date: '2026-11-23T09:15:00.000Z' },
+      calendar: { uid: 'a1', sequence: 1 },
+    };
+    await handlers.get(appointmentCancelled.name)!(
+      createEnvelope(appointmentCancelled, { ...data('PACIENT'), rescheduledTo: 'a2' }, 'c') as never,
+      context,
+    );
+    await handlers.get(appointmentRescheduled.name)!(
+      createEnvelope(appointmentRescheduled, moved, 'c') as never,
+      context,
+    );
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.subject).toBe('Cita cambiada: martes, 24 de noviembre de 2026, 10:00');
+    expect(sent[0]!.text).toContain('en lugar del lunes, 23 de noviembre de 2026, 09:15');
+    const ics = unfold(sent[0]!.attachments![0]!.content).split('\r\n');
+    expect(ics).toEqual(
+      expect.arrayContaining([
+        'METHOD:PUBLISH',
+        'UID:appointment-a1@crm.events',
+        'SEQUENCE:1',
+        'DTSTART:20261124T100000Z',
+      ]),
+    );
+    // The moved appointment cancelled later: the same entry, one sequence more.
+    await handlers.get(appointmentCancelled.name)!(
+      createEnvelope(appointmentCancelled, { ...moved, calendar: { uid: 'a1', sequence: 1 } }, 'c') as never,
+      context,
+    );
+    const cancelIcs = unfold(sent[1]!.attachments![0]!.content).split('\r\n');
+    expect(cancelIcs).toEqual(
+      expect.arrayContaining(['METHOD:CANCEL', 'UID:appointment-a1@crm.events', 'SEQUENCE:2']),
+    );
+  });
+
+  it("says whether a cancellation is refunded, with the profile's window", async () => {
+    for (const refundable of [true, false])
+      await handlers.get(appointmentCancelled.name)!(
+        createEnvelope(appointmentCancelled, { ...data('PACIENT'), refundable }, 'c') as never,
+        context,
+      );
+    const hours = centre.prices.refundWindowHours;
+    expect(sent[0]!.text).toContain(
+      `Como ha cancelado con más de ${hours} horas de antelación, le devolveremos el importe pagado.`,
+    );
+    expect(sent[1]!.text).toContain(
+      `Como faltaban menos de ${hours} horas para la cita, el importe pagado no se devuelve.`,
+    );
   });
 });

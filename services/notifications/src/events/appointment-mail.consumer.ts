@@ -2,6 +2,7 @@ import {
   appointmentBooked,
   appointmentCancelled,
   appointmentDeleted,
+  appointmentRescheduled,
   SLOT_MINUTES,
   type CentreProfileData,
   type EventData,
@@ -18,15 +19,23 @@ import {
   appointmentBookedEmail,
   appointmentCancelledEmail,
   appointmentDeletedEmail,
+  appointmentRescheduledEmail,
   centrePlace,
   formatAppointmentDate,
 } from '../mail/templates/appointment.templates';
 
-type AppointmentEvent = EventEnvelope<EventData<typeof appointmentBooked>>;
+type AppointmentEvent = EventEnvelope<
+  Omit<EventData<typeof appointmentBooked>, 'by'> & {
+    by?: EventData<typeof appointmentBooked>['by'];
+    calendar?: { uid: string; sequence: number };
+  }
+>;
 
 /**
  * E-mails to the patient about their appointment: a confirmation with a calendar file when it is
- * booked, a notice (and a calendar cancellation) when it is cancelled or deleted. The centre's name,
+ * booked, the new time (a file that moves the same calendar entry: same UID, higher SEQUENCE) when
+ * it is rescheduled, a notice (and a calendar cancellation) when it is cancelled or deleted; a
+ * cancellation that only made room for a reschedule sends nothing (the reschedule's e-mail says it). The centre's name,
  * address and sender are the current centre profile's. The message id is the event's, so a
  * redelivered event that slips through is recognisable as the same e-mail.
  */
@@ -41,7 +50,7 @@ export function appointmentMailHandlers(
   /** The booking e-mail points to the area only when the patient can enter it (has a password). */
   const areaUrl = async (event: AppointmentEvent): Promise<string | undefined> => {
     const reachable =
-      !access || event.data.by.rol === 'PACIENT' || (await access.canSignIn(event.data.pacientId)) === true;
+      !access || event.data.by?.rol === 'PACIENT' || (await access.canSignIn(event.data.pacientId)) === true;
     return reachable ? `${publicUrl}/user` : undefined;
   };
   const organizerEmail = senderAddress(mailFrom);
@@ -54,7 +63,9 @@ export function appointmentMailHandlers(
     filename: method === 'PUBLISH' ? 'cita.ics' : 'cita-cancelada.ics',
     contentType: `text/calendar; charset=utf-8; method=${method}`,
     content: buildIcs({
-      uid: `appointment-${event.data.id}@crm.events`,
+      // The first appointment's id names the entry for good; moves and the end raise its sequence.
+      uid: `appointment-${event.data.calendar?.uid ?? event.data.id}@crm.events`,
+      sequence: (event.data.calendar?.sequence ?? 0) + (method === 'CANCEL' ? 1 : 0),
       start: new Date(event.data.date),
       durationMinutes: SLOT_MINUTES,
       summary: `Cita en ${centre.brandName}`,
@@ -90,20 +101,32 @@ export function appointmentMailHandlers(
         'PUBLISH',
       );
     }),
-    on(appointmentCancelled, (event) =>
-      send(
+    on(appointmentRescheduled, async (event) => {
+      const myAppointmentUrl = await areaUrl(event);
+      const previously = formatAppointmentDate(new Date(event.data.previous.date));
+      await send(
+        event,
+        (centre, when) =>
+          appointmentRescheduledEmail(centre, event.data.user.name, when, previously, myAppointmentUrl),
+        'PUBLISH',
+      );
+    }),
+    on(appointmentCancelled, async (event) => {
+      if (event.data.rescheduledTo) return;
+      await send(
         event,
         (centre, when) =>
           appointmentCancelledEmail(
             centre,
             event.data.user.name,
             when,
-            event.data.by.rol,
+            event.data.by?.rol,
             `${publicUrl}/dates`,
+            event.data.refundable,
           ),
         'CANCEL',
-      ),
-    ),
+      );
+    }),
     on(appointmentDeleted, (event) =>
       send(
         event,

@@ -13,8 +13,10 @@ export interface CalendarEntry {
   organizer: { name: string; email: string };
   /** When the change happened (stable per event, so a re-sent e-mail carries the same file). */
   stamp: Date;
-  /** PUBLISH adds the entry; CANCEL removes it. */
+  /** PUBLISH adds the entry (or moves it, with a higher sequence); CANCEL removes it. */
   method: 'PUBLISH' | 'CANCEL';
+  /** Grows with every change of the entry, so calendars apply the newest file (RFC 5545 3.8.7.4). */
+  sequence: number;
 }
 
 const CRLF = '\r\n';
@@ -70,8 +72,7 @@ export function buildIcs(entry: CalendarEntry): string {
     `LOCATION:${escapeIcsText(entry.location)}`,
     `ORGANIZER;CN="${entry.organizer.name.replace(/"/g, '')}":mailto:${entry.organizer.email}`,
     `STATUS:${cancelling ? 'CANCELLED' : 'CONFIRMED'}`,
-    // A cancellation must outrank the original for calendars to apply it.
-    `SEQUENCE:${cancelling ? 1 : 0}`,
+    `SEQUENCE:${entry.sequence}`,
     'TRANSP:OPAQUE',
     'END:VEVENT',
     'END:VCALENDAR',

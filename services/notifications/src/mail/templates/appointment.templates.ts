@@ -44,12 +44,22 @@ export function appointmentBookedEmail(
   });
 }
 
+/** What the cancellation means for the fee (SPEC §9), when the cancellation says it. */
+function refundSentence(centre: MailCentre, refundable: boolean | undefined): string[] {
+  if (refundable === undefined) return [];
+  const hours = centre.prices.refundWindowHours;
+  return refundable
+    ? ['Como ha cancelado con más de ' + hours + ' horas de antelación, le devolveremos el importe pagado.']
+    : ['Como faltaban menos de ' + hours + ' horas para la cita, el importe pagado no se devuelve.'];
+}
+
 export function appointmentCancelledEmail(
   centre: MailCentre,
   name: string,
   when: string,
-  byRole: Role,
+  byRole: Role | undefined,
   bookingUrl: string,
+  refundable?: boolean,
 ): Email {
   const byPatient = byRole === 'PACIENT';
   return brandedEmail(centre, {
@@ -59,6 +69,7 @@ export function appointmentCancelledEmail(
       byPatient
         ? `Hemos cancelado su cita del ${when}, como nos ha pedido.`
         : `El centro ha cancelado su cita del ${when}.`,
+      ...refundSentence(centre, refundable),
       'Puede reservar una nueva cita cuando quiera.',
     ],
     action: { label: 'Reservar una cita', url: bookingUrl },
@@ -77,6 +88,27 @@ export function appointmentDeletedEmail(
     greetingName: name,
     paragraphs: [`El centro ha anulado su cita del ${when}.`, 'Puede reservar una nueva cita cuando quiera.'],
     action: { label: 'Reservar una cita', url: bookingUrl },
+    footnote: questions(centre),
+  });
+}
+
+/** A reschedule: the new time, the old one, and the calendar file that moves the entry. */
+export function appointmentRescheduledEmail(
+  centre: MailCentre,
+  name: string,
+  when: string,
+  previously: string,
+  myAppointmentUrl: string | undefined,
+): Email {
+  return brandedEmail(centre, {
+    subject: `Cita cambiada: ${when}`,
+    greetingName: name,
+    paragraphs: [
+      `Su cita ha cambiado: ahora es el ${when} (hora de Canarias), en lugar del ${previously}.`,
+      `Lugar: ${centrePlace(centre)}.`,
+      'Le adjuntamos la cita actualizada: al abrirla, su calendario moverá la cita que ya tenía.',
+    ],
+    ...(myAppointmentUrl ? { action: { label: 'Ver mi cita', url: myAppointmentUrl } } : {}),
     footnote: questions(centre),
   });
 }

@@ -15,7 +15,10 @@ export interface Email {
 }
 
 /** What an e-mail shows of the centre: the current centre profile (config service). */
-export type MailCentre = Pick<CentreProfileData, 'brandName' | 'subtitle' | 'address' | 'phone' | 'email'>;
+export type MailCentre = Pick<
+  CentreProfileData,
+  'brandName' | 'subtitle' | 'address' | 'phone' | 'email' | 'prices'
+>;
 
 /** "+34 928 123 456" for the centre's stored phone. */
 export const centrePhone = (centre: MailCentre): string => formatPhone(centre.phone);
