@@ -1,4 +1,5 @@
 export * from './auth';
+export * from './centre-refund-window';
 export * from './config';
 export * from './duplicate-key';
 export * from './errors';

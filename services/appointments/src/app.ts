@@ -1,5 +1,7 @@
 import { createServiceRuntime, type ServiceHandle } from '@crm/server-kit/service';
-import { tableRouter, type Logger } from '@crm/server-kit';
+import { configCentreUpdated } from '@crm/contracts';
+import { on } from '@crm/event-bus';
+import { CentreRefundWindow, tableRouter, type Logger } from '@crm/server-kit';
 import { bookingHandlers } from './api/booking.routes';
 import { datesReadHandlers } from './api/dates-read.routes';
 import { lifecycleHandlers } from './api/lifecycle.routes';
@@ -30,7 +32,12 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
   const appointments = new MongoAppointmentRepository(models, runtime.kickOutbox);
   const transitions = new MongoTransitionRepository(models, runtime.kickOutbox);
   const patients = new MongoPatientReadModel(models);
-  const lifecycle = new LifecycleService(appointments, transitions);
+  const refundWindow = new CentreRefundWindow(config.CONFIG_SERVICE_URL, {
+    timeoutMs: config.AUTH_TIMEOUT_MS,
+    cacheMs: config.CENTRE_CACHE_MS,
+    logger,
+  });
+  const lifecycle = new LifecycleService(appointments, transitions, undefined, refundWindow);
   const bookings = new BookingService(
     appointments,
     transitions,
@@ -46,6 +53,10 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
 
   runtime.consume({ purpose: 'patients', events: patientSnapshotHandlers(patients, appointments) });
   runtime.consume({ purpose: 'records', events: recordAttendedHandlers(lifecycle, logger) });
+  runtime.consume({
+    purpose: 'centre',
+    events: [on(configCentreUpdated, () => refundWindow.invalidate())],
+  });
   runtime.every({
     name: 'appointments no-show sweep',
     intervalMs: config.NO_SHOW_SWEEP_INTERVAL_MS,

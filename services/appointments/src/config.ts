@@ -7,6 +7,10 @@ export const appointmentsEnvSchema = serviceEnvSchema.extend({
   /** Where to look up a patient the read model has not seen yet (event lag). */
   AUTH_SERVICE_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:4001'),
   AUTH_TIMEOUT_MS: z.coerce.number().int().positive().default(3000),
+  /** Where the centre profile's refund window is read (cancellations say whether they are refunded). */
+  CONFIG_SERVICE_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:4005'),
+  /** How long the refund window is kept before it is read again (also dropped on a profile change). */
+  CENTRE_CACHE_MS: z.coerce.number().int().min(0).default(300_000),
   /** How often interrupted ends and kiosk swaps are repaired (see README). */
   HOUSEKEEPING_INTERVAL_MS: z.coerce
     .number()

@@ -199,7 +199,8 @@ describe('attended, no-show, cancel and delete after check-in', () => {
       'El paciente ha registrado su llegada: no se puede marcar como no presentado',
     );
     const cancelled = await stack.api.delete(`/dates/cancel/${id}`, staff.DOCTOR);
-    expect(cancelled.body).toEqual({ message: 'Cita cancelada', id, status: 'cancelled' });
+    // Checked in: less than the refund window before the start.
+    expect(cancelled.body).toEqual({ message: 'Cita cancelada', id, status: 'cancelled', refundable: false });
     expect(await statusOf(id)).toBe('cancelled');
   });
 

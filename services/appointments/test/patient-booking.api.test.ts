@@ -231,7 +231,12 @@ describe('a patient cancels their appointment (DELETE /dates/:date)', () => {
 
     const cancelled = await stack.api.delete(`/dates/${encodeURIComponent(date)}`, patient.token);
     expect(cancelled.status).toBe(200);
-    expect(cancelled.body).toEqual({ message: 'Cita cancelada', id: booked.body.id, status: 'cancelled' });
+    expect(cancelled.body).toEqual({
+      message: 'Cita cancelada',
+      id: booked.body.id,
+      status: 'cancelled',
+      refundable: true,
+    });
     expect((await stack.api.get('/dates/currentDate', patient.token)).body).toEqual({ date: null });
 
     const mails = await stack.mail.waitForMessagesTo(patient.email, 2);

@@ -1,8 +1,7 @@
 import { createServiceRuntime, type ServiceHandle } from '@crm/server-kit/service';
-import { tableRouter, type Logger } from '@crm/server-kit';
+import { CentreRefundWindow, tableRouter, type Logger } from '@crm/server-kit';
 import { reportsHandlers } from './api/reports.routes';
 import type { ReportingConfig } from './config';
-import { CentreRefundWindow } from './data/centre.client';
 import { MongoFactStore } from './data/facts.repository';
 import { reportingModels } from './data/reporting.models';
 import { ReportingService } from './domain/reporting.service';

@@ -136,3 +136,7 @@ export const centreProfileSchema = centreProfileBody.extend({
   version: z.number().int().min(1),
   updatedAt: z.string().min(1),
 });
+
+/** SPEC §9: a cancellation made more than the refund window before the start is refunded. */
+export const isRefundable = (start: Date, cancelledAt: Date, windowHours: number): boolean =>
+  start.getTime() - cancelledAt.getTime() > windowHours * 3_600_000;

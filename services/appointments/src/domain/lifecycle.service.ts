@@ -4,6 +4,7 @@ import {
   appointmentCheckedIn,
   appointmentDeleted,
   appointmentNoShow,
+  isRefundable,
   type EventContract,
   type EventEnvelope,
 } from '@crm/contracts';
@@ -39,7 +40,6 @@ export interface TransitionRequest {
   recordId?: string;
   replacement?: Ending['replacement'];
   rescheduledTo?: string;
-  refundable?: boolean;
 }
 
 export type Outcome = { done: Appointment } | { refused: Refusal; current: Appointment } | { missing: true };
@@ -66,6 +66,8 @@ export class LifecycleService {
     private readonly appointments: AppointmentRepository,
     private readonly transitions: TransitionRepository,
     private readonly clock: () => Date = () => new Date(),
+    /** The centre profile's refund window (hours), for the cancellations a person makes. */
+    private readonly refundWindow?: { hours(): Promise<number> },
   ) {}
 
   /** Moves the appointment as asked, or says why not. `seen`: an appointment already read. */
@@ -157,7 +159,12 @@ export class LifecycleService {
     return { day: shown, appointments: appointments.filter((a) => a.status !== 'deleted') };
   }
 
-  private write(current: Appointment, request: TransitionRequest, now: Date) {
+  private async refundOf(current: Appointment, request: TransitionRequest, now: Date) {
+    if (!this.refundWindow || !isPlainCancellation(request)) return {};
+    return { refundable: isRefundable(current.date, now, await this.refundWindow.hours()) };
+  }
+
+  private async write(current: Appointment, request: TransitionRequest, now: Date) {
     const { to, by } = request;
     if (to === 'checkedIn') {
       if (!by) throw new Error('a check-in needs the person who made it');
@@ -172,10 +179,17 @@ export class LifecycleService {
       ...(request.recordId ? { recordId: request.recordId } : {}),
       ...(request.replacement ? { replacement: request.replacement } : {}),
       ...(request.rescheduledTo ? { rescheduledTo: request.rescheduledTo } : {}),
-      ...(request.refundable !== undefined ? { refundable: request.refundable } : {}),
+      ...(await this.refundOf(current, request, now)),
     };
     return this.transitions.end(current, ending, (a) => endEvent(a, ending));
   }
+}
+
+/** A cancellation a person makes (not a kiosk swap, a move or a release) is refunded or not (SPEC §9). */
+function isPlainCancellation(request: TransitionRequest): boolean {
+  return (
+    request.to === 'cancelled' && !request.replacement && !request.rescheduledTo && request.by !== undefined
+  );
 }
 
 function endEvent(a: Appointment, ending: Ending): EventEnvelope {

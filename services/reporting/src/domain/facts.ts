@@ -1,5 +1,11 @@
 import moment from 'moment-timezone';
-import { CENTRE_TIME_ZONE, isOpeningWeekday, slotMinutesOfDay, type BookingChannel } from '@crm/contracts';
+import {
+  CENTRE_TIME_ZONE,
+  isOpeningWeekday,
+  isRefundable,
+  slotMinutesOfDay,
+  type BookingChannel,
+} from '@crm/contracts';
 
 /**
  * The read model is made of facts: one document per (appointment, what happened to it) and one per
@@ -115,11 +121,16 @@ export interface AppointmentEventData {
   id: string;
   date: string;
   channel: BookingChannel;
+  /** A cancellation that only made room for a reschedule: the slot is freed, nothing was cancelled. */
+  rescheduledTo?: string;
+  /** The cancellation's refund as the appointments service decided it (older events: computed here). */
+  refundable?: boolean;
 }
 
 /**
  * The fact of an appointment event. A cancellation is refundable when it was made more than
- * `refundWindowHours` before the start (`occurredAt` = when it was cancelled).
+ * `refundWindowHours` before the start (`occurredAt` = when it was cancelled), unless the event
+ * says. A reschedule counts as the new appointment's booking and the old slot's release.
  */
 export function appointmentFact(
   kind: AppointmentFactKind,
@@ -141,9 +152,10 @@ export function appointmentFact(
       counters.gridBooked = grid;
       break;
     case 'cancelled':
-      counters.cancelled = 1;
-      counters.refundable = at.getTime() - happened.getTime() > refundWindowHours * 3_600_000 ? 1 : 0;
       counters.gridReleased = grid;
+      if (data.rescheduledTo) break;
+      counters.cancelled = 1;
+      counters.refundable = (data.refundable ?? isRefundable(at, happened, refundWindowHours)) ? 1 : 0;
       break;
     case 'deleted':
       counters.deleted = 1;

@@ -5,6 +5,7 @@ import {
   appointmentCheckedIn,
   appointmentDeleted,
   appointmentNoShow,
+  appointmentRescheduled,
   configCentreUpdated,
   recordCreated,
   recordUpdated,
@@ -16,6 +17,7 @@ import type { ReportingService } from '../domain/reporting.service';
 export function reportingHandlers(reporting: ReportingService, onCentreUpdated: () => void) {
   return [
     on(appointmentBooked, (e) => reporting.appointmentEvent('booked', e.data, e.occurredAt)),
+    on(appointmentRescheduled, (e) => reporting.appointmentEvent('booked', e.data, e.occurredAt)),
     on(appointmentCancelled, (e) => reporting.appointmentEvent('cancelled', e.data, e.occurredAt)),
     on(appointmentDeleted, (e) => reporting.appointmentEvent('deleted', e.data, e.occurredAt)),
     on(appointmentCheckedIn, (e) => reporting.appointmentEvent('checkedIn', e.data, e.occurredAt)),

@@ -1,15 +1,14 @@
-import type { Logger } from '@crm/server-kit';
-import type { RefundWindowSource } from '../domain/reporting.service';
+import type { Logger } from './logger';
 
 /** SPEC §9 and the seeded centre profile: refunded when cancelled more than 24 hours before. */
 export const DEFAULT_REFUND_WINDOW_HOURS = 24;
 
 /**
  * The refund window of the centre profile, `GET /config/centre` on the config service (public),
- * cached for `cacheMs` and dropped on `config.centre.updated.v1`. When the config service cannot
+ * cached for `cacheMs` and dropped on `config.centre.updated.v1` (reporting, appointments). When the config service cannot
  * answer, the last value read is kept, else the default (24 h), so events are never held up by it.
  */
-export class CentreRefundWindow implements RefundWindowSource {
+export class CentreRefundWindow {
   private value: { hours: number; until: number } | undefined;
   private pending: Promise<number> | undefined;
 

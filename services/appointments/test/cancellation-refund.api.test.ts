@@ -1,0 +1,67 @@
+import { startStack, type Stack } from '../../../test-support/stack';
+import type { AppointmentsService } from '../src/app';
+import { bookedAt, ghostPatient, minutesFromNow } from './support/fixtures';
+import {
+  appointmentsStackReady,
+  createPatients,
+  staffTokens,
+  type StaffTokens,
+  type TestPatient,
+} from './support/people';
+import { slotAllocator } from './support/slots';
+
+/**
+ * Issue 17, "Cancellation policy": a cancellation is stored with whether it is refunded — made more
+ * than the centre profile's refund window (24 h by default) before the start — answered, and kept.
+ */
+let stack: Stack;
+let staff: StaffTokens;
+let patients: TestPatient[];
+const slots = slotAllocator(5);
+const service = () => stack.components.appointments!.handle as AppointmentsService;
+
+beforeAll(async () => {
+  // With the config service: the window is the profile's (the seed's 24 hours).
+  stack = await startStack({ components: ['auth', 'config', 'notifications', 'appointments'] });
+  await appointmentsStackReady(stack);
+  staff = await staffTokens(stack);
+  patients = await createPatients(stack, staff.DOCTOR, 2, 'refunds');
+}, 60_000);
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe('cancellations and their refund', () => {
+  it('refunds a patient who cancels days ahead, and says so in the answer, the appointment and the e-mail', async () => {
+    const [patient] = patients;
+    const date = slots.next();
+    const booked = await stack.api.post('/dates', { date }, patient!.token);
+    expect(booked.status).toBe(201);
+    const cancelled = await stack.api.delete(`/dates/${encodeURIComponent(date)}`, patient!.token);
+    expect(cancelled.body).toMatchObject({ status: 'cancelled', refundable: true });
+    expect((await stack.api.get(`/dates/id/${booked.body.id}`, staff.DOCTOR)).body).toMatchObject({
+      status: 'cancelled',
+      refundable: true,
+    });
+    const mails = await stack.mail.waitForMessagesTo(patient!.email, 2);
+    const notice = mails.find((mail) => mail.Subject.startsWith('Cita cancelada'))!;
+    expect(notice.Text).toContain('con más de 24 horas de antelación, le devolveremos el importe pagado');
+  });
+
+  it('does not refund a cancellation less than 24 hours before the start', async () => {
+    const soon = await bookedAt(service(), ghostPatient('soon'), minutesFromNow(180));
+    const cancelled = await stack.api.delete(`/dates/cancel/${soon.id}`, staff.ADMIN);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ status: 'cancelled', refundable: false });
+  });
+
+  it('states nothing about refunds for a move (the old appointment is not a cancellation the patient pays for)', async () => {
+    const [, patient] = patients;
+    const first = await stack.api.post('/dates', { date: slots.next() }, patient!.token);
+    const moved = await stack.api.post('/dates/reschedule', { date: slots.next() }, patient!.token);
+    expect(moved.status).toBe(200);
+    const old = (await stack.api.get(`/dates/id/${first.body.id}`, staff.DOCTOR)).body;
+    expect(old.status).toBe('cancelled');
+    expect(old).not.toHaveProperty('refundable');
+  });
+});
