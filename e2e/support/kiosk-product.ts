@@ -33,12 +33,8 @@ export async function startKioskProduct(): Promise<Stack & { stopAppointments():
     components: ['auth', 'notifications', 'appointments'],
     env: { FRONTENDS_DIR: frontends },
   });
-  // Stopping twice (here, then in stack.stop()) would close the service's connections twice.
-  const appointments = stack.components.appointments!;
-  const stopOnce = appointments.stop.bind(appointments);
-  let stopped: Promise<void> | undefined;
-  appointments.stop = () => (stopped ??= stopOnce());
-  return Object.assign(stack, { stopAppointments: () => appointments.stop() });
+  // A deployable stops once: stack.stop() leaves it alone afterwards.
+  return Object.assign(stack, { stopAppointments: () => stack.components.appointments!.stop() });
 }
 
 /** Signs the kiosk account in on /login, which lands on /onboarding (SPEC §6). */

@@ -57,6 +57,11 @@ export interface RunningDeployable<H extends Deployable = Deployable> {
   url?: string;
   port?: number;
   server?: Server;
+  /**
+   * Stops it (its HTTP server, calls under way cut after `graceMs`, then the deployable); once: the
+   * stack's `stop()` does nothing more for it.
+   */
+  stop(graceMs?: number): Promise<void>;
 }
 
 export interface HarnessOptions<N extends string> {
@@ -150,17 +155,19 @@ export async function startHarness<N extends string>(options: HarnessOptions<N>)
     await handle.start();
     await handle.consuming?.();
     const actualPort = server && (server.address() as AddressInfo).port;
+    let stopped: Promise<void> | undefined;
+    const halt = async (graceMs: number) => {
+      if (server) await closeServer(server, graceMs);
+      await handle.stop();
+    };
     return {
       name,
       handle,
       database,
       databases: [database],
       ...(server ? { server, port: actualPort, url: `http://127.0.0.1:${actualPort}` } : {}),
+      stop: (graceMs = 0) => (stopped ??= halt(graceMs)),
     };
-  };
-  const halt = async (deployable: RunningDeployable, graceMs = 0) => {
-    if (deployable.server) await closeServer(deployable.server, graceMs);
-    await deployable.handle.stop();
   };
 
   for (const name of options.start) {
@@ -194,14 +201,14 @@ export async function startHarness<N extends string>(options: HarnessOptions<N>)
     async restart(name) {
       const current = running[name];
       if (!current) throw new Error(`${name} is not running in this stack`);
-      await halt(current, 3000);
+      await current.stop(3000);
       running[name] = await launch(name, current.port);
     },
     async stop() {
       await gateway.close();
       const started = options.start.map((name) => running[name]).filter((d) => d !== undefined);
       const queues = [gatewayQueue, ...started.flatMap((d) => d.handle.queueNames?.() ?? [])];
-      for (const deployable of [...started].reverse()) await halt(deployable);
+      for (const deployable of [...started].reverse()) await deployable.stop();
       const connection = await mongoose.createConnection(infra.mongoUrl).asPromise();
       for (const database of started.flatMap((d) => d.databases)) {
         await connection
