@@ -1,16 +1,19 @@
+import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useSWRConfig } from 'swr';
 import type { AppointmentView } from '@crm/contracts';
 import { ApiError, confirmDialog, displayPhone, MESSAGES, showBookingError, showSuccess } from '@crm/web-kit';
 import { formatDate, formatTime } from '@crm/web-kit/time';
 import { PageHeader } from '@/components';
-import { APPOINTMENTS_KEY, historyKey } from '@/lib/cache-keys';
-import { cancelAppointment, usePatientAppointments } from './api/patients';
+import { APPOINTMENTS_KEY, BOOKED_DATES_PATH, historyKey } from '@/lib/cache-keys';
+import { cancelAppointment, rescheduleAppointment, usePatientAppointments } from './api/patients';
+import { RescheduleSlotPicker } from './components/RescheduleSlotPicker';
 
 /**
  * Patient detail (SPEC §2): "Detalle del Paciente" (phone "No registrado" when absent), "Detalle de
- * la Cita" with "Editar Cita" (does nothing, as specified) and "Cancelar Cita", or "No hay citas
- * agendadas"; links to the patient list, their records and their appointment history.
+ * la Cita" with "Editar Cita" (a new day and free slot, confirmed, then the appointment is moved in
+ * one step: issue 17) and "Cancelar Cita", or "No hay citas agendadas"; links to the patient list,
+ * their records and their appointment history.
  */
 export default function PatientDetailPage() {
   const { id = '' } = useParams();
@@ -18,6 +21,32 @@ export default function PatientDetailPage() {
   const { mutate: refresh } = useSWRConfig();
   const patient = data?.user;
   const appointment = data?.appointment?.[0];
+  const [editing, setEditing] = useState(false);
+
+  const move = async (a: AppointmentView, slot: string) => {
+    const confirmed = await confirmDialog({
+      title: '¿Cambiar la cita?',
+      text: `Nueva fecha ${formatDate(slot)} Hora ${formatTime(slot)} (Atlantic/Canary)`,
+    });
+    if (!confirmed) return;
+    try {
+      const moved = await rescheduleAppointment(a.id, slot);
+      setEditing(false);
+      await Promise.all([
+        mutate(),
+        refresh(historyKey(id)),
+        refresh(APPOINTMENTS_KEY),
+        refresh(BOOKED_DATES_PATH),
+      ]);
+      await showSuccess(
+        'Cita cambiada',
+        `La cita es ahora el ${formatDate(moved.date)} a las ${formatTime(moved.date)} (Atlantic/Canary).`,
+      );
+    } catch (failure) {
+      await Promise.all([mutate(), refresh(BOOKED_DATES_PATH)]);
+      await showBookingError(failure);
+    }
+  };
 
   const cancel = async (a: AppointmentView) => {
     const confirmed = await confirmDialog({
@@ -80,8 +109,12 @@ export default function PatientDetailPage() {
             <dd>{formatTime(appointment.date)}</dd>
           </dl>
           <div className="bo-actions">
-            {/* SPEC §2: "Editar Cita" does nothing. */}
-            <button type="button" className="wk-button wk-button--secondary">
+            <button
+              type="button"
+              className="wk-button wk-button--secondary"
+              aria-expanded={editing}
+              onClick={() => setEditing((open) => !open)}
+            >
               Editar Cita
             </button>
             <button
@@ -92,6 +125,12 @@ export default function PatientDetailPage() {
               Cancelar Cita
             </button>
           </div>
+          {editing ? (
+            <RescheduleSlotPicker
+              onPick={(slot) => void move(appointment, slot)}
+              onClose={() => setEditing(false)}
+            />
+          ) : null}
         </div>
       ) : (
         <p className="bo-empty">No hay citas agendadas</p>

@@ -6,7 +6,8 @@ import { Calendar, SlotGrid } from '@crm/web-kit/calendar';
 import { formatDate, formatDay, formatTime, freeSlots, type Day } from '@crm/web-kit/time';
 import { PageHeader } from '@/components';
 import { APPOINTMENTS_KEY } from '@/lib/cache-keys';
-import { bookForPatient, useBookedDates } from './api/schedule';
+import { useBookedDates } from '@/lib/booked-dates';
+import { bookForPatient } from './api/schedule';
 
 const slotText = (slot: string) => `Fecha ${formatDate(slot)} Hora ${formatTime(slot)} (Atlantic/Canary)`;
 

@@ -1,5 +1,10 @@
 import useSWR from 'swr';
-import type { AppointmentStatusChange, PacientsPage, PatientAppointments } from '@crm/contracts';
+import type {
+  AppointmentStatusChange,
+  AppointmentView,
+  PacientsPage,
+  PatientAppointments,
+} from '@crm/contracts';
 import { api } from '@crm/web-kit';
 
 export interface PatientsQuery {
@@ -27,3 +32,7 @@ export const usePatientAppointments = (id: string | undefined) =>
 /** DELETE /dates/cancel/{id} — a doctor or admin cancels a patient's appointment. */
 export const cancelAppointment = (id: string) =>
   api.delete<AppointmentStatusChange>(`/dates/cancel/${encodeURIComponent(id)}`);
+
+/** POST /dates/reschedule/{id} {date} — a doctor or admin moves the appointment to another free slot. */
+export const rescheduleAppointment = (id: string, date: string) =>
+  api.post<AppointmentView>(`/dates/reschedule/${encodeURIComponent(id)}`, { date });

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useSWRConfig } from 'swr';
 import type { UserView } from '@crm/contracts';
 import {
@@ -20,6 +20,7 @@ import { CURRENT_DATE_PATH } from '@/lib/cache-keys';
 import { pendingDate } from '@/lib/pending-date';
 import { bookDate } from '../api/book-date';
 import { bookDateForPatient } from '../api/book-date-for-patient';
+import { rescheduleDate } from '../api/reschedule-date';
 import { useBookedDates } from '../api/get-booked-dates';
 import { SlotList } from './SlotList';
 import { WelcomeModal } from './WelcomeModal';
@@ -29,10 +30,16 @@ import { usePageTitle } from '@/lib/page-title';
 const confirmationText = (slot: string) =>
   `Fecha ${formatDate(slot)} Hora ${formatTime(slot)} (Atlantic/Canary)`;
 
-/** Booking calendar (SPEC §2.10): pick a day, then a free 15-minute slot. */
+/**
+ * Booking calendar (SPEC §2.10): pick a day, then a free 15-minute slot. With `?cambiar=1` (the
+ * patient area's "Cambiar cita") the slot picked moves the patient's appointment instead, in one
+ * step: the old one stays until the new one is confirmed.
+ */
 export default function BookingPage() {
-  usePageTitle('Reservar Cita');
   const session = useSession();
+  const [params] = useSearchParams();
+  const moving = params.get('cambiar') === '1' && session.user?.rol === 'PACIENT';
+  usePageTitle(moving ? 'Cambiar Cita' : 'Reservar Cita');
   const { profile, status: profileStatus } = useCentreProfile();
   const navigate = useNavigate();
   const { mutate } = useSWRConfig();
@@ -45,10 +52,19 @@ export default function BookingPage() {
   const slots = useMemo(() => (selected ? freeSlots(selected, booked ?? []) : []), [selected, booked]);
 
   const book = async (slot: string, patient?: UserView) => {
-    const confirmed = await confirmDialog({ title: '¿Confirmar la cita?', text: confirmationText(slot) });
+    const confirmed = await confirmDialog({
+      title: moving ? '¿Cambiar su cita a esta hora?' : '¿Confirmar la cita?',
+      text: confirmationText(slot),
+    });
     if (!confirmed) return;
     try {
-      if (patient) {
+      if (moving) {
+        const moved = await rescheduleDate(slot);
+        await mutate(CURRENT_DATE_PATH, { date: moved.date }, { revalidate: false });
+        void refreshBooked();
+        navigate('/user');
+        await showSuccess('Cita cambiada', `Su cita es ahora: ${confirmationText(moved.date)}.`);
+      } else if (patient) {
         await bookDateForPatient(slot, patient.id);
         void refreshBooked();
         await showSuccess(
@@ -88,9 +104,11 @@ export default function BookingPage() {
   return (
     <div className="page booking-page">
       <header className="page__header">
-        <h1>Reserve su cita</h1>
+        <h1>{moving ? 'Cambie su cita' : 'Reserve su cita'}</h1>
         <p>
-          Elija un día y una hora libre.
+          {moving
+            ? 'Elija el nuevo día y la nueva hora: su cita actual se mantiene hasta que confirme la nueva.'
+            : 'Elija un día y una hora libre.'}
           {profile ? (
             ` Atendemos ${describeOpeningHours(profile.openingHours)} (hora de Canarias). El reconocimiento cuesta ${formatPrice(profile.prices.checkUp, profile.prices.currency)}.`
           ) : profileStatus === 'loading' ? (

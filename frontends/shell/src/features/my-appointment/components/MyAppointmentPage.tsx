@@ -12,12 +12,27 @@ import {
   useSession,
 } from '@crm/web-kit';
 import { formatDate, formatTime } from '@crm/web-kit/time';
+import { isRefundable } from '@crm/contracts';
 import { cancelDate } from '../api/cancel-date';
 import { useCurrentDate } from '../api/get-current-date';
 import { usePageTitle } from '@/lib/page-title';
 import { ConfirmEmailBanner } from './ConfirmEmailBanner';
 
-/** "My appointment" (SPEC §2.7): date and time with a cancel button, or "No tienes ninguna cita reservada". */
+/** SPEC §9 and the seeded profile: refunded when cancelled more than 24 hours before the start. */
+const DEFAULT_REFUND_WINDOW_HOURS = 24;
+
+/** Before cancelling: whether this cancellation would be refunded, by the centre's window. */
+export function refundNotice(date: string, windowHours: number, now = Date.now()): string {
+  const refundable = isRefundable(new Date(date), new Date(now), windowHours);
+  return refundable
+    ? 'Si cancela ahora se le devolverá el importe pagado.'
+    : `Faltan menos de ${formatHours(windowHours)} para su cita: si cancela ahora no se le devolverá el importe.`;
+}
+
+/**
+ * "My appointment" (SPEC §2.7): date and time with "Cambiar cita" and a cancel button (which says
+ * first whether the cancellation is refunded), or "No tienes ninguna cita reservada".
+ */
 export default function MyAppointmentPage() {
   usePageTitle('Mi Cita');
   const { user } = useSession();
@@ -30,15 +45,21 @@ export default function MyAppointmentPage() {
     if (!date) return;
     const confirmed = await confirmDialog({
       title: '¿Desea cancelar su cita?',
-      text: `Fecha ${formatDate(date)} Hora ${formatTime(date)} (Atlantic/Canary)`,
+      text: `Fecha ${formatDate(date)} Hora ${formatTime(date)} (Atlantic/Canary). ${refundNotice(date, profile?.prices.refundWindowHours ?? DEFAULT_REFUND_WINDOW_HOURS)}`,
       icon: 'warning',
     });
     if (!confirmed) return;
     setBusy(true);
     try {
-      await cancelDate(date);
+      const cancelled = await cancelDate(date);
       await mutate({ date: null }, { revalidate: false });
-      void showSuccess(MESSAGES.cancelSuccess.title, MESSAGES.cancelSuccess.text);
+      const refund =
+        cancelled.refundable === undefined
+          ? ''
+          : cancelled.refundable
+            ? ' Le devolveremos el importe pagado.'
+            : ' El importe pagado no se devuelve.';
+      void showSuccess(MESSAGES.cancelSuccess.title, `${MESSAGES.cancelSuccess.text}${refund}`);
     } catch (err) {
       void mutate();
       if (err instanceof ApiError && !err.isServerFailure)
@@ -82,9 +103,14 @@ export default function MyAppointmentPage() {
                 ? ` Si cancela con más de ${formatHours(profile.prices.refundWindowHours)} de antelación le devolvemos el importe pagado.`
                 : null}
             </p>
-            <button type="button" className="wk-button wk-button--danger" onClick={cancel} disabled={busy}>
-              Cancelar Cita
-            </button>
+            <div className="appointment-card__actions">
+              <Link className="wk-button" to="/dates?cambiar=1">
+                Cambiar cita
+              </Link>
+              <button type="button" className="wk-button wk-button--danger" onClick={cancel} disabled={busy}>
+                Cancelar Cita
+              </button>
+            </div>
           </>
         ) : (
           <>
