@@ -82,6 +82,10 @@ export class MongoSlotHolds implements SlotHolds {
     await this.models.Appointment.deleteOne({ _id: id, kind: 'hold' });
   }
 
+  async movingFor(pacientId: string): Promise<boolean> {
+    return (await this.models.Appointment.exists({ kind: 'hold', pacientId })) !== null;
+  }
+
   async staleHolds(before: Date): Promise<Array<{ id: string; fromId: string }>> {
     const holds = await this.models.Appointment.find({ kind: 'hold', bookedAt: { $lt: before } })
       .select({ appointmentId: 1, rescheduledFrom: 1 })

@@ -169,6 +169,8 @@ export interface SlotHolds {
     event: (moved: Appointment) => EventEnvelope,
   ): Promise<Appointment | 'patientBusy' | 'gone'>;
   release(id: string): Promise<void>;
+  /** A move of one of the patient's appointments is under way (a hold of theirs exists). */
+  movingFor(pacientId: string): Promise<boolean>;
   /** Holds made before `before` (left by a crash, or by a move still under way), with the appointment they move. */
   staleHolds(before: Date): Promise<Array<{ id: string; fromId: string }>>;
 }

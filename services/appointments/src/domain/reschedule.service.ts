@@ -42,9 +42,15 @@ export class RescheduleService {
 
   /** `POST /dates/reschedule`: the patient's own active appointment. */
   async moveOwn(caller: Actor, date: Date): Promise<Appointment> {
-    const held = await this.appointments.findHeldBy(caller.id);
-    if (!held) throw nothingToMove();
-    return this.move(caller, held, date);
+    // Between a move's end of the old appointment and the new one's promotion nothing is held: a
+    // hold of the patient's says a move is under way; none, and nothing held on a second look, says
+    // there is nothing to move.
+    for (let look = 1; ; look++) {
+      const held = await this.appointments.findHeldBy(caller.id);
+      if (held) return this.move(caller, held, date);
+      if (await this.holds.movingFor(caller.id)) throw moveUnderWay();
+      if (look >= 2) throw nothingToMove();
+    }
   }
 
   /** `POST /dates/reschedule/:id` (doctor, admin). */
