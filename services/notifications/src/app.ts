@@ -9,6 +9,8 @@ import { CentreProfileClient } from './data/centre-profile.client';
 import { smtpMailer, type Mailer } from './mail/mailer';
 import { invitationMailHandlers, patientAccessHandlers } from './events/account-access.consumer';
 import { PatientAccessStore } from './data/patient-access.store';
+import { reminderStore } from './reminders/reminder.store';
+import { claimDueReminders, reminderMailHandlers, reminderScheduleHandlers } from './reminders/reminders';
 
 /**
  * A worker killed mid-send holds its claims this long before another takes over; the SMTP timeouts
@@ -23,6 +25,8 @@ export const NOTIFICATIONS_QUEUE_PURPOSES = [
   'invitation-mail',
   'patient-access',
   'centre-profile',
+  'reminder-schedule',
+  'reminder-mail',
 ] as const;
 
 /**
@@ -53,8 +57,33 @@ export function createNotificationsService(config: NotificationsConfig, logger: 
   };
   // Who can sign in (auth events), so that e-mails only point to an area the patient can enter.
   const access = new PatientAccessStore(runtime.connection);
-  const [accountMail, appointmentMail, invitationMail, patientAccess, centreProfile] =
-    NOTIFICATIONS_QUEUE_PURPOSES;
+  const [
+    accountMail,
+    appointmentMail,
+    invitationMail,
+    patientAccess,
+    centreProfile,
+    reminderSchedule,
+    reminderMail,
+  ] = NOTIFICATIONS_QUEUE_PURPOSES;
+  // Reminders (issue 17): due times in the database, claimed once, sent through the mail queue.
+  const reminders = reminderStore(runtime.connection);
+  runtime.outbox([reminders.sends]);
+  runtime.consume({
+    purpose: reminderSchedule,
+    events: reminderScheduleHandlers(reminders, config.REMINDER_LEAD_MINUTES * 60_000),
+    prefetch: 10,
+  });
+  runtime.consume({
+    purpose: reminderMail,
+    events: reminderMailHandlers(mail, config.PUBLIC_URL, centre),
+    ...mailQueue,
+  });
+  runtime.every({
+    name: 'reminders due',
+    intervalMs: config.REMINDER_POLL_MS,
+    run: () => claimDueReminders(reminders),
+  });
   runtime.consume({
     purpose: accountMail,
     events: accountMailHandlers(mail, config.PUBLIC_URL, centre),

@@ -24,6 +24,10 @@ export const notificationsEnvSchema = serviceEnvSchema.omit({ JWT_SECRET: true, 
   CENTRE_PROFILE_TTL_MS: z.coerce.number().int().min(0).default(10_000),
   /** How long to wait for the config service before sending with the last known profile. */
   CONFIG_TIMEOUT_MS: z.coerce.number().int().positive().default(2_000),
+  /** How long before an appointment its reminder e-mail is sent (fractions allowed, for tests). */
+  REMINDER_LEAD_MINUTES: z.coerce.number().positive().default(1440),
+  /** How often due reminders are looked for (each replica; each reminder is claimed once). */
+  REMINDER_POLL_MS: z.coerce.number().int().positive().default(30_000),
 });
 
 export type NotificationsConfig = z.infer<typeof notificationsEnvSchema>;

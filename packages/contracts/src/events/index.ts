@@ -5,3 +5,4 @@ export * from './appointments.events';
 export * from './config.events';
 export * from './records.events';
 export * from './audit.events';
+export * from './notifications.events';

@@ -12,7 +12,7 @@ import {
   useSession,
 } from '@crm/web-kit';
 import { formatDate, formatTime } from '@crm/web-kit/time';
-import { isRefundable } from '@crm/contracts';
+import { isRefundable, WHAT_TO_BRING } from '@crm/contracts';
 import { cancelDate } from '../api/cancel-date';
 import { useCurrentDate } from '../api/get-current-date';
 import { usePageTitle } from '@/lib/page-title';
@@ -97,8 +97,7 @@ export default function MyAppointmentPage() {
               </div>
             </dl>
             <p className="appointment-card__note">
-              Traiga su DNI o NIE, gafas o lentillas si las usa y, si renueva el permiso de conducir, el
-              permiso actual.
+              {WHAT_TO_BRING}
               {profile
                 ? ` Si cancela con más de ${formatHours(profile.prices.refundWindowHours)} de antelación le devolvemos el importe pagado.`
                 : null}
