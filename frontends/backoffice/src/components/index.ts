@@ -7,3 +7,4 @@ export { usePageSize, useIsWideWindow, WIDE_WINDOW_PX } from './use-page-size';
 export { usePersistedVisibility } from './use-persisted-visibility';
 export { SearchBox } from './SearchBox';
 export { PageHeader } from './PageHeader';
+export { SlotChooser } from './SlotChooser';

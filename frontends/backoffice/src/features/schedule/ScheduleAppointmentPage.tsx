@@ -1,12 +1,10 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useSWRConfig } from 'swr';
 import type { UserView } from '@crm/contracts';
 import { confirmDialog, MESSAGES, PatientPickerModal, showBookingError, showSuccess } from '@crm/web-kit';
-import { Calendar, SlotGrid } from '@crm/web-kit/calendar';
-import { formatDate, formatDay, formatTime, freeSlots, type Day } from '@crm/web-kit/time';
-import { PageHeader } from '@/components';
-import { APPOINTMENTS_KEY } from '@/lib/cache-keys';
-import { useBookedDates } from '@/lib/booked-dates';
+import { formatDate, formatTime } from '@crm/web-kit/time';
+import { PageHeader, SlotChooser } from '@/components';
+import { APPOINTMENTS_KEY, BOOKED_DATES_PATH } from '@/lib/cache-keys';
 import { bookForPatient } from './api/schedule';
 
 const slotText = (slot: string) => `Fecha ${formatDate(slot)} Hora ${formatTime(slot)} (Atlantic/Canary)`;
@@ -17,11 +15,8 @@ const slotText = (slot: string) => `Fecha ${formatDate(slot)} Hora ${formatTime(
  * POST /dates/admin {date, pacientId}, "Reserva exitosa".
  */
 export default function ScheduleAppointmentPage() {
-  const { data: booked, isLoading, mutate: refreshBooked } = useBookedDates();
   const { mutate } = useSWRConfig();
-  const [day, setDay] = useState<Day | null>(null);
   const [pickerSlot, setPickerSlot] = useState<string | null>(null);
-  const slots = useMemo(() => (day ? freeSlots(day, booked ?? []) : []), [day, booked]);
 
   const book = async (slot: string, patient: UserView) => {
     const confirmed = await confirmDialog({
@@ -38,7 +33,7 @@ export default function ScheduleAppointmentPage() {
     } catch (error) {
       await showBookingError(error);
     } finally {
-      void refreshBooked();
+      void mutate(BOOKED_DATES_PATH);
       // The appointment list reloads next time it is opened.
       void mutate(APPOINTMENTS_KEY);
     }
@@ -51,25 +46,7 @@ export default function ScheduleAppointmentPage() {
         Elija un día y una hora libre; después, el paciente. Horario de lunes a viernes de 9:00 a 13:00 y de
         17:00 a 20:00 (hora de Canarias).
       </p>
-      <div className="bo-booking">
-        <Calendar label="Calendario de citas" selected={day} onSelect={setDay} />
-        <section className="wk-slots" aria-live="polite" aria-label="Horarios">
-          {!day ? (
-            <p className="wk-slots__hint">
-              Seleccione un día del calendario para ver los horarios disponibles.
-            </p>
-          ) : isLoading && !booked ? (
-            <p className="wk-slots__hint">Cargando horarios…</p>
-          ) : slots.length === 0 ? (
-            <p className="wk-slots__empty">No hay Horiarios disponibles para {formatDay(day)}</p>
-          ) : (
-            <>
-              <h2 className="wk-slots__title">Horarios disponibles para {formatDay(day)}</h2>
-              <SlotGrid slots={slots} onPick={setPickerSlot} />
-            </>
-          )}
-        </section>
-      </div>
+      <SlotChooser onPick={setPickerSlot} />
       <PatientPickerModal
         open={pickerSlot !== null}
         onClose={() => setPickerSlot(null)}
