@@ -15,6 +15,7 @@ import { MongoTransitionRepository } from './data/transition.repository';
 import { BookingService } from './domain/booking.service';
 import { LifecycleService } from './domain/lifecycle.service';
 import { RescheduleService } from './domain/reschedule.service';
+import { UnconfirmedRelease } from './domain/unconfirmed-release';
 import { PatientDirectory } from './domain/patient';
 import { patientSnapshotHandlers } from './events/patient-snapshot.consumer';
 import { recordAttendedHandlers } from './events/record-attended.consumer';
@@ -65,6 +66,18 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
       if (result.noShow + result.attended > 0) logger.info(result, 'appointments no-show sweep');
     },
   });
+  const release = new UnconfirmedRelease(transitions, patients, lifecycle, {
+    holdMs: config.UNCONFIRMED_HOLD_HOURS * 3_600_000,
+    beforeStartMs: config.UNCONFIRMED_RELEASE_BEFORE_MINUTES * 60_000,
+  });
+  runtime.every({
+    name: 'unconfirmed accounts release',
+    intervalMs: config.UNCONFIRMED_RELEASE_INTERVAL_MS,
+    run: async () => {
+      const released = await release.sweep();
+      if (released > 0) logger.info({ released }, 'slots of unconfirmed accounts released');
+    },
+  });
   runtime.every({
     name: 'appointments housekeeping',
     intervalMs: config.HOUSEKEEPING_INTERVAL_MS,
@@ -86,6 +99,8 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
     }),
     models,
     relay,
+    /** The release of unconfirmed accounts' slots (tests run it, as a second replica would). */
+    release,
     /** Reschedules (tests finish the holds a crash would leave, as housekeeping does). */
     moves,
     /** The lifecycle (tests run the sweep with it, as a second replica would). */

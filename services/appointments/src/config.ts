@@ -19,6 +19,11 @@ export const appointmentsEnvSchema = serviceEnvSchema.extend({
     .default(5 * 60_000),
   /** How often booked appointments 30 minutes past their end become noShow (see README, "No-shows"). */
   NO_SHOW_SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(60_000),
+  /** Web bookings of accounts still unconfirmed are released this long after booking… */
+  UNCONFIRMED_HOLD_HOURS: z.coerce.number().positive().default(24),
+  /** …or this long before the slot, whichever comes first; looked for this often. */
+  UNCONFIRMED_RELEASE_BEFORE_MINUTES: z.coerce.number().positive().default(120),
+  UNCONFIRMED_RELEASE_INTERVAL_MS: z.coerce.number().int().positive().default(60_000),
 });
 
 export type AppointmentsConfig = z.infer<typeof appointmentsEnvSchema>;

@@ -116,6 +116,8 @@ const patientSchema = new Schema(
     name: { type: String, required: true },
     email: { type: String, required: true },
     phone: { type: String },
+    /** Whether the e-mail address is confirmed, as the auth service's events last said (absent: not said). */
+    confirmed: { type: Boolean },
     /** When the auth service last said this; older news (a late event) never overwrites newer. */
     asOf: { type: Date, required: true },
   },

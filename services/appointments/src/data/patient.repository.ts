@@ -17,16 +17,21 @@ export class MongoPatientReadModel implements PatientReadModel {
     };
   }
 
-  async save(patient: Patient, asOf: Date): Promise<boolean> {
+  async save(patient: Patient, asOf: Date, confirmed?: boolean): Promise<boolean> {
     try {
       // Matches only an older version (or nothing, then inserts); a newer stored version makes the
       // upsert collide on _id, which is the signal to keep what is stored.
       const { name, email, phone } = patient;
+      const fields = {
+        name,
+        email,
+        asOf,
+        ...(phone ? { phone } : {}),
+        ...(confirmed !== undefined ? { confirmed } : {}),
+      };
       await this.models.Patient.updateOne(
         { _id: patient.id, asOf: { $lt: asOf } },
-        phone
-          ? { $set: { name, email, phone, asOf } }
-          : { $set: { name, email, asOf }, $unset: { phone: 1 } },
+        phone ? { $set: fields } : { $set: fields, $unset: { phone: 1 } },
         { upsert: true },
       );
       return true;
@@ -34,5 +39,13 @@ export class MongoPatientReadModel implements PatientReadModel {
       if (isDuplicateKey(error)) return false;
       throw error;
     }
+  }
+
+  async unconfirmedAmong(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const docs = await this.models.Patient.find({ _id: { $in: [...ids] }, confirmed: false })
+      .select({ _id: 1 })
+      .lean<Array<{ _id: string }>>();
+    return new Set(docs.map((doc) => String(doc._id)));
   }
 }

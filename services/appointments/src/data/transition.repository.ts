@@ -7,6 +7,7 @@ import type {
   Ending,
   PendingReplacement,
   TransitionRepository,
+  UnconfirmedHolds,
 } from '../domain/appointment';
 import { copyOf, currentOf, keys, toAppointment } from './appointment.documents';
 import type { AppointmentDocument, AppointmentModels } from './appointment.model';
@@ -24,7 +25,7 @@ const PAGE = 500;
  * Each write is one insert that the unique indexes let through for exactly one of several concurrent
  * callers; a caller whose insert is refused gets undefined and looks again.
  */
-export class MongoTransitionRepository implements TransitionRepository {
+export class MongoTransitionRepository implements TransitionRepository, UnconfirmedHolds {
   constructor(
     private readonly models: AppointmentModels,
     private readonly outboxWritten: () => void,
@@ -95,6 +96,22 @@ export class MongoTransitionRepository implements TransitionRepository {
     // Ended now; deleting the active document frees slot and patient (housekeeping, if this fails).
     await this.models.Appointment.deleteOne({ _id: active._id, kind: 'active' });
     return ended;
+  }
+
+  /** Web bookings by patients (booked, not checked in) made before `bookedBefore` or starting before `startsBefore`. */
+  async candidates(bookedBefore: Date, startsBefore: Date): Promise<Appointment[]> {
+    const docs = await this.models.Appointment.find({
+      kind: 'active',
+      channel: 'patient',
+      $or: [{ bookedAt: { $lt: bookedBefore } }, { date: { $lt: startsBefore } }],
+    })
+      .limit(PAGE)
+      .lean<AppointmentDocument[]>();
+    if (docs.length === 0) return [];
+    const related = await this.models.Appointment.find({
+      appointmentId: { $in: docs.map((d) => d.appointmentId) },
+    }).lean<AppointmentDocument[]>();
+    return currentOf(related).filter((a) => a.status === 'booked');
   }
 
   async findActiveBefore(cutoff: Date): Promise<Appointment[]> {

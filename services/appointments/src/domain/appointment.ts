@@ -70,6 +70,8 @@ export interface Ending {
   rescheduledTo?: string;
   /** A cancellation's refund, decided when it is made. */
   refundable?: boolean;
+  /** Released by the service: the patient's account was still unconfirmed (issue 17). */
+  endedBecause?: 'unconfirmedAccount';
 }
 
 /** A replacement walk-in whose booking may not have been written (a crash between the two writes). */
@@ -173,4 +175,10 @@ export interface SlotHolds {
   movingFor(pacientId: string): Promise<boolean>;
   /** Holds made before `before` (left by a crash, or by a move still under way), with the appointment they move. */
   staleHolds(before: Date): Promise<Array<{ id: string; fromId: string }>>;
+}
+
+/** Booked appointments made by patients on the web that may have to be released (issue 17). */
+export interface UnconfirmedHolds {
+  /** Booked on the web before `bookedBefore`, or starting before `startsBefore`, still booked. */
+  candidates(bookedBefore: Date, startsBefore: Date): Promise<Appointment[]>;
 }

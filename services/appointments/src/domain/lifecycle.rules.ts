@@ -83,6 +83,8 @@ export function transitionRefusal(
         if (checkedIn) return 'checkedIn';
         if (t >= a.date.getTime()) return 'started';
       }
+      // The service releases only booked appointments (an unconfirmed account's hold).
+      if (initiator === 'system' && checkedIn) return 'checkedIn';
       // The kiosk cancels only to replace a later appointment by a walk-in ("be seen now").
       if (initiator === 'kiosk') {
         if (checkedIn) return 'checkedIn';

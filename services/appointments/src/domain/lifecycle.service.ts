@@ -40,6 +40,7 @@ export interface TransitionRequest {
   recordId?: string;
   replacement?: Ending['replacement'];
   rescheduledTo?: string;
+  endedBecause?: Ending['endedBecause'];
 }
 
 export type Outcome = { done: Appointment } | { refused: Refusal; current: Appointment } | { missing: true };
@@ -179,6 +180,7 @@ export class LifecycleService {
       ...(request.recordId ? { recordId: request.recordId } : {}),
       ...(request.replacement ? { replacement: request.replacement } : {}),
       ...(request.rescheduledTo ? { rescheduledTo: request.rescheduledTo } : {}),
+      ...(request.endedBecause ? { endedBecause: request.endedBecause } : {}),
       ...(await this.refundOf(current, request, now)),
     };
     return this.transitions.end(current, ending, (a) => endEvent(a, ending));
@@ -207,7 +209,8 @@ function endEvent(a: Appointment, ending: Ending): EventEnvelope {
     case 'cancelled':
       return envelope(appointmentCancelled, {
         ...eventData(a, ending.by),
-        by: person(ending),
+        // Released by the service itself: nobody did it.
+        ...(ending.endedBecause ? { endedBecause: ending.endedBecause } : { by: person(ending) }),
         ...(ending.replacement ? { replacedBy: ending.replacement.id } : {}),
         ...(ending.rescheduledTo ? { rescheduledTo: ending.rescheduledTo } : {}),
         ...(ending.refundable !== undefined ? { refundable: ending.refundable } : {}),

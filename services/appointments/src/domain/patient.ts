@@ -12,8 +12,13 @@ export interface PatientLookup {
 /** The read model of patients, fed by auth events and by lookups at request time. */
 export interface PatientReadModel {
   find(id: string): Promise<Patient | undefined>;
-  /** Stores the patient as known at `asOf`, unless a newer version is stored already. True when stored. */
-  save(patient: Patient, asOf: Date): Promise<boolean>;
+  /**
+   * Stores the patient as known at `asOf`, unless a newer version is stored already. True when
+   * stored. `confirmed`: whether their e-mail is confirmed, when the news says (left as it was if not).
+   */
+  save(patient: Patient, asOf: Date, confirmed?: boolean): Promise<boolean>;
+  /** Of these patients, those known to have an unconfirmed e-mail address. */
+  unconfirmedAmong(ids: readonly string[]): Promise<Set<string>>;
 }
 
 /** The auth service, for patients the read model has not seen yet (event lag). */
@@ -24,7 +29,7 @@ export interface PatientSource {
 /** Finds a patient in the read model, else asks the auth service and remembers the answer. */
 export class PatientDirectory {
   constructor(
-    private readonly readModel: PatientReadModel,
+    private readonly readModel: Pick<PatientReadModel, 'find' | 'save'>,
     private readonly source: PatientSource,
     private readonly clock: () => Date = () => new Date(),
   ) {}

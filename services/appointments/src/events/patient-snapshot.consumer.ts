@@ -9,6 +9,7 @@ interface PersonSnapshot {
   email: string;
   phone?: string;
   rol: string;
+  confirmed?: boolean;
 }
 
 /**
@@ -18,10 +19,11 @@ interface PersonSnapshot {
  * on the patient's active appointment.
  */
 export function patientSnapshotHandlers(patients: PatientReadModel, appointments: AppointmentRepository) {
-  const apply = async ({ id, name, email, phone, rol }: PersonSnapshot, occurredAt: string) => {
+  const apply = async ({ id, name, email, phone, rol, confirmed }: PersonSnapshot, occurredAt: string) => {
     if (rol !== 'PACIENT') return;
     const patient = { id, name, email, ...(phone ? { phone } : {}) };
-    if (await patients.save(patient, new Date(occurredAt))) await appointments.refreshPatient(patient);
+    if (await patients.save(patient, new Date(occurredAt), confirmed))
+      await appointments.refreshPatient(patient);
   };
   return [
     on(userRegistered, (event) => apply(event.data, event.occurredAt)),

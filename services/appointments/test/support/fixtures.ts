@@ -26,35 +26,37 @@ export function ghostPatient(label: string): AppointmentUser {
 
 const system: Actor = { id: String(new Types.ObjectId()), rol: 'DOCTOR' };
 
-/** Books `patient` at `date` (any instant, past ones included) as a staff booking off the grid. */
+/**
+ * Books `patient` at `date` (any instant, past ones included) off the grid: as staff, or (`channel`
+ * 'patient') as the patient's own web booking, optionally `bookedAt` another instant.
+ */
 export async function bookedAt(
   service: AppointmentsService,
   patient: AppointmentUser,
   date: Date,
+  options: { channel?: 'staff' | 'patient'; bookedAt?: Date } = {},
 ): Promise<Appointment> {
+  const channel = options.channel ?? 'staff';
+  const by = channel === 'patient' ? { id: patient.id, rol: 'PACIENT' as const } : system;
   const appointment = {
     date,
     pacientId: patient.id,
     user: patient,
-    bookedBy: system,
-    channel: 'staff' as const,
+    bookedBy: by,
+    channel,
     // Off the grid (slot key `walkin:<id>`), so fixtures never compete for a slot.
     walkIn: true,
   };
-  return service.repositories.appointments.book(appointment, (id) =>
+  const booked = await service.repositories.appointments.book(appointment, (id) =>
     createEnvelope(
       appointmentBooked,
-      {
-        id,
-        date: date.toISOString(),
-        pacientId: patient.id,
-        user: patient,
-        channel: 'staff',
-        by: system,
-      },
+      { id, date: date.toISOString(), pacientId: patient.id, user: patient, channel, by },
       'fixture',
     ),
   );
+  if (options.bookedAt)
+    await service.models.Appointment.updateOne({ _id: booked.id }, { $set: { bookedAt: options.bookedAt } });
+  return booked;
 }
 
 /** Checks the appointment in at `at` (any instant), as the kiosk's check-in writes it. */

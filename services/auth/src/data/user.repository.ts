@@ -78,12 +78,27 @@ export class MongoUserRepository implements UserRepository {
     return doc ? toUser(doc) : undefined;
   }
 
-  async confirm(tokenHash: string, now: Date): Promise<User | undefined> {
+  async confirm(
+    tokenHash: string,
+    now: Date,
+    events: (before: User) => EventEnvelope[] = () => [],
+  ): Promise<User | undefined> {
+    const filter = {
+      confirmationTokenHash: tokenHash,
+      confirmed: false,
+      confirmationExpiresAt: { $gt: now },
+    };
+    const before = await this.models.User.findOne(filter).lean<UserDocument>();
+    if (!before) return undefined;
+    const toPublish = events(toUser(before));
     const doc = await this.models.User.findOneAndUpdate(
-      { confirmationTokenHash: tokenHash, confirmed: false, confirmationExpiresAt: { $gt: now } },
-      { $set: { confirmed: true } },
+      filter,
+      toPublish.length
+        ? withOutboxUpdate({ $set: { confirmed: true } }, ...toPublish)
+        : { $set: { confirmed: true } },
       { returnDocument: 'after' },
     ).lean<UserDocument>();
+    if (doc && toPublish.length) this.outboxWritten();
     return doc ? toUser(doc) : undefined;
   }
 

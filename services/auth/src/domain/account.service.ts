@@ -184,10 +184,17 @@ export class AccountService {
   async resetPassword(token: string, password: string): Promise<{ email: string }> {
     const now = new Date();
     const passwordHash = await hashPassword(password);
+    // Announced when it changes what others know: a first password, or a first confirmation.
     const user = await this.users.resetPassword(hashToken(token), passwordHash, now, (before) =>
-      before.passwordHash
+      before.passwordHash && before.confirmed
         ? []
-        : [createEnvelope(userUpdated, toSnapshot({ ...before, passwordHash }), correlationIdOrNew())],
+        : [
+            createEnvelope(
+              userUpdated,
+              toSnapshot({ ...before, passwordHash, confirmed: true }),
+              correlationIdOrNew(),
+            ),
+          ],
     );
     if (!user) throw badRequest(INVALID_LINK, [{ message: INVALID_LINK }]);
     // Token `iat` is in whole seconds: a session issued earlier in this same second must end too.
@@ -197,7 +204,10 @@ export class AccountService {
 
   async confirmAccount(token: string): Promise<'confirmed' | 'already'> {
     const hash = hashToken(token);
-    if (await this.users.confirm(hash, new Date())) return 'confirmed';
+    const confirmed = await this.users.confirm(hash, new Date(), (before) => [
+      createEnvelope(userUpdated, toSnapshot({ ...before, confirmed: true }), correlationIdOrNew()),
+    ]);
+    if (confirmed) return 'confirmed';
     const user = await this.users.findByConfirmationTokenHash(hash);
     if (user?.confirmed) return 'already';
     throw badRequest(INVALID_LINK, [{ message: INVALID_LINK }]);

@@ -43,7 +43,11 @@ export interface UserRepository {
   findByConfirmationTokenHash(hash: string): Promise<User | undefined>;
   update(id: string, changes: UserChanges, events: EventEnvelope[]): Promise<User | undefined>;
   /** Marks the account confirmed if the token is valid and the account still unconfirmed. */
-  confirm(tokenHash: string, now: Date): Promise<User | undefined>;
+  confirm(
+    tokenHash: string,
+    now: Date,
+    events?: (before: User) => EventEnvelope[],
+  ): Promise<User | undefined>;
   /** Sets the new password if the reset token is valid, consuming it in the same write. */
   resetPassword(
     tokenHash: string,
@@ -77,9 +81,12 @@ export function toUserView(user: User): UserView {
 
 /**
  * What other services may know of a person (event payloads): no secrets; of the account state only
- * whether they can sign in (the e-mails must not send someone without a password to their area).
+ * whether they can sign in (the e-mails must not send someone without a password to their area)
+ * and whether the e-mail address is confirmed.
  */
-export function toSnapshot(user: Pick<User, 'id' | 'name' | 'email' | 'phone' | 'rol' | 'passwordHash'>) {
+export function toSnapshot(
+  user: Pick<User, 'id' | 'name' | 'email' | 'phone' | 'rol' | 'passwordHash' | 'confirmed'>,
+) {
   return {
     id: user.id,
     name: user.name,
@@ -87,5 +94,7 @@ export function toSnapshot(user: Pick<User, 'id' | 'name' | 'email' | 'phone' | 
     ...(user.phone ? { phone: user.phone } : {}),
     rol: user.rol,
     canSignIn: Boolean(user.passwordHash),
+    // Appointments releases slots held by accounts left unconfirmed (issue 17).
+    confirmed: user.confirmed,
   };
 }

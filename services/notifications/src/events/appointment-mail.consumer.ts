@@ -123,6 +123,7 @@ export function appointmentMailHandlers(
             event.data.by?.rol,
             `${publicUrl}/dates`,
             event.data.refundable,
+            event.data.endedBecause === 'unconfirmedAccount',
           ),
         'CANCEL',
       );

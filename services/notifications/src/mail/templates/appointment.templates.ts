@@ -60,8 +60,21 @@ export function appointmentCancelledEmail(
   byRole: Role | undefined,
   bookingUrl: string,
   refundable?: boolean,
+  /** Released because the account's e-mail was never confirmed (issue 17). */
+  releasedUnconfirmed = false,
 ): Email {
   const byPatient = byRole === 'PACIENT';
+  if (releasedUnconfirmed)
+    return brandedEmail(centre, {
+      subject: `Cita liberada: ${when}`,
+      greetingName: name,
+      paragraphs: [
+        `Hemos liberado su cita del ${when} porque su dirección de correo electrónico sigue sin confirmar.`,
+        'Confirme su correo con el enlace que le enviamos (puede pedir otro desde su área de paciente) y reserve de nuevo cuando quiera.',
+      ],
+      action: { label: 'Reservar una cita', url: bookingUrl },
+      footnote: questions(centre),
+    });
   return brandedEmail(centre, {
     subject: `Cita cancelada: ${when}`,
     greetingName: name,
