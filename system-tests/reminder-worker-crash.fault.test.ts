@@ -12,7 +12,7 @@ import { sleep } from './support/actors';
 import { MailTally, mailKey } from './support/mail-tally';
 import { Summary } from './support/summary';
 import { startSystemStack, type SystemStack } from './support/system-stack';
-import { waitForQueues, WorkerProcess } from './support/worker-process';
+import { until, waitForQueues, WorkerProcess } from './support/worker-process';
 import { MAIL_CLAIM_LEASE_MS } from '../services/notifications/src/app';
 
 jest.setTimeout(300_000);
@@ -48,12 +48,6 @@ afterAll(async () => {
   await mail?.deleteAll();
   await stack?.stop();
 });
-
-async function until(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-  return condition();
-}
 
 it('loses no reminder and duplicates at most one per kill when the worker dies around the due time', async () => {
   const done = summary.case();

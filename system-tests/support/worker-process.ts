@@ -86,3 +86,10 @@ export async function waitForQueues(amqpUrl: string, queues: string[], timeoutMs
     await connection.close().catch(() => undefined);
   }
 }
+
+/** Polls a condition of the test's own state (e.g. a worker's handled count) until it holds or the time is up. */
+export async function until(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  return condition();
+}
