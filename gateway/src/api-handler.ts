@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger, TokenService } from '@crm/server-kit';
+import type { AuthenticatedUser, Logger, TokenService } from '@crm/server-kit';
 import { checkBearerToken, publicRouteMatcher } from './auth';
 import type { GatewayConfig } from './config';
 import { createCors } from './cors';
@@ -16,6 +16,7 @@ import {
 import { authLimitedRoute, type RateLimiters } from './rate-limit';
 import { applySecurityHeaders } from './security-headers';
 import type { SessionCheck } from './session-check';
+import { IDLE_MESSAGE, type IdleCheck } from './idle-timeout';
 import type { Upstream } from './upstream-proxy';
 import { HTTP_MESSAGES } from '@crm/server-kit';
 
@@ -24,6 +25,8 @@ export interface ApiHandlerDeps {
   logger: Logger;
   tokens: TokenService;
   sessionCheck: SessionCheck;
+  /** Staff sessions idle for too long are refused (absent: no idle timeout). */
+  idleCheck?: IdleCheck;
   rateLimiters: RateLimiters;
   upstreams: ReadonlyMap<UpstreamName, Upstream>;
   routeMiddleware?: readonly RouteMiddleware[];
@@ -48,7 +51,13 @@ function hasBody(req: IncomingMessage): boolean {
  * of the sign-in family → per-route middleware → proxy (prefix stripped).
  */
 export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
-  const { config, logger, tokens, sessionCheck, rateLimiters, upstreams } = deps;
+  const { config, logger, tokens, sessionCheck, idleCheck, rateLimiters, upstreams } = deps;
+  /** Why the session of a valid token is refused (ended, or idle too long), or undefined. */
+  const sessionRefusal = async (user: AuthenticatedUser, req: IncomingMessage) => {
+    if (!(await sessionCheck(user))) return 'Unauthorized';
+    if (idleCheck && !(await idleCheck(user, req))) return IDLE_MESSAGE;
+    return undefined;
+  };
   const hops = config.TRUST_PROXY_HOPS;
   const routes = indexProxyTable();
   const isPublic = publicRouteMatcher();
@@ -124,6 +133,11 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
       if (length !== undefined && Number(length) > config.bodyLimitBytes) {
         return reject(req, res, 413, HTTP_MESSAGES.tooLarge);
       }
+      // The proxy frames a DELETE's body by Content-Length only: a chunked one would reach the
+      // service cut off. Such a client must say how long its body is.
+      if (req.method === 'DELETE' && length === undefined && req.headers['transfer-encoding'] !== undefined) {
+        return reject(req, res, 411, 'Content-Length requerido');
+      }
 
       let upstream: Upstream | undefined;
       let servicePath = '';
@@ -139,10 +153,10 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
 
       // The token is verified before the rate limit so that the session lookup can go to Redis in
       // the same round trip (auto-pipelined) as the rate-limit counter, instead of one after the other.
-      let session: Promise<boolean> | undefined;
+      let session: Promise<string | undefined> | undefined;
       if (!refusal && !isPublic(req.method ?? 'GET', servicePath)) {
         const result = checkBearerToken(tokens, req);
-        if ('user' in result) session = sessionCheck(result.user);
+        if ('user' in result) session = sessionRefusal(result.user, req);
         else refusal = [401, result.message];
       }
 
@@ -152,10 +166,10 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
         const target = queryAt === -1 ? servicePath : servicePath + url.slice(queryAt);
         if (!session) return authRouteLimit(req, res, upstream!, servicePath, target);
         session.then(
-          (valid) =>
-            valid
-              ? authRouteLimit(req, res, upstream!, servicePath, target)
-              : reject(req, res, 401, 'Unauthorized'),
+          (refused) =>
+            refused
+              ? reject(req, res, 401, refused)
+              : authRouteLimit(req, res, upstream!, servicePath, target),
           (sessionError) => failed(res, sessionError),
         );
       });

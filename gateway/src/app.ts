@@ -19,6 +19,7 @@ import { createRateLimiters } from './rate-limit';
 import { createRedisClient } from './redis-client';
 import { applySecurityHeaders } from './security-headers';
 import { createSessionCheck } from './session-check';
+import { createIdleCheck } from './idle-timeout';
 import { staticFrontends } from './static-frontends';
 import { createUpstreams } from './upstream-proxy';
 import { HTTP_MESSAGES } from '@crm/server-kit';
@@ -61,6 +62,10 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     logger,
     tokens,
     sessionCheck: createSessionCheck(redis, logger),
+    idleCheck: createIdleCheck(redis, logger, {
+      timeoutMs: config.STAFF_IDLE_TIMEOUT_MINUTES * 60_000,
+      roles: ['DOCTOR', 'ADMIN'],
+    }),
     rateLimiters,
     upstreams,
     routeMiddleware: options.routeMiddleware,

@@ -3,7 +3,7 @@ import { sendJson } from './json-response';
 import { HTTP_MESSAGES } from '@crm/server-kit';
 
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
-const ALLOWED_HEADERS = 'Authorization, Content-Type, X-Request-Id';
+const ALLOWED_HEADERS = 'Authorization, Content-Type, X-Request-Id, X-Idle-Ms';
 const EXPOSED_HEADERS = 'X-Request-Id, RateLimit, RateLimit-Policy, Retry-After';
 
 export type CorsResult = 'continue' | 'answered';

@@ -122,6 +122,8 @@ export function retryAfterSeconds(header: number | string | string[] | undefined
  */
 const AUTH_LIMITED_ROUTES: ReadonlyMap<string, string> = new Map([
   ['post /auth/signin', 'signIn'],
+  // The second step counts like the first: only failures, per client address.
+  ['post /auth/signin/mfa', 'signIn'],
   ['post /auth/signup', 'signUp'],
   ['post /auth/forgotpassword', 'forgotPassword'],
   ['post /auth/resendconfirmation', 'resendConfirmation'],

@@ -28,6 +28,8 @@ export const serviceEnvSchema = baseEnvSchema.extend({
   QUEUE_PREFIX: z.string().min(1).default('crm'),
   /** How often each replica reloads the sessions ended through any replica (services that verify tokens). */
   ENDED_SESSIONS_POLL_MS: z.coerce.number().int().positive().default(1000),
+  /** How long a dead-lettered message (which may name a patient) is kept in its `.dlq` queue. */
+  DEAD_LETTER_TTL_HOURS: z.coerce.number().positive().default(336),
 });
 
 export class ConfigError extends Error {
@@ -53,7 +55,7 @@ export function loadConfig<TSchema extends z.ZodObject>(
   if (config.NODE_ENV === 'production') {
     // Also inside URLs: `amqp://crm:dev-only-rabbitmq@…` carries a development password.
     const devSecrets = Object.entries(config)
-      .filter(([key, value]) => /SECRET|PASSWORD|_URL$/.test(key) && typeof value === 'string')
+      .filter(([key, value]) => /SECRET|PASSWORD|_KEY$|_URL$/.test(key) && typeof value === 'string')
       .filter(([key, value]) =>
         key.endsWith('_URL')
           ? (value as string).includes(DEV_SECRET_PREFIX)

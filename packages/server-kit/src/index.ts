@@ -10,3 +10,4 @@ export * from './request-context';
 export * from './route-table';
 export * from './shutdown';
 export * from './validation';
+export { getFromService, jsonOf } from './service-call';

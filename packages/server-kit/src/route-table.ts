@@ -47,6 +47,8 @@ export function tableRouter<S extends ApiService>(
     router[method](route.path, ...guard, ...(Array.isArray(handler) ? handler : [handler]));
   }
   if (given.size > 0)
-    throw new Error(`${service}: handlers for routes not in the route table: ${[...given.keys()].join(', ')}`);
+    throw new Error(
+      `${service}: handlers for routes not in the route table: ${[...given.keys()].join(', ')}`,
+    );
   return router;
 }

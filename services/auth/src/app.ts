@@ -3,13 +3,22 @@ import { durationToSeconds, tableRouter, type Logger } from '@crm/server-kit';
 import { createServiceRuntime, type ServiceHandle } from '@crm/server-kit/service';
 import type { Role } from '@crm/contracts';
 import { authHandlers } from './api/auth.routes';
+import { mfaHandlers } from './api/mfa.routes';
+import { privacyHandlers } from './api/privacy.routes';
+import { staffHandlers } from './api/staff.routes';
 import { usersHandlers } from './api/users.routes';
-import type { AuthConfig } from './config';
+import { mfaRequiredRoles, type AuthConfig } from './config';
+import { RedisMfaChallenges } from './data/mfa-challenge.store';
+import { PatientDataClient } from './data/patient-data.client';
+import { SecretBox } from './data/secret-box';
 import { RedisAttemptLimiter } from './data/redis-attempt-limiter';
 import { SessionRevocationStore } from './data/session-revocations';
 import { userModels } from './data/user.model';
 import { MongoUserRepository } from './data/user.repository';
 import { AccountService } from './domain/account.service';
+import { MfaService } from './domain/mfa.service';
+import { PrivacyService } from './domain/privacy.service';
+import { StaffService } from './domain/staff.service';
 
 /** Wires the auth service: database, event outbox, Redis, routes. `start()` begins background work. */
 export function createAuthService(config: AuthConfig, logger: Logger) {
@@ -28,8 +37,16 @@ export function createAuthService(config: AuthConfig, logger: Logger) {
   const ttlSeconds = durationToSeconds(config.JWT_TTL);
   const tokens = runtime.tokens;
   const revocations = new SessionRevocationStore(models, redis, ttlSeconds, logger, runtime.kickOutbox);
+  const users = new MongoUserRepository(models, runtime.kickOutbox);
+  const mfa = new MfaService(
+    users,
+    new RedisMfaChallenges(redis, config.MFA_CHALLENGE_TTL_SECONDS),
+    new SecretBox(config.MFA_ENCRYPTION_KEY ?? config.JWT_SECRET),
+    tokens,
+    { issuer: config.MFA_ISSUER, requiredRoles: mfaRequiredRoles(config) },
+  );
   const accounts = new AccountService(
-    new MongoUserRepository(models, runtime.kickOutbox),
+    users,
     revocations,
     tokens,
     new RedisAttemptLimiter(redis),
@@ -44,6 +61,17 @@ export function createAuthService(config: AuthConfig, logger: Logger) {
       resetTtlMs: config.RESET_TTL_MINUTES * 60_000,
       invitationTtlMs: config.INVITATION_TTL_HOURS * 3600_000,
     },
+    mfa,
+  );
+  const staff = new StaffService(users, accounts, revocations);
+  const privacy = new PrivacyService(
+    users,
+    revocations,
+    new PatientDataClient(
+      config.APPOINTMENTS_SERVICE_URL,
+      config.RECORDS_SERVICE_URL,
+      config.UPSTREAM_TIMEOUT_MS,
+    ),
   );
   const requireUser = runtime.requireUser((user) => accounts.isSessionValid(user));
   runtime.every({
@@ -65,6 +93,9 @@ export function createAuthService(config: AuthConfig, logger: Logger) {
       const handlers = {
         ...authHandlers(accounts, runtime.audit),
         ...usersHandlers(accounts, runtime.audit),
+        ...staffHandlers(staff, runtime.audit),
+        ...mfaHandlers(mfa, runtime.audit),
+        ...privacyHandlers(privacy, runtime.audit),
       };
       router.use(tableRouter('auth', handlers, requireUser));
     }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Role } from '@crm/contracts';
 import { ConfigError, loadConfig, serviceEnvSchema } from '@crm/server-kit';
 import { isCommonPassword, PUBLISHED_PASSWORDS } from './domain/password-policy';
 
@@ -34,6 +35,30 @@ export const authEnvSchema = serviceEnvSchema.extend({
   SESSION_REDIS_SYNC_MS: z.coerce.number().int().positive().default(30_000),
   /** Validity of the set-your-password link e-mailed to patients registered by staff or at the kiosk. */
   INVITATION_TTL_HOURS: z.coerce.number().positive().default(168),
+  /**
+   * Roles that must set up the second factor at their next sign-in, comma separated (issue 18).
+   * Default: `DOCTOR,ADMIN` in production, none elsewhere (`mfaRequiredRoles`).
+   */
+  MFA_REQUIRED_ROLES: z
+    .string()
+    .regex(
+      /^\s*((PACIENT|DOCTOR|ADMIN)\s*(,\s*(PACIENT|DOCTOR|ADMIN)\s*)*)?$/,
+      'must list roles: DOCTOR,ADMIN',
+    )
+    .optional(),
+  /** The name authenticator apps show next to the account. */
+  MFA_ISSUER: z.string().min(1).default('Centro de Reconocimiento Médico'),
+  /** How long the `mfaToken` of a sign-in waits for its code (or for the enrolment). */
+  MFA_CHALLENGE_TTL_SECONDS: z.coerce.number().int().positive().default(300),
+  /**
+   * Key of the authenticator secrets stored in the database (AES-256-GCM). Absent: derived from
+   * `JWT_SECRET`, so rotating that one would make everyone set up the factor again; set it.
+   */
+  MFA_ENCRYPTION_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Where a patient's appointments and records are read for the copy of their data (`/users/me/export`). */
+  APPOINTMENTS_SERVICE_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:4002'),
+  RECORDS_SERVICE_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:4003'),
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
 });
 
 export type AuthConfig = z.infer<typeof authEnvSchema>;
@@ -57,4 +82,13 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig
       weak.map((key) => `${key}: a published or common password is not allowed in production`),
     );
   return config;
+}
+
+/** The roles that must use a second factor (see `MFA_REQUIRED_ROLES`). */
+export function mfaRequiredRoles(config: Pick<AuthConfig, 'MFA_REQUIRED_ROLES' | 'NODE_ENV'>): Role[] {
+  const listed = config.MFA_REQUIRED_ROLES ?? (config.NODE_ENV === 'production' ? 'DOCTOR,ADMIN' : '');
+  return listed
+    .split(',')
+    .map((role) => role.trim())
+    .filter((role): role is Role => role.length > 0);
 }

@@ -6,14 +6,16 @@ import { AppointmentsClient } from './data/appointments.client';
 import { AuthClient } from './data/auth.client';
 import { ConfigClient } from './data/config.client';
 import { recordModels } from './data/record.models';
+import { RecordErasure } from './data/record-erasure';
 import { MongoRecordRepository } from './data/record.repository';
 import { ViewConfigCache } from './data/view-config.cache';
 import { RecordService } from './domain/record.service';
+import { patientErasureHandlers } from './events/patient-erasure.consumer';
 import { recordListingHandlers } from './events/record-listing.consumer';
 import { viewConfigHandlers } from './events/view-config.consumer';
 
 /** The records service's consumer queues are `<QUEUE_PREFIX>.records.<purpose>`. */
-export const RECORDS_QUEUE_PURPOSES = ['view-config', 'listing'] as const;
+export const RECORDS_QUEUE_PURPOSES = ['view-config', 'listing', 'erasure'] as const;
 
 /**
  * Wires the records service: database, outbox relay, configuration cache and its feed, routes
@@ -36,9 +38,20 @@ export function createRecordsService(config: RecordsConfig, logger: Logger) {
     viewConfigs,
   );
   const requireUser = runtime.requireUser();
-  const [viewConfigFeed, listingFeed] = RECORDS_QUEUE_PURPOSES;
+  const erasure = new RecordErasure(models);
+  const [viewConfigFeed, listingFeed, erasureFeed] = RECORDS_QUEUE_PURPOSES;
   runtime.consume({ purpose: viewConfigFeed, events: viewConfigHandlers(viewConfigs) });
   runtime.consume({ purpose: listingFeed, events: recordListingHandlers(repository) });
+  runtime.consume({ purpose: erasureFeed, events: patientErasureHandlers(erasure) });
+  const retentionMs = config.RECORDS_RETENTION_YEARS * 365.25 * 86_400_000;
+  runtime.every({
+    name: 'records retention',
+    intervalMs: config.RECORDS_RETENTION_SWEEP_MS,
+    run: async () => {
+      const deleted = await erasure.deleteExpired(new Date(Date.now() - retentionMs));
+      if (deleted > 0) logger.info({ deleted }, 'records of erased patients past their retention deleted');
+    },
+  });
 
   const service = {
     app: runtime.httpApp((router) => {
@@ -47,6 +60,8 @@ export function createRecordsService(config: RecordsConfig, logger: Logger) {
     models,
     relay,
     viewConfigs,
+    /** Records of erased patients (tests run the retention sweep with it). */
+    erasure,
     start: () => runtime.start(),
     /** Resolves once the configuration and listing feeds are bound to the exchange (tests wait for it). */
     consuming: (timeoutMs?: number) => runtime.consuming(timeoutMs),

@@ -19,6 +19,14 @@ export const recordsEnvSchema = serviceEnvSchema.extend({
    * event drops it at once; this bounds staleness if an event is ever lost.
    */
   VIEW_CONFIG_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
+  /** Records of patients who erased their account are deleted this long after they were made (Ley 41/2002: ≥ 5). */
+  RECORDS_RETENTION_YEARS: z.coerce.number().min(5).default(5),
+  /** How often that is looked for. */
+  RECORDS_RETENTION_SWEEP_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(24 * 3_600_000),
 });
 
 export type RecordsConfig = z.infer<typeof recordsEnvSchema>;

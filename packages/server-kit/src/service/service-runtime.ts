@@ -30,6 +30,8 @@ export interface RuntimeConfig {
   AUDIT_OUTBOX_SWEEP_MS?: number;
   /** How often each replica reloads the ended sessions stored by any replica (default 1 s). */
   ENDED_SESSIONS_POLL_MS?: number;
+  /** How long dead-lettered messages are kept (default 14 days). */
+  DEAD_LETTER_TTL_HOURS?: number;
 }
 
 /** A consumer of the service: its queue is `<QUEUE_PREFIX>.<service>.<purpose>`. */
@@ -51,6 +53,8 @@ export interface BackgroundTask {
  * background tasks, and the order of start-up and shutdown. A service's `app.ts` adds only its own
  * repositories, routes and seeders.
  */
+const deadLetterTtlMs = (config: RuntimeConfig): number => (config.DEAD_LETTER_TTL_HOURS ?? 336) * 3_600_000;
+
 export function createServiceRuntime(name: string, config: RuntimeConfig, logger: Logger) {
   const mongo = connectMongo(config.MONGO_URL, config.MONGO_DB, logger);
   const bus = createServiceBus({ url: config.AMQP_URL, exchange: config.EVENTS_EXCHANGE, logger, name });
@@ -178,10 +182,12 @@ export function createServiceRuntime(name: string, config: RuntimeConfig, logger
             ...options,
             queue: `${config.QUEUE_PREFIX}.${name}.${purpose}`,
             idempotency,
+            deadLetterTtlMs: deadLetterTtlMs(config),
           }),
         );
       }
-      for (const feed of feeds) subscriptions.push(bus.consumer.subscribe(feed));
+      for (const feed of feeds)
+        subscriptions.push(bus.consumer.subscribe({ deadLetterTtlMs: deadLetterTtlMs(config), ...feed }));
       relay?.start();
       for (const task of tasks) {
         await runTask(task);

@@ -8,8 +8,9 @@ import {
   type ReactNode,
 } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
-import type { Role, UserView } from '@crm/contracts';
-import { apiRequest } from '../api/client';
+import { IDLE_SESSION_MESSAGE, type Role, type UserView } from '@crm/contracts';
+import { apiRequest, SESSION_REFUSED_EVENT } from '../api/client';
+import { showError } from '../dialogs/dialogs';
 import { tokenStore } from './token-store';
 
 /** `GET /auth/currentUser` answer (SPEC §7). */
@@ -70,6 +71,19 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (expired) tokenStore.clear();
   }, [expired]);
+
+  // A staff session the gateway ended for inactivity: say so (the page itself goes to sign-in).
+  useEffect(() => {
+    const refused = (event: Event) => {
+      if ((event as CustomEvent<{ message?: string }>).detail?.message === IDLE_SESSION_MESSAGE)
+        void showError(
+          'Sesión cerrada',
+          'Su sesión se ha cerrado tras un tiempo sin actividad. Vuelva a iniciar sesión para continuar.',
+        );
+    };
+    window.addEventListener(SESSION_REFUSED_EVENT, refused);
+    return () => window.removeEventListener(SESSION_REFUSED_EVENT, refused);
+  }, []);
 
   // Whatever was cached belongs to the previous user.
   const clearCache = useCallback(() => mutate(() => true, undefined, { revalidate: false }), [mutate]);

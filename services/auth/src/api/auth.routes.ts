@@ -14,6 +14,7 @@ import { callerOf, HttpError, validate, validated, type RouteHandlers } from '@c
 import type { AuditTrail } from '@crm/server-kit/service';
 import type { AccountService } from '../domain/account.service';
 import { newPasswordField } from '../domain/password-policy';
+import { recordSignIn } from './sign-in-trail';
 
 const staffCreatePatientBody = z.object({
   name: nameField,
@@ -66,13 +67,8 @@ export function authHandlers(accounts: AccountService, trail: AuditTrail) {
             });
           throw error;
         }
-        await trail.recordRequest(req, {
-          action: 'auth.signin',
-          resource: 'account',
-          resourceId: session.id,
-          outcome: 'success',
-          actor: { id: session.id, rol: session.rol },
-        });
+        // With a second factor due, the sign-in is recorded once the code is (POST /auth/signIn/mfa).
+        if ('id' in session) await recordSignIn(trail, req, session);
         res.json(session);
       },
     ],

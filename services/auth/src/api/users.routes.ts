@@ -8,6 +8,7 @@ import {
   ROLES,
   type PacientsPage,
   type UsersPage,
+  paged,
 } from '@crm/contracts';
 import { validate, validated, type RouteHandlers } from '@crm/server-kit';
 import type { AuditTrail } from '@crm/server-kit/service';
@@ -22,13 +23,6 @@ const patientIdsOf = (people: readonly { _id: string; rol: string }[]) =>
 const usersQuery = pageQuery.extend({ rol: z.enum(ROLES).default('PACIENT') });
 
 const idParam = z.object({ id: objectIdField });
-
-const paging = (page: number, limit: number, total: number) => ({
-  total,
-  page,
-  limit,
-  totalPages: Math.max(1, Math.ceil(total / limit)),
-});
 
 /**
  * `/users*` calls: back-office lists (DOCTOR, ADMIN) and the kiosk's lookup and save
@@ -50,7 +44,7 @@ export function usersHandlers(accounts: AccountService, trail: AuditTrail) {
         const { page, limit, search, rol } = validated(res, 'query', usersQuery);
         const { items, total } = await accounts.listUsers({ page, limit, search, roles: [rol] });
         await recordList(req, items);
-        const body: UsersPage = { users: items, ...paging(page, limit, total) };
+        const body: UsersPage = { users: items, ...paged(total, page, limit) };
         res.json(body);
       },
     ],
@@ -61,7 +55,7 @@ export function usersHandlers(accounts: AccountService, trail: AuditTrail) {
         const { page, limit, search } = validated(res, 'query', pageQuery);
         const { items, total } = await accounts.listUsers({ page, limit, search, roles: ['PACIENT'] });
         await recordList(req, items);
-        const body: PacientsPage = { pacients: items, ...paging(page, limit, total) };
+        const body: PacientsPage = { pacients: items, ...paged(total, page, limit) };
         res.json(body);
       },
     ],

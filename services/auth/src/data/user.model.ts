@@ -16,6 +16,10 @@ const userSchema = new Schema(
     resetTokenHash: { type: String },
     resetExpiresAt: { type: Date },
     sessionsValidAfter: { type: Date },
+    disabled: { type: Boolean },
+    mfaSecret: { type: String },
+    mfaPendingSecret: { type: String },
+    mfaRecoveryHashes: { type: [String], default: undefined },
   },
   { collection: 'users', timestamps: true, versionKey: false },
 );

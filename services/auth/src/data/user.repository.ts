@@ -1,5 +1,5 @@
 import { Types } from 'mongoose';
-import type { EventEnvelope } from '@crm/contracts';
+import { escapeRegex, type EventEnvelope } from '@crm/contracts';
 import { withOutbox, withOutboxUpdate } from '@crm/event-bus';
 import {
   EmailTakenError,
@@ -10,8 +10,6 @@ import {
   type UserRepository,
 } from '../domain/user';
 import type { UserDocument, UserModels } from './user.model';
-
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function toUser(doc: UserDocument): User {
   return {
@@ -27,6 +25,10 @@ function toUser(doc: UserDocument): User {
     ...(doc.resetTokenHash ? { resetTokenHash: doc.resetTokenHash } : {}),
     ...(doc.resetExpiresAt ? { resetExpiresAt: doc.resetExpiresAt } : {}),
     ...(doc.sessionsValidAfter ? { sessionsValidAfter: doc.sessionsValidAfter } : {}),
+    ...(doc.disabled ? { disabled: true } : {}),
+    ...(doc.mfaSecret ? { mfaSecret: doc.mfaSecret } : {}),
+    ...(doc.mfaPendingSecret ? { mfaPendingSecret: doc.mfaPendingSecret } : {}),
+    ...(doc.mfaRecoveryHashes?.length ? { mfaRecoveryHashes: [...doc.mfaRecoveryHashes] } : {}),
     createdAt: doc.createdAt,
   };
 }
@@ -115,12 +117,7 @@ export class MongoUserRepository implements UserRepository {
     if (!holder) return undefined;
     // Single use is decided by an insert under the unique _id, which is atomic on MongoDB and on
     // FerretDB alike (FerretDB's conditional updates are not: two concurrent resets could both win).
-    try {
-      await this.models.ConsumedToken.create({ _id: `reset:${tokenHash}`, consumedAt: now });
-    } catch (error) {
-      if (isDuplicateKey(error)) return undefined;
-      throw error;
-    }
+    if (!(await this.consumeOnce(`reset:${tokenHash}`, now))) return undefined;
     const toPublish = events(toUser(holder));
     const update = {
       // Resetting through the e-mailed link also proves the address, so it confirms the account.
@@ -134,6 +131,16 @@ export class MongoUserRepository implements UserRepository {
     ).lean<UserDocument>();
     if (toPublish.length) this.outboxWritten();
     return doc ? toUser(doc) : undefined;
+  }
+
+  async consumeOnce(key: string, at: Date): Promise<boolean> {
+    try {
+      await this.models.ConsumedToken.create({ _id: key, consumedAt: at });
+      return true;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
   }
 
   async page({ page, limit, search, roles }: UserPageQuery): Promise<{ items: User[]; total: number }> {

@@ -6,6 +6,8 @@ import {
   userUpdated,
   type EventEnvelope,
   type Role,
+  type MfaChallengeResponse,
+  type SignInAnswer,
   type SignInResponse,
   tooManyAttemptsMessage,
   type UserView,
@@ -21,6 +23,7 @@ import {
   type AuthenticatedUser,
 } from '@crm/server-kit';
 import type { AttemptLimiter } from './attempt-limiter';
+import { nextWholeSecond, sessionsCountAgain } from './session-timing';
 import { hashToken, newOneTimeToken } from './one-time-token';
 import { hashPassword, verifyPassword } from './password-hasher';
 import {
@@ -66,6 +69,7 @@ const INVALID_CREDENTIALS = 'Correo electrónico o contraseña incorrectos';
 const EMAIL_TAKEN = 'Ya existe una cuenta con este correo electrónico';
 const INVALID_LINK = 'El enlace no es válido o ha caducado';
 const PATIENT_NOT_FOUND = 'Paciente no encontrado';
+const ACCOUNT_DISABLED = 'Esta cuenta está desactivada. Consulte con la administración del centro';
 
 /** The account rules of SPEC §3–§8: sign-up, sign-in, confirmation, password reset, staff and kiosk. */
 export class AccountService {
@@ -75,6 +79,8 @@ export class AccountService {
     private readonly tokens: SessionTokens,
     private readonly limiter: AttemptLimiter,
     private readonly policy: AccountPolicy,
+    /** The second factor due after a correct password, if any (mfa.service.ts). */
+    private readonly secondFactor?: { challengeFor(user: User): Promise<MfaChallengeResponse | undefined> },
   ) {}
 
   async signUp(input: Required<Omit<PersonInput, 'phone'>> & { phone: string }): Promise<SignInResponse> {
@@ -126,7 +132,7 @@ export class AccountService {
    * address, so someone else's failures lock that account only from their own address and never
    * shut the owner out; the per-address counter stops one address guessing many accounts.
    */
-  async signIn(email: string, password: string, clientKey: string): Promise<SignInResponse> {
+  async signIn(email: string, password: string, clientKey: string): Promise<SignInAnswer> {
     const accountKey = `signin:${email}:${clientKey}`;
     const addressKey = `signin-client:${clientKey}`;
     await this.limit(accountKey, this.policy.signInMaxAttempts);
@@ -135,17 +141,18 @@ export class AccountService {
     const valid = await verifyPassword(user?.passwordHash, password);
     if (!user || !valid) throw fieldError(401, 'password', INVALID_CREDENTIALS);
     await Promise.all([this.limiter.reset(accountKey), this.limiter.undo(addressKey)]);
+    if (user.disabled) throw fieldError(403, 'email', ACCOUNT_DISABLED);
+    const challenge = await this.secondFactor?.challengeFor(user);
+    if (challenge) return challenge;
     // An unconfirmed patient signs in too (`confirmed: false`): the patient area asks them to confirm.
-    // Right after a password reset, wait for the second from which sessions count again (< 1 s),
-    // or the new session would carry the same whole-second `iat` as the ended ones.
-    if (user.sessionsValidAfter) await waitUntil(nextWholeSecond(user.sessionsValidAfter));
+    await sessionsCountAgain(user);
     return this.sessionFor(user);
   }
 
   async currentUser(caller: AuthenticatedUser): Promise<UserView> {
     const user = await this.users.findById(caller.id);
     if (!user) throw notFound('Usuario no encontrado');
-    return toUserView(user);
+    return { ...toUserView(user), mfaEnabled: Boolean(user.mfaSecret) };
   }
 
   async signOut(caller: AuthenticatedUser): Promise<void> {
@@ -223,7 +230,7 @@ export class AccountService {
       return toUserView(await this.register({ ...input, rol: 'PACIENT', confirmed: true }, 'staff'));
     }
     const { password: _none, ...person } = input;
-    return toUserView(await this.registerInvited(person, 'staff'));
+    return toUserView(await this.invite(person, 'staff'));
   }
 
   /** The kiosk creates a walk-in patient or completes the missing name/phone of an existing one. */
@@ -235,7 +242,7 @@ export class AccountService {
   }): Promise<UserView> {
     if (input.operation === 'create') {
       if (!input.name) throw fieldError(400, 'name', 'El nombre es obligatorio');
-      const user = await this.registerInvited(
+      const user = await this.invite(
         { name: input.name, email: input.email, ...(input.phone ? { phone: input.phone } : {}) },
         'kiosk',
       );
@@ -276,7 +283,7 @@ export class AccountService {
   async isSessionValid(caller: AuthenticatedUser): Promise<boolean> {
     if (await this.revocations.isRevoked(caller.tokenId)) return false;
     const user = await this.users.findById(caller.id);
-    if (!user) return false;
+    if (!user || user.disabled) return false;
     const validAfter = user.sessionsValidAfter
       ? nextWholeSecond(user.sessionsValidAfter).getTime() / 1000
       : 0;
@@ -300,22 +307,26 @@ export class AccountService {
     }
   }
 
-  /** A patient without a password: the invitation's link (a reset token) is their way in. */
-  private async registerInvited(
+  /**
+   * A person without a password: the invitation's link (a reset token) is their way in. Patients
+   * registered by staff or at the kiosk, and doctors or admins an admin invited (`staffAccount`).
+   */
+  async invite(
     person: { name: string; email: string; phone?: string },
-    channel: 'staff' | 'kiosk',
+    channel: 'staff' | 'kiosk' | 'staffAccount',
+    rol: Role = 'PACIENT',
   ): Promise<User> {
     const invitation = newOneTimeToken();
     const expiresAt = new Date(Date.now() + this.policy.invitationTtlMs);
     return this.register(
       {
         ...person,
-        rol: 'PACIENT',
+        rol,
         confirmed: false,
         resetTokenHash: invitation.hash,
         resetExpiresAt: expiresAt,
       },
-      channel,
+      channel === 'staffAccount' ? 'staff' : channel,
       (id) => [
         createEnvelope(
           userInvited,
@@ -326,6 +337,7 @@ export class AccountService {
             token: invitation.token,
             expiresAt: expiresAt.toISOString(),
             channel,
+            ...(rol === 'PACIENT' ? {} : { rol }),
           },
           correlationIdOrNew(),
         ),
@@ -373,20 +385,6 @@ export class AccountService {
       throw new HttpError(429, message, [{ message }]);
     }
   }
-}
-
-/**
- * Sessions ended at `at` end every token whose whole-second `iat` is not after it: the first second
- * in which new sessions count again is the next whole second (`at` itself when it is one).
- */
-export function nextWholeSecond(at: Date): Date {
-  return new Date(Math.ceil(at.getTime() / 1000) * 1000);
-}
-
-/** Waits until the wall clock reaches `instant`; a timer may fire a millisecond early, so re-check. */
-async function waitUntil(instant: Date): Promise<void> {
-  for (let wait = instant.getTime() - Date.now(); wait > 0; wait = instant.getTime() - Date.now())
-    await new Promise((resolve) => setTimeout(resolve, wait));
 }
 
 function confirmationEvent(

@@ -14,12 +14,20 @@ export interface User {
   resetExpiresAt?: Date;
   /** Tokens issued before this instant are no longer accepted (set by a password reset). */
   sessionsValidAfter?: Date;
+  /** A staff account an admin disabled: no sign-in, no session (issue 18). */
+  disabled?: boolean;
+  /** The authenticator secret (encrypted), once the first code confirmed it. */
+  mfaSecret?: string;
+  /** A secret set up but not confirmed yet (encrypted). */
+  mfaPendingSecret?: string;
+  /** SHA-256 of the single-use recovery codes. */
+  mfaRecoveryHashes?: string[];
   createdAt: Date;
 }
 
 export type NewUser = Omit<User, 'id' | 'createdAt'>;
 
-export type UserChanges = Partial<Omit<User, 'id' | 'createdAt' | 'email'>>;
+export type UserChanges = Partial<Omit<User, 'id' | 'createdAt'>>;
 
 export class EmailTakenError extends Error {
   constructor() {
@@ -56,6 +64,11 @@ export interface UserRepository {
     events?: (before: User) => EventEnvelope[],
   ): Promise<User | undefined>;
   page(query: UserPageQuery): Promise<{ items: User[]; total: number }>;
+  /**
+   * Uses a single-use value (a second-factor code's time step, a recovery code) by inserting it
+   * under a unique key; false when it was used before.
+   */
+  consumeOnce(key: string, at: Date): Promise<boolean>;
 }
 
 /** Signed-out tokens, remembered until they would have expired anyway. */

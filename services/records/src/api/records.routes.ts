@@ -6,8 +6,9 @@ import {
   updateRecordBody,
   type RecordsPage,
   type RecordView,
+  paged,
 } from '@crm/contracts';
-import { validate, validated, type RouteHandlers } from '@crm/server-kit';
+import { callerOf, validate, validated, type RouteHandlers } from '@crm/server-kit';
 import type { AuditTrail } from '@crm/server-kit/service';
 import type { ClinicalRecord } from '../domain/record';
 import type { RecordService } from '../domain/record.service';
@@ -35,6 +36,10 @@ export function recordsHandlers(records: RecordService, trail: AuditTrail) {
     });
 
   return {
+    /** A patient's own records: not in the access trail (it is "who on the staff saw my data"). */
+    'GET /records/mine': async (req, res) => {
+      res.json({ records: (await records.mine(callerOf(req).id)).map(toRecordView) });
+    },
     'POST /records': [
       validate('body', createRecordBody),
       async (req, res) => {
@@ -55,10 +60,7 @@ export function recordsHandlers(records: RecordService, trail: AuditTrail) {
         });
         const body: RecordsPage = {
           records: items.map(toRecordView),
-          total,
-          page: query.page,
-          totalPages: Math.max(1, Math.ceil(total / query.limit)),
-          limit: query.limit,
+          ...paged(total, query.page, query.limit),
         };
         res.json(body);
       },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { APPOINTMENT_STATUSES } from '@crm/contracts';
 import { serviceUnavailable } from '@crm/server-kit';
 import type { AppointmentSnapshot, AppointmentSource, Caller } from '../domain/record';
-import { getFromService, jsonOf } from './service-call';
+import { getFromService, jsonOf } from '@crm/server-kit';
 
 /** The part of `GET /dates/id/:id` (appointments service) a record needs. */
 const appointmentAnswer = z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { serviceUnavailable, unauthorized } from '@crm/server-kit';
 import type { Caller, StaffDirectory } from '../domain/record';
-import { getFromService, jsonOf } from './service-call';
+import { getFromService, jsonOf } from '@crm/server-kit';
 
 /** `GET /auth/currentUser` (auth service). */
 const currentUserAnswer = z.object({

@@ -2,7 +2,7 @@ import type { ViewConfigView } from '@crm/contracts';
 import { serviceUnavailable } from '@crm/server-kit';
 import { viewConfigSchema } from '@crm/view-config';
 import type { Caller, ViewConfigSource } from '../domain/record';
-import { getFromService, jsonOf } from './service-call';
+import { getFromService, jsonOf } from '@crm/server-kit';
 
 /** `GET /config/view?view=<name>` (config service): the current configuration, checked again here. */
 export class ConfigClient implements ViewConfigSource {

@@ -1,6 +1,6 @@
 import { Schema, type Connection } from 'mongoose';
 import { outboxPlugin } from '@crm/event-bus';
-import type { MetadataEntry } from '@crm/contracts';
+import type { ClinicalRecord } from '../domain/record';
 
 /**
  * Why revisions: FerretDB 1.24 does not apply concurrent updates of one document atomically
@@ -51,6 +51,7 @@ const revisionSchema = new Schema(
 );
 revisionSchema.plugin(outboxPlugin);
 revisionSchema.index({ recordId: 1, revision: -1 });
+revisionSchema.index({ userId: 1 });
 
 /**
  * The latest revision of each record, for the paged list and the search (`_id = recordId`). It is
@@ -61,39 +62,34 @@ const listingSchema = new Schema(
   {
     _id: { type: String, required: true },
     ...recordFields,
-    /** Accent- and case-free names, for search (see name-key.ts). */
+    /** Accent- and case-free names, for search (foldName of @crm/contracts). */
     userKey: { type: String, required: true },
     doctorKey: { type: String, required: true },
   },
   { collection: 'records', versionKey: false, minimize: false },
 );
 listingSchema.index({ 'date.date': -1, _id: -1 });
+listingSchema.index({ userId: 1 });
 
-export interface RecordFields {
-  recordId: string;
-  revision: number;
-  userId: string;
-  dateId: string;
-  doctor: { id: string; name: string };
-  user: { name: string };
-  date: { date: Date };
-  metadata: Record<string, MetadataEntry>;
-  configVersion: number;
-  view: string;
-  updatedBy: { id: string };
-  createdAt: Date;
-  updatedAt: Date;
-}
+/** What a revision stores: the record as it was saved, under `recordId` (its `_id` is per revision). */
+export type RecordFields = Omit<ClinicalRecord, 'id'> & { recordId: string };
 
 export type RevisionDocument = RecordFields & { _id: string };
 export type ListingDocument = RecordFields & { _id: string; userKey: string; doctorKey: string };
 
 export const revisionId = (recordId: string, revision: number) => `${recordId}:${revision}`;
 
+/** Patients who erased their account (issue 18): their records are kept, pseudonymised, until the retention ends. */
+const erasedPatientSchema = new Schema(
+  { _id: { type: String, required: true }, erasedAt: { type: Date, required: true } },
+  { collection: 'erased_patients', versionKey: false },
+);
+
 export function recordModels(connection: Connection) {
   return {
     Revision: connection.model('RecordRevision', revisionSchema),
     Listing: connection.model('RecordListing', listingSchema),
+    ErasedPatient: connection.model('ErasedPatient', erasedPatientSchema),
   };
 }
 export type RecordModels = ReturnType<typeof recordModels>;

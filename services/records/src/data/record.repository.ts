@@ -1,8 +1,8 @@
+import { escapeRegex, foldName } from '@crm/contracts';
 import type { EventEnvelope } from '@crm/contracts';
 import { withOutbox } from '@crm/event-bus';
 import { isDuplicateKey, type Logger } from '@crm/server-kit';
 import type { ClinicalRecord, RecordPageQuery, RecordRepository } from '../domain/record';
-import { escapeRegex, nameKey } from './name-key';
 import {
   revisionId,
   type ListingDocument,
@@ -85,7 +85,7 @@ export class MongoRecordRepository implements RecordRepository {
   }
 
   async list({ page, limit, search }: RecordPageQuery): Promise<{ items: ClinicalRecord[]; total: number }> {
-    const key = nameKey(search);
+    const key = foldName(search);
     const pattern = key ? new RegExp(escapeRegex(key)) : undefined;
     const filter = pattern ? { $or: [{ userKey: pattern }, { doctorKey: pattern }] } : {};
     const [docs, total] = await Promise.all([
@@ -97,6 +97,13 @@ export class MongoRecordRepository implements RecordRepository {
       this.models.Listing.countDocuments(filter),
     ]);
     return { items: docs.map(toRecord), total };
+  }
+
+  async listOfPatient(userId: string): Promise<ClinicalRecord[]> {
+    const docs = await this.models.Listing.find({ userId })
+      .sort({ 'date.date': -1, _id: -1 })
+      .lean<ListingDocument[]>();
+    return docs.map(toRecord);
   }
 
   /** Brings the listing entry of a record to its latest revision (repair after a failed refresh). */
@@ -114,7 +121,11 @@ export class MongoRecordRepository implements RecordRepository {
 
   /** Writes the listing entry unless it holds this revision or a later one already. */
   private async moveListingTo(fields: RecordFields): Promise<void> {
-    const listing = { ...fields, userKey: nameKey(fields.user.name), doctorKey: nameKey(fields.doctor.name) };
+    const listing = {
+      ...fields,
+      userKey: foldName(fields.user.name),
+      doctorKey: foldName(fields.doctor.name),
+    };
     const moved = await this.models.Listing.updateOne(
       { _id: fields.recordId, revision: { $lt: fields.revision } },
       { $set: listing },

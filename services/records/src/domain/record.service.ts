@@ -158,6 +158,11 @@ export class RecordService {
     throw conflict(messages.busy);
   }
 
+  /** `GET /records/mine`: a patient's own records (the export of their data). */
+  mine(patientId: string): Promise<ClinicalRecord[]> {
+    return this.records.listOfPatient(patientId);
+  }
+
   async get(id: string): Promise<ClinicalRecord> {
     const record = await this.records.findById(id);
     if (!record) throw notFound(messages.recordNotFound);

@@ -44,6 +44,8 @@ export interface RecordRepository {
    */
   save(record: ClinicalRecord, event: EventEnvelope): Promise<boolean>;
   list(query: RecordPageQuery): Promise<{ items: ClinicalRecord[]; total: number }>;
+  /** Every record of one patient, newest appointment first. */
+  listOfPatient(userId: string): Promise<ClinicalRecord[]>;
 }
 
 /** Who calls, with their bearer token: the other services are asked with the caller's own rights. */

@@ -1,10 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import type { Role } from '@crm/contracts';
 import { mintToken } from '@crm/testing';
 import { BOOTSTRAP, uniqueEmail, type Stack } from '../../../../test-support/stack';
-
-export type CallerKind = 'anonymous' | Role;
-export const CALLER_KINDS: CallerKind[] = ['anonymous', 'PACIENT', 'DOCTOR', 'ADMIN', 'SERVICE_ACCOUNT'];
 
 export interface Staff {
   id: string;

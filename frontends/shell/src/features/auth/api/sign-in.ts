@@ -1,6 +1,6 @@
-import type { SignInResponse } from '@crm/contracts';
+import type { SignInAnswer } from '@crm/contracts';
 import { api } from '@crm/web-kit';
 
-/** POST /auth/signIn */
+/** POST /auth/signIn — a session, or the second factor's challenge. */
 export const signIn = (body: { email: string; password: string }) =>
-  api.post<SignInResponse>('/auth/signIn', body);
+  api.post<SignInAnswer>('/auth/signIn', body);

@@ -10,7 +10,8 @@ export function AuthCard({
 }: {
   title: string;
   children: ReactNode;
-  onSubmit(e: FormEvent<HTMLFormElement>): void;
+  /** Absent: the children bring their own form (the second factor's set-up). */
+  onSubmit?(e: FormEvent<HTMLFormElement>): void;
   footer?: ReactNode;
   intro?: ReactNode;
 }) {
@@ -21,9 +22,13 @@ export function AuthCard({
           {title}
         </h1>
         {intro ? <p className="auth-card__intro">{intro}</p> : null}
-        <form className="auth-card__form" onSubmit={onSubmit} noValidate={false}>
-          {children}
-        </form>
+        {onSubmit ? (
+          <form className="auth-card__form" onSubmit={onSubmit} noValidate={false}>
+            {children}
+          </form>
+        ) : (
+          children
+        )}
         {footer ? <div className="auth-card__footer">{footer}</div> : null}
       </section>
     </div>

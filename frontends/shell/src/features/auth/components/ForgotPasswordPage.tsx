@@ -1,6 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { FormAlert, MESSAGES, preloadDialogs, showSuccess, TextField, useServerForm } from '@crm/web-kit';
+import {
+  EmailField,
+  FormAlert,
+  FullNameField,
+  MESSAGES,
+  preloadDialogs,
+  showSuccess,
+  useServerForm,
+} from '@crm/web-kit';
 import { forgotPassword } from '../api/forgot-password';
 import { AuthCard } from './AuthCard';
 import { usePageTitle } from '@/lib/page-title';
@@ -14,7 +22,7 @@ export default function ForgotPasswordPage() {
   const navigate = useNavigate();
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
-  const { errors, busy, run } = useServerForm(FIELDS);
+  const { errors, busy, run, fieldProps } = useServerForm(FIELDS);
 
   const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -37,28 +45,8 @@ export default function ForgotPasswordPage() {
       }
     >
       <FormAlert message={errors.general} />
-      <TextField
-        label="Nombre Completo"
-        name="name"
-        autoComplete="name"
-        required
-        value={name}
-        onValueChange={setName}
-        onFocus={preloadDialogs}
-        error={errors.fields.name}
-        invalid={Boolean(errors.general)}
-      />
-      <TextField
-        label="Correo Electrónico"
-        name="email"
-        type="email"
-        autoComplete="email"
-        required
-        value={email}
-        onValueChange={setEmail}
-        error={errors.fields.email}
-        invalid={Boolean(errors.general)}
-      />
+      <FullNameField value={name} onValueChange={setName} onFocus={preloadDialogs} {...fieldProps('name')} />
+      <EmailField value={email} onValueChange={setEmail} {...fieldProps('email')} />
       <button type="submit" className="wk-button wk-button--block" disabled={busy}>
         Enviar
       </button>

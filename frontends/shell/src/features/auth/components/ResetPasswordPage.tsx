@@ -38,7 +38,7 @@ export default function ResetPasswordPage() {
   const session = useSession();
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
-  const { errors, setErrors, busy, run } = useServerForm(FIELDS);
+  const { errors, setErrors, busy, run, fieldProps } = useServerForm(FIELDS);
 
   const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -49,7 +49,8 @@ export default function ResetPasswordPage() {
     await run(async () => {
       const { email } = await resetPassword(token, password);
       const opened = email ? await signIn({ email, password }).catch(() => undefined) : undefined;
-      if (opened) {
+      // A staff account with a second factor due signs in on /login, where its steps are.
+      if (opened && 'sessiontoken' in opened) {
         void showSuccess(PASSWORD_SET.title, PASSWORD_SET.text);
         session.signIn(opened);
         navigate(homeForRole(opened.rol), { replace: true });
@@ -65,25 +66,21 @@ export default function ResetPasswordPage() {
       <FormAlert message={errors.general} />
       <PasswordField
         label="Nueva Contraseña"
-        name="password"
         autoComplete="new-password"
         required
         minLength={8}
         value={password}
         onValueChange={setPassword}
         onFocus={preloadDialogs}
-        error={errors.fields.password}
-        invalid={Boolean(errors.general)}
+        {...fieldProps('password')}
       />
       <PasswordField
         label="Repetir Contraseña"
-        name="repeat"
         autoComplete="new-password"
         required
         value={repeat}
         onValueChange={setRepeat}
-        error={errors.fields.repeat}
-        invalid={Boolean(errors.general)}
+        {...fieldProps('repeat')}
       />
       <button type="submit" className="wk-button wk-button--block" disabled={busy}>
         Enviar

@@ -8,11 +8,13 @@ import {
   PasswordField,
   preloadDialogs,
   showSuccess,
-  TextField,
+  EmailField,
   useSession,
   useServerForm,
 } from '@crm/web-kit';
+import type { MfaChallengeResponse, SignInResponse } from '@crm/contracts';
 import { signIn } from '../api/sign-in';
+import { SecondFactorStep } from './SecondFactorStep';
 import { AuthCard } from './AuthCard';
 import { usePageTitle } from '@/lib/page-title';
 
@@ -25,7 +27,13 @@ export default function SignInPage() {
   const session = useSession();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const { errors, busy, run } = useServerForm(FIELDS);
+  const { errors, busy, run, fieldProps } = useServerForm(FIELDS);
+  const [challenge, setChallenge] = useState<MfaChallengeResponse | null>(null);
+
+  const signedIn = (answer: SignInResponse) => {
+    void showSuccess(MESSAGES.signInSuccess.title, MESSAGES.signInSuccess.text);
+    session.signIn(answer);
+  };
 
   if (session.status === 'loading') return <LoadingScreen />;
   if (session.status === 'loggedIn' && session.user)
@@ -35,12 +43,13 @@ export default function SignInPage() {
     e.preventDefault();
     await run(async () => {
       const answer = await signIn({ email: email.trim(), password });
-      void showSuccess(MESSAGES.signInSuccess.title, MESSAGES.signInSuccess.text);
-      session.signIn(answer);
+      if ('mfaRequired' in answer) setChallenge(answer);
+      else signedIn(answer);
     });
   };
 
-  const invalidAll = Boolean(errors.general);
+  if (challenge) return <SecondFactorStep challenge={challenge} onSession={signedIn} />;
+
   return (
     <AuthCard
       title="Iniciar Sesión"
@@ -57,27 +66,14 @@ export default function SignInPage() {
       }
     >
       <FormAlert message={errors.general} />
-      <TextField
-        label="Correo Electrónico"
-        name="email"
-        type="email"
-        autoComplete="email"
-        required
-        value={email}
-        onValueChange={setEmail}
-        onFocus={preloadDialogs}
-        error={errors.fields.email}
-        invalid={invalidAll}
-      />
+      <EmailField value={email} onValueChange={setEmail} onFocus={preloadDialogs} {...fieldProps('email')} />
       <PasswordField
         label="Contraseña"
-        name="password"
         autoComplete="current-password"
         required
         value={password}
         onValueChange={setPassword}
-        error={errors.fields.password}
-        invalid={invalidAll}
+        {...fieldProps('password')}
       />
       <button type="submit" className="wk-button wk-button--block" disabled={busy}>
         Acceder

@@ -10,7 +10,8 @@ import {
   PhoneField,
   preloadDialogs,
   showSuccess,
-  TextField,
+  EmailField,
+  FullNameField,
   toFormErrors,
   useSession,
   useServerForm,
@@ -35,7 +36,7 @@ export default function SignUpPage() {
   const [phone, setPhone] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const { errors, setErrors, busy, run } = useServerForm(FIELDS);
+  const { errors, setErrors, busy, run, fieldProps } = useServerForm(FIELDS);
 
   const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -57,7 +58,6 @@ export default function SignUpPage() {
     });
   };
 
-  const invalidAll = Boolean(errors.general);
   return (
     <AuthCard
       title="Registro de Paciente"
@@ -71,47 +71,23 @@ export default function SignUpPage() {
       }
     >
       <FormAlert message={errors.general} />
-      <TextField
-        label="Nombre Completo"
-        name="name"
-        autoComplete="name"
-        required
-        value={name}
-        onValueChange={setName}
-        onFocus={preloadDialogs}
-        error={errors.fields.name}
-        invalid={invalidAll}
-      />
+      <FullNameField value={name} onValueChange={setName} onFocus={preloadDialogs} {...fieldProps('name')} />
       <PhoneField
         label="Número de Teléfono"
-        name="phone"
         required
         value={phone}
         onValueChange={setPhone}
-        error={errors.fields.phone}
-        invalid={invalidAll}
+        {...fieldProps('phone')}
       />
-      <TextField
-        label="Correo Electrónico"
-        name="email"
-        type="email"
-        autoComplete="email"
-        required
-        value={email}
-        onValueChange={setEmail}
-        error={errors.fields.email}
-        invalid={invalidAll}
-      />
+      <EmailField value={email} onValueChange={setEmail} {...fieldProps('email')} />
       <PasswordField
         label="Contraseña"
-        name="password"
         autoComplete="new-password"
         required
         minLength={8}
         value={password}
         onValueChange={setPassword}
-        error={errors.fields.password}
-        invalid={invalidAll}
+        {...fieldProps('password')}
       />
       <button type="submit" className="wk-button wk-button--block" disabled={busy}>
         Enviar

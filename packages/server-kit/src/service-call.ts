@@ -1,5 +1,5 @@
-import { currentCorrelationId, serviceUnavailable, unauthorized } from '@crm/server-kit';
-import type { Caller } from '../domain/record';
+import { serviceUnavailable, unauthorized } from './errors';
+import { currentCorrelationId } from './request-context';
 
 /**
  * GET on another service with the caller's own token (so that service applies its own rules) and
@@ -9,7 +9,7 @@ import type { Caller } from '../domain/record';
 export async function getFromService(
   baseUrl: string,
   path: string,
-  caller: Caller,
+  caller: { bearerToken: string },
   timeoutMs: number,
 ): Promise<Response> {
   const correlationId = currentCorrelationId();

@@ -1,0 +1,41 @@
+import { ERASED_PATIENT_NAME, foldName } from '@crm/contracts';
+import { isDuplicateKey } from '@crm/server-kit';
+import type { RecordModels } from './record.models';
+
+/**
+ * The records of patients who erased their account (issue 18): the patient's name is replaced in
+ * every revision and in the listing (the clinical content stays: Ley 41/2002 keeps it at least 5
+ * years), and once the retention period has passed since a record was made, the record goes.
+ */
+export class RecordErasure {
+  constructor(private readonly models: RecordModels) {}
+
+  async pseudonymise(userId: string, erasedAt: Date): Promise<void> {
+    try {
+      await this.models.ErasedPatient.create({ _id: userId, erasedAt });
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+    }
+    await this.models.Revision.updateMany({ userId }, { $set: { 'user.name': ERASED_PATIENT_NAME } });
+    await this.models.Listing.updateMany(
+      { userId },
+      { $set: { 'user.name': ERASED_PATIENT_NAME, userKey: foldName(ERASED_PATIENT_NAME) } },
+    );
+  }
+
+  /** Deletes the records of erased patients made before `cutoff`; how many records went. */
+  async deleteExpired(cutoff: Date): Promise<number> {
+    let deleted = 0;
+    for (const { _id: userId } of await this.models.ErasedPatient.find().lean<Array<{ _id: string }>>()) {
+      const expired = await this.models.Listing.find({ userId, createdAt: { $lt: cutoff } })
+        .select({ _id: 1 })
+        .lean<Array<{ _id: string }>>();
+      for (const { _id: recordId } of expired) {
+        await this.models.Revision.deleteMany({ recordId });
+        await this.models.Listing.deleteOne({ _id: recordId });
+        deleted++;
+      }
+    }
+    return deleted;
+  }
+}
