@@ -8,8 +8,9 @@ import type { AppointmentsService } from '../services/appointments/src/app';
 import { bookedAt } from '../services/appointments/test/support/fixtures';
 import { centreInstant, nextMonthWeekdays, signInThroughUi } from './support/backoffice';
 import { pickFutureSlot } from './support/booking';
-import { launchBrowser, screenshot, DESKTOP, MOBILE, type Browser } from './support/browser';
-import { acceptCookies, answerDialog } from './support/dialogs';
+import { screenshot, DESKTOP, MOBILE, type Browser } from './support/browser';
+import { answerDialog } from './support/dialogs';
+import { browserOnProduct } from './support/browser-product';
 import {
   BOOTSTRAP,
   centreDateTime,
@@ -22,18 +23,10 @@ let stack: Stack;
 let browser: Browser;
 let page: Page;
 
-beforeAll(async () => {
-  stack = await startFullProduct(['backoffice']);
-  browser = await launchBrowser();
-  page = await browser.newPage(DESKTOP);
-  await page.goto(`${stack.gatewayUrl}/`);
-  await acceptCookies(page);
-}, 60000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+browserOnProduct(
+  () => startFullProduct(['backoffice']),
+  (started) => ({ stack, browser, page } = started),
+);
 
 const signIn = async (email: string, password: string) => {
   await signInThroughUi(page, stack.gatewayUrl, email, password);

@@ -5,20 +5,28 @@ import { CentreRefundWindow, tableRouter, type Logger } from '@crm/server-kit';
 import { bookingHandlers } from './api/booking.routes';
 import { datesReadHandlers } from './api/dates-read.routes';
 import { lifecycleHandlers } from './api/lifecycle.routes';
+import { waitlistHandlers } from './api/waitlist.routes';
 import type { AppointmentsConfig } from './config';
 import { appointmentModels } from './data/appointment.model';
 import { MongoAppointmentRepository } from './data/appointment.repository';
 import { AuthServiceClient } from './data/auth-client';
 import { MongoPatientReadModel } from './data/patient.repository';
+import { MongoOfferHolds } from './data/offer-hold.repository';
+import { PatientErasure } from './data/patient-erasure';
 import { MongoSlotHolds } from './data/slot-hold.repository';
+import { waitlistModels } from './data/waitlist.model';
+import { MongoWaitlistRepository } from './data/waitlist.repository';
 import { MongoTransitionRepository } from './data/transition.repository';
 import { BookingService } from './domain/booking.service';
 import { LifecycleService } from './domain/lifecycle.service';
 import { RescheduleService } from './domain/reschedule.service';
 import { UnconfirmedRelease } from './domain/unconfirmed-release';
+import { WaitlistService } from './domain/waitlist.service';
 import { PatientDirectory } from './domain/patient';
+import { patientErasureHandlers } from './events/patient-erasure.consumer';
 import { patientSnapshotHandlers } from './events/patient-snapshot.consumer';
 import { recordAttendedHandlers } from './events/record-attended.consumer';
+import { waitlistHandlers as waitlistEventHandlers } from './events/waitlist.consumer';
 
 /**
  * Wires the appointments service: database, outbox relay, patients read model, the records feed,
@@ -28,7 +36,8 @@ import { recordAttendedHandlers } from './events/record-attended.consumer';
 export function createAppointmentsService(config: AppointmentsConfig, logger: Logger) {
   const runtime = createServiceRuntime('appointments', config, logger);
   const models = appointmentModels(runtime.connection);
-  const relay = runtime.outbox([models.Appointment]);
+  const waitlistStore = waitlistModels(runtime.connection);
+  const relay = runtime.outbox([models.Appointment, waitlistStore.WaitlistOffer]);
 
   const appointments = new MongoAppointmentRepository(models, runtime.kickOutbox);
   const transitions = new MongoTransitionRepository(models, runtime.kickOutbox);
@@ -50,10 +59,31 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
     new MongoSlotHolds(models, runtime.kickOutbox),
     lifecycle,
   );
+  const waitlist = new WaitlistService(
+    new MongoWaitlistRepository(waitlistStore, runtime.kickOutbox),
+    new MongoOfferHolds(models, runtime.kickOutbox),
+    appointments,
+    patients,
+    moves,
+    { offerMs: config.WAITLIST_OFFER_MINUTES * 60_000 },
+  );
   const requireUser = runtime.requireUser();
 
   runtime.consume({ purpose: 'patients', events: patientSnapshotHandlers(patients, appointments) });
   runtime.consume({ purpose: 'records', events: recordAttendedHandlers(lifecycle, logger) });
+  runtime.consume({ purpose: 'waitlist', events: waitlistEventHandlers(waitlist) });
+  runtime.consume({
+    purpose: 'erasure',
+    events: patientErasureHandlers(appointments, lifecycle, waitlist, new PatientErasure(models), logger),
+  });
+  runtime.every({
+    name: 'waiting list offers',
+    intervalMs: config.WAITLIST_SWEEP_INTERVAL_MS,
+    run: async () => {
+      const result = await waitlist.sweep();
+      if (result.expired > 0) logger.info(result, 'waiting list offers expired');
+    },
+  });
   runtime.consume({
     purpose: 'centre',
     events: [on(configCentreUpdated, () => refundWindow.invalidate())],
@@ -94,6 +124,7 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
         ...datesReadHandlers(bookings, runtime.audit),
         ...lifecycleHandlers(lifecycle, bookings, runtime.audit),
         ...bookingHandlers(bookings, moves, runtime.audit),
+        ...waitlistHandlers(waitlist),
       };
       router.use(tableRouter('appointments', handlers, requireUser));
     }),
@@ -103,6 +134,8 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
     release,
     /** Reschedules (tests finish the holds a crash would leave, as housekeeping does). */
     moves,
+    /** The waiting list (tests run its sweep, as a second replica would). */
+    waitlist,
     /** The lifecycle (tests run the sweep with it, as a second replica would). */
     lifecycle,
     /** The repositories (tests write fixtures in the past through them, which no call can). */

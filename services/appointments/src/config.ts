@@ -24,6 +24,10 @@ export const appointmentsEnvSchema = serviceEnvSchema.extend({
   /** …or this long before the slot, whichever comes first; looked for this often. */
   UNCONFIRMED_RELEASE_BEFORE_MINUTES: z.coerce.number().positive().default(120),
   UNCONFIRMED_RELEASE_INTERVAL_MS: z.coerce.number().int().positive().default(60_000),
+  /** How long a freed slot offered to the waiting list is held for its patient (issue 17)… */
+  WAITLIST_OFFER_MINUTES: z.coerce.number().positive().default(15),
+  /** …and how often expired offers are passed on to the next in line. */
+  WAITLIST_SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(30_000),
 });
 
 export type AppointmentsConfig = z.infer<typeof appointmentsEnvSchema>;

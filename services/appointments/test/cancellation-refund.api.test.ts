@@ -1,13 +1,7 @@
-import { startStack, type Stack } from '../../../test-support/stack';
+import type { Stack } from '../../../test-support/stack';
 import type { AppointmentsService } from '../src/app';
 import { bookedAt, ghostPatient, minutesFromNow } from './support/fixtures';
-import {
-  appointmentsStackReady,
-  createPatients,
-  staffTokens,
-  type StaffTokens,
-  type TestPatient,
-} from './support/people';
+import { appointmentsTestStack, type StaffTokens, type TestPatient } from './support/people';
 import { slotAllocator } from './support/slots';
 
 /**
@@ -20,15 +14,9 @@ let patients: TestPatient[];
 const slots = slotAllocator(5);
 const service = () => stack.components.appointments!.handle as AppointmentsService;
 
-beforeAll(async () => {
-  // With the config service: the window is the profile's (the seed's 24 hours).
-  stack = await startStack({ components: ['auth', 'config', 'notifications', 'appointments'] });
-  await appointmentsStackReady(stack);
-  staff = await staffTokens(stack);
-  patients = await createPatients(stack, staff.DOCTOR, 2, 'refunds');
-}, 60_000);
-afterAll(async () => {
-  await stack?.stop();
+// With the config service: the window is the profile's (the seed's 24 hours).
+appointmentsTestStack('refunds', 2, (started) => ({ stack, staff, patients } = started), {
+  withConfig: true,
 });
 
 describe('cancellations and their refund', () => {

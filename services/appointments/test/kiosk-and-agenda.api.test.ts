@@ -1,14 +1,8 @@
 import { listenForMessages } from '@crm/testing';
-import { startStack, type Stack } from '../../../test-support/stack';
+import type { Stack } from '../../../test-support/stack';
 import type { AppointmentsService } from '../src/app';
 import { bookedAt, centreDayOf, minutesFromNow } from './support/fixtures';
-import {
-  appointmentsStackReady,
-  createPatients,
-  staffTokens,
-  type StaffTokens,
-  type TestPatient,
-} from './support/people';
+import { appointmentsTestStack, type StaffTokens, type TestPatient } from './support/people';
 import { slotAllocator } from './support/slots';
 
 /**
@@ -25,15 +19,7 @@ let nextPatient = 0;
 const freshPatient = () => patients[nextPatient++]!;
 const service = () => stack.components.appointments!.handle as AppointmentsService;
 
-beforeAll(async () => {
-  stack = await startStack({ components: ['auth', 'notifications', 'appointments'] });
-  await appointmentsStackReady(stack);
-  staff = await staffTokens(stack);
-  patients = await createPatients(stack, staff.DOCTOR, 14, 'kiosk');
-}, 60_000);
-afterAll(async () => {
-  await stack?.stop();
-});
+appointmentsTestStack('kiosk', 14, (started) => ({ stack, staff, patients } = started));
 
 const kiosk = (path: string, patient: TestPatient) =>
   stack.api.post(path, { pacientId: patient.id }, staff.SERVICE_ACCOUNT);

@@ -1,14 +1,8 @@
 import { listenForMessages } from '@crm/testing';
-import { startStack, type Stack } from '../../../test-support/stack';
+import type { Stack } from '../../../test-support/stack';
 import type { AppointmentsService } from '../src/app';
 import { bookedAt, minutesFromNow } from './support/fixtures';
-import {
-  appointmentsStackReady,
-  createPatients,
-  staffTokens,
-  type StaffTokens,
-  type TestPatient,
-} from './support/people';
+import { appointmentsTestStack, type StaffTokens, type TestPatient } from './support/people';
 import { slotAllocator } from './support/slots';
 
 /**
@@ -27,15 +21,7 @@ const freshPatient = () => patients[nextPatient++]!;
 const service = () => stack.components.appointments!.handle as AppointmentsService;
 const UNKNOWN_ID = '0123456789abcdef01234567';
 
-beforeAll(async () => {
-  stack = await startStack({ components: ['auth', 'notifications', 'appointments'] });
-  await appointmentsStackReady(stack);
-  staff = await staffTokens(stack);
-  patients = await createPatients(stack, staff.DOCTOR, 16, 'lifecycle');
-}, 60_000);
-afterAll(async () => {
-  await stack?.stop();
-});
+appointmentsTestStack('lifecycle', 16, (started) => ({ stack, staff, patients } = started));
 
 /** A kiosk walk-in: `offsetMs` from now (default one minute ahead, inside the check-in window). */
 async function walkIn(patient: TestPatient, offsetMs?: number) {

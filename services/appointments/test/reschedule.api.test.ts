@@ -1,13 +1,7 @@
 import { listenForMessages } from '@crm/testing';
-import { startStack, type Stack } from '../../../test-support/stack';
+import type { Stack } from '../../../test-support/stack';
 import type { AppointmentsService } from '../src/app';
-import {
-  appointmentsStackReady,
-  createPatients,
-  staffTokens,
-  type StaffTokens,
-  type TestPatient,
-} from './support/people';
+import { appointmentsTestStack, type StaffTokens, type TestPatient } from './support/people';
 import { slotAllocator } from './support/slots';
 import { MongoSlotHolds } from '../src/data/slot-hold.repository';
 
@@ -23,15 +17,7 @@ const models = () => (stack.components.appointments!.handle as AppointmentsServi
 let next = 0;
 const patient = () => patients[next++]!;
 
-beforeAll(async () => {
-  stack = await startStack({ components: ['auth', 'notifications', 'appointments'] });
-  await appointmentsStackReady(stack);
-  staff = await staffTokens(stack);
-  patients = await createPatients(stack, staff.DOCTOR, 40, 'moves');
-}, 60_000);
-afterAll(async () => {
-  await stack?.stop();
-});
+appointmentsTestStack('moves', 40, (started) => ({ stack, staff, patients } = started));
 
 const book = async (who: TestPatient, date: string) => {
   const response = await stack.api.post('/dates', { date }, who.token);

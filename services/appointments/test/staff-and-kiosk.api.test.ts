@@ -1,13 +1,7 @@
 import { eventually } from '@crm/testing';
-import { startStack, uniqueEmail, type Stack } from '../../../test-support/stack';
+import { uniqueEmail, type Stack } from '../../../test-support/stack';
 import type { AppointmentsService } from '../src/app';
-import {
-  appointmentsStackReady,
-  createPatients,
-  staffTokens,
-  type StaffTokens,
-  type TestPatient,
-} from './support/people';
+import { appointmentsTestStack, type StaffTokens, type TestPatient } from './support/people';
 import { canary, nextLocalDay, slotAllocator } from './support/slots';
 
 let stack: Stack;
@@ -19,15 +13,7 @@ const freshPatient = () => patients[nextPatient++]!;
 const service = () => stack.components.appointments!.handle as AppointmentsService;
 const UNKNOWN_ID = '0123456789abcdef01234567';
 
-beforeAll(async () => {
-  stack = await startStack({ components: ['auth', 'notifications', 'appointments'] });
-  await appointmentsStackReady(stack);
-  staff = await staffTokens(stack);
-  patients = await createPatients(stack, staff.DOCTOR, 17, 'staff');
-}, 60_000);
-afterAll(async () => {
-  await stack?.stop();
-});
+appointmentsTestStack('staff', 17, (started) => ({ stack, staff, patients } = started));
 
 const bookFor = (patient: TestPatient, date: string, token = staff.DOCTOR) =>
   stack.api.post('/dates/admin', { date, pacientId: patient.id }, token);

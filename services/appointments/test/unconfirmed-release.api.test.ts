@@ -13,7 +13,11 @@ let stack: Stack;
 const service = () => stack.components.appointments!.handle as AppointmentsService;
 
 beforeAll(async () => {
-  stack = await startStack({ components: ['auth', 'notifications', 'appointments'] });
+  stack = await startStack({
+    components: ['auth', 'notifications', 'appointments'],
+    // Only the test's own sweeps (two replicas at once); the service's timer would take a release.
+    env: { UNCONFIRMED_RELEASE_INTERVAL_MS: String(3_600_000) },
+  });
   await appointmentsStackReady(stack);
 }, 60_000);
 afterAll(async () => {

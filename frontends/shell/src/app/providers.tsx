@@ -2,7 +2,11 @@ import type { ReactNode } from 'react';
 import { SWRConfig } from 'swr';
 import { ApiError, SessionProvider, swrFetcher } from '@crm/web-kit';
 import { CookieConsentLoader } from '@/components/cookie-consent/CookieConsentLoader';
+import { flashNotice } from '@/lib/flash-notice';
 import { PendingBooking } from './pending-booking';
+
+// A message left by the page before a full reload (the erasure of an account).
+flashNotice.show();
 
 const swrOptions = {
   fetcher: swrFetcher,

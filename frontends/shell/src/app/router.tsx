@@ -27,6 +27,7 @@ export const routes: RouteObject[] = [
     children: [
       { index: true, element: <LandingPage /> },
       { path: 'dates', element: page(() => import('@/features/booking/components/BookingPage')) },
+      { path: 'dates/offer/:token', element: page(() => import('@/features/waitlist/components/OfferPage')) },
       { path: 'faqs', element: page(() => import('@/features/faqs/components/FaqPage')) },
       { path: 'terms-and-conditions', element: page(() => import('@/features/legal/components/TermsPage')) },
       { path: 'login', element: page(() => import('@/features/auth/components/SignInPage')) },

@@ -5,6 +5,7 @@ import {
   type AppointmentsPage,
   type PatientAppointments,
   type PatientHistory,
+  paged,
 } from '@crm/contracts';
 import { callerOf, validate, validated, type RouteHandlers } from '@crm/server-kit';
 import type { AuditTrail } from '@crm/server-kit/service';
@@ -45,10 +46,7 @@ export function datesReadHandlers(bookings: BookingService, trail: AuditTrail) {
         });
         const body: AppointmentsPage = {
           dates: items.map(toAppointmentView),
-          total,
-          page: query.page,
-          totalPages: Math.max(1, Math.ceil(total / query.limit)),
-          limit: query.limit,
+          ...paged(total, query.page, query.limit),
         };
         res.json(body);
       },

@@ -1,9 +1,9 @@
+import { foldName } from '@crm/contracts';
 import { Types } from 'mongoose';
 import type { EventEnvelope } from '@crm/contracts';
 import { withOutbox } from '@crm/event-bus';
 import type { Appointment, NewAppointment } from '../domain/appointment';
 import type { AppointmentDocument } from './appointment.model';
-import { nameKey } from './name-key';
 
 /**
  * The unique keys of an appointment's documents (see appointment.model.ts). Each document fills both
@@ -26,6 +26,8 @@ export const keys = {
   endedAfterCheckIn: (id: string) => `ended:${id}`,
   /** The patient key of a reschedule's hold: one move of an appointment at a time. */
   moving: (id: string) => `moving:${id}`,
+  /** The patient key of a waiting-list offer (a patient may be offered several slots). */
+  offer: (id: string) => `offer:${id}`,
 };
 
 /** One document as the appointment it describes (status as stored on that document). */
@@ -64,8 +66,8 @@ export function currentOf(docs: AppointmentDocument[]): Appointment[] {
     { active?: AppointmentDocument; checkin?: AppointmentDocument; final?: AppointmentDocument }
   >();
   for (const doc of docs) {
-    // A reschedule's hold is not an appointment (yet).
-    if (doc.kind === 'hold') continue;
+    // A reschedule's hold and a waiting-list offer are not appointments (yet).
+    if (doc.kind === 'hold' || doc.kind === 'offer') continue;
     const group = groups.get(doc.appointmentId) ?? {};
     group[doc.kind] = doc;
     groups.set(doc.appointmentId, group);
@@ -90,7 +92,7 @@ export function activeDocument(appointment: NewAppointment, id: string, event: E
       kind: 'active' as const,
       ...appointment,
       status: 'booked' as const,
-      nameKey: nameKey(appointment.user.name),
+      nameKey: foldName(appointment.user.name),
       bookedAt: new Date(),
       slotKey: appointment.walkIn ? keys.walkIn(id) : appointment.date.toISOString(),
       activePatientKey: appointment.pacientId,

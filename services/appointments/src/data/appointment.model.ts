@@ -40,12 +40,16 @@ const patientSnapshotSchema = new Schema(
  *   is not an appointment: no read lists it. Once the old appointment has ended (cancelled, naming
  *   the new one), the hold becomes the new active document (its only writer, one update); a hold
  *   left by a crash is finished or dropped by housekeeping (README, "Reschedule").
+ * - `offer`: a freed slot held for the first patient of the day's waiting list (`slotKey` = the
+ *   slot, `activePatientKey` `offer:<id>`) until `offerExpiresAt`. Claiming it turns it into the
+ *   patient's active document (or a reschedule's hold when they have an appointment to move); an
+ *   expired one is deleted, which frees the slot for the next in line (README, "Waiting list").
  */
 const appointmentSchema = new Schema(
   {
     /** The public id: the active document's `_id`, kept by its final copy. */
     appointmentId: { type: String, required: true },
-    kind: { type: String, enum: ['active', 'checkin', 'final', 'hold'], required: true },
+    kind: { type: String, enum: ['active', 'checkin', 'final', 'hold', 'offer'], required: true },
     date: { type: Date, required: true },
     status: { type: String, enum: APPOINTMENT_STATUSES, required: true },
     pacientId: { type: String, required: true },
@@ -81,6 +85,9 @@ const appointmentSchema = new Schema(
         { _id: false },
       ),
     },
+    /** An offer: the SHA-256 of its e-mailed token, and when it stops holding the slot. */
+    offerTokenHash: { type: String },
+    offerExpiresAt: { type: Date },
     /** A cancellation made more than the centre's refund window before the start (SPEC §9). */
     refundable: { type: Boolean },
     /** A final copy cancelled by the kiosk's "be seen now": the walk-in that replaces it. */

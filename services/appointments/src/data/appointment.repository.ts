@@ -1,3 +1,4 @@
+import { escapeRegex, foldName } from '@crm/contracts';
 import { Types } from 'mongoose';
 import type { AppointmentUser, EventEnvelope } from '@crm/contracts';
 import { isDuplicateKey, violatedField } from '@crm/server-kit';
@@ -11,7 +12,6 @@ import {
 } from '../domain/appointment';
 import { activeDocument, currentOf, toAppointment } from './appointment.documents';
 import type { AppointmentDocument, AppointmentModels } from './appointment.model';
-import { escapeRegex, nameKey } from './name-key';
 
 /** Digits with the usual separators: "+34 612 345 678", "612-34", "(612) 34". */
 const PHONE_LIKE = /^[\d\s+().-]+$/;
@@ -72,7 +72,7 @@ export class MongoAppointmentRepository implements AppointmentRepository {
       if (!held || sameSnapshot(toAppointment(held).user, patient)) return;
       await this.models.Appointment.updateOne(
         { _id: held._id, kind: 'active' },
-        { $set: { user: patient, nameKey: nameKey(patient.name) } },
+        { $set: { user: patient, nameKey: foldName(patient.name) } },
       );
       await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
     }
@@ -128,7 +128,7 @@ export class MongoAppointmentRepository implements AppointmentRepository {
     } else if (status !== 'all') clauses.push({ status });
     if (search) {
       const alternatives: Record<string, RegExp>[] = [
-        { nameKey: new RegExp(escapeRegex(nameKey(search))) },
+        { nameKey: new RegExp(escapeRegex(foldName(search))) },
         { 'user.email': new RegExp(escapeRegex(search), 'i') },
       ];
       // Phones are stored as digits only, so "612 34" must find 34612345678; only a text that looks
@@ -161,7 +161,12 @@ export class MongoAppointmentRepository implements AppointmentRepository {
   }
 
   async bookedSlotsFrom(from: Date): Promise<Date[]> {
-    const docs = await this.models.Appointment.find({ kind: 'active', walkIn: false, date: { $gte: from } })
+    // Slots held by a move under way or offered to the waiting list are not free either.
+    const docs = await this.models.Appointment.find({
+      kind: { $in: ['active', 'hold', 'offer'] },
+      walkIn: false,
+      date: { $gte: from },
+    })
       .select({ date: 1, _id: 0 })
       .sort({ date: 1 })
       .lean<Array<{ date: Date }>>();

@@ -1,3 +1,4 @@
+import { foldName } from '@crm/contracts';
 import { Types } from 'mongoose';
 import type { EventEnvelope } from '@crm/contracts';
 import { withOutboxUpdate } from '@crm/event-bus';
@@ -5,7 +6,6 @@ import { isDuplicateKey, violatedField } from '@crm/server-kit';
 import { calendarOf, type Appointment, type SlotHolds } from '../domain/appointment';
 import { keys, toAppointment } from './appointment.documents';
 import type { AppointmentDocument, AppointmentModels } from './appointment.model';
-import { nameKey } from './name-key';
 
 /**
  * A reschedule's claim on its target slot (README, "Reschedule"): the `hold` document, inserted
@@ -35,7 +35,7 @@ export class MongoSlotHolds implements SlotHolds {
         status: 'booked',
         pacientId: from.pacientId,
         user: from.user,
-        nameKey: nameKey(from.user.name),
+        nameKey: foldName(from.user.name),
         bookedBy: from.bookedBy,
         bookedAt: now,
         channel: from.channel,

@@ -110,3 +110,8 @@ export function refusalError(refusal: Refusal, to: Target, initiator: Initiator)
       return appointmentStarted();
   }
 }
+
+export const waitlistDayPast = () => withField(400, 'Ese día ya ha pasado', 'day');
+export const waitlistDayClosed = () => withField(400, 'El centro no abre ese día', 'day');
+export const notOnWaitlist = () => withField(404, 'No está en la lista de espera de ese día', 'day');
+export const offerGone = () => notFound('La oferta ya no está disponible: ha caducado o ya se ha usado');

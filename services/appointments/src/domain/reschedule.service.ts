@@ -24,6 +24,8 @@ import { SLOT_MESSAGES, slotProblem } from './slot-rules';
 
 /** A hold older than this is no longer a move under way: housekeeping finishes or drops it. */
 const HOLD_GRACE_MS = 60_000;
+/** A patient's call this soon after one of their moves ended meets that move, not an empty slot. */
+const RECENT_MOVE_MS = 5_000;
 
 /**
  * Moves a booked appointment to another free grid slot in one step (README, "Reschedule"): first
@@ -43,14 +45,23 @@ export class RescheduleService {
   /** `POST /dates/reschedule`: the patient's own active appointment. */
   async moveOwn(caller: Actor, date: Date): Promise<Appointment> {
     // Between a move's end of the old appointment and the new one's promotion nothing is held: a
-    // hold of the patient's says a move is under way; none, and nothing held on a second look, says
-    // there is nothing to move.
+    // hold of the patient's says a move is under way, and so does a move that ended a moment ago
+    // (its new appointment may not be readable yet). Only then is there nothing to move.
     for (let look = 1; ; look++) {
       const held = await this.appointments.findHeldBy(caller.id);
       if (held) return this.move(caller, held, date);
       if (await this.holds.movingFor(caller.id)) throw moveUnderWay();
-      if (look >= 2) throw nothingToMove();
+      if (look >= 2) break;
     }
+    if (await this.movedMomentsAgo(caller.id)) throw moveUnderWay();
+    throw nothingToMove();
+  }
+
+  private async movedMomentsAgo(pacientId: string): Promise<boolean> {
+    const since = this.clock().getTime() - RECENT_MOVE_MS;
+    return (await this.appointments.listByPatient(pacientId)).some(
+      (a) => a.rescheduledTo !== undefined && (a.endedAt?.getTime() ?? 0) >= since,
+    );
   }
 
   /** `POST /dates/reschedule/:id` (doctor, admin). */
@@ -89,7 +100,14 @@ export class RescheduleService {
     const held = await this.holds.hold(current, id, target, now);
     if (held === 'slotTaken') throw slotTaken();
     if (held === 'moving') throw moveUnderWay();
+    return this.finishMove(caller, current, id);
+  }
 
+  /**
+   * The last two steps of a move once `id` holds the target slot (a reschedule's hold, or a
+   * waiting-list offer turned into one): `current` ends naming `id`, then the hold is promoted.
+   */
+  async finishMove(caller: Actor, current: Appointment, id: string): Promise<Appointment> {
     const ended = await this.lifecycle.attempt(current, {
       to: 'cancelled',
       initiator: initiatorOf(caller),

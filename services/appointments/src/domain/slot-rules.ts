@@ -82,3 +82,6 @@ export const startOfLocalDay = (now: Date): Date => local(now).startOf('day').to
 
 /** An appointment stops counting as the patient's active one once its slot is over. */
 export const slotIsOver = (date: Date, now: Date): boolean => date.getTime() + SLOT_MS <= now.getTime();
+
+/** The local calendar day (`YYYY-MM-DD` in Atlantic/Canary) of an instant. */
+export const localDayOf = (instant: Date): string => local(instant).format('YYYY-MM-DD');

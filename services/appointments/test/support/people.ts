@@ -1,5 +1,5 @@
 import amqp from 'amqplib';
-import { BOOTSTRAP, uniqueEmail, type Stack } from '../../../../test-support/stack';
+import { BOOTSTRAP, startStack, uniqueEmail, type Stack } from '../../../../test-support/stack';
 
 export interface TestPatient {
   id: string;
@@ -77,4 +77,37 @@ export async function waitForConsumer(amqpUrl: string, queue: string, timeoutMs 
 /** The stack every appointments API test uses, ready for e-mails about appointments. */
 export async function appointmentsStackReady(stack: Stack): Promise<void> {
   await waitForConsumer(stack.amqpUrl, `${stack.env.QUEUE_PREFIX}.notifications.appointment-mail`);
+}
+
+export interface AppointmentsTestStack {
+  stack: Stack;
+  staff: StaffTokens;
+  patients: TestPatient[];
+}
+
+/**
+ * The usual set-up of an appointments API test file: auth, the e-mail worker and appointments
+ * (plus `withConfig`: the centre profile's service), the staff's tokens and `count` patients
+ * (beforeAll), stopped after the file (afterAll). `ready` receives them for the file's variables.
+ */
+export function appointmentsTestStack(
+  label: string,
+  count: number,
+  ready: (started: AppointmentsTestStack) => void,
+  { withConfig = false } = {},
+): void {
+  let stack: Stack | undefined;
+  beforeAll(async () => {
+    stack = await startStack({
+      components: withConfig
+        ? ['auth', 'config', 'notifications', 'appointments']
+        : ['auth', 'notifications', 'appointments'],
+    });
+    await appointmentsStackReady(stack);
+    const staff = await staffTokens(stack);
+    ready({ stack, staff, patients: await createPatients(stack, staff.DOCTOR, count, label) });
+  }, 60_000);
+  afterAll(async () => {
+    await stack?.stop();
+  });
 }

@@ -4,6 +4,7 @@ import {
   appointmentDeleted,
   appointmentRescheduled,
   SLOT_MINUTES,
+  waitlistSlotOffered,
   type CentreProfileData,
   type EventData,
   type EventEnvelope,
@@ -22,6 +23,7 @@ import {
   appointmentRescheduledEmail,
   centrePlace,
   formatAppointmentDate,
+  waitlistOfferEmail,
 } from '../mail/templates/appointment.templates';
 
 type AppointmentEvent = EventEnvelope<
@@ -35,7 +37,8 @@ type AppointmentEvent = EventEnvelope<
  * E-mails to the patient about their appointment: a confirmation with a calendar file when it is
  * booked, the new time (a file that moves the same calendar entry: same UID, higher SEQUENCE) when
  * it is rescheduled, a notice (and a calendar cancellation) when it is cancelled or deleted; a
- * cancellation that only made room for a reschedule sends nothing (the reschedule's e-mail says it). The centre's name,
+ * cancellation that only made room for a reschedule sends nothing (the reschedule's e-mail says it);
+ * a slot offered to the waiting list, the link that claims it. The centre's name,
  * address and sender are the current centre profile's. The message id is the event's, so a
  * redelivered event that slips through is recognisable as the same e-mail.
  */
@@ -135,5 +138,20 @@ export function appointmentMailHandlers(
         'CANCEL',
       ),
     ),
+    on(waitlistSlotOffered, async (event) => {
+      const centre = await profile.current();
+      await mailer.send({
+        to: event.data.user.email,
+        senderName: centre.senderName,
+        ...waitlistOfferEmail(
+          centre,
+          event.data.user.name,
+          formatAppointmentDate(new Date(event.data.date)),
+          new Date(event.data.expiresAt),
+          `${publicUrl}/dates/offer/${event.data.token}`,
+        ),
+        messageId: `<${event.id}@crm.events>`,
+      });
+    }),
   ] as const;
 }

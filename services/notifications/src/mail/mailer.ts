@@ -1,4 +1,5 @@
 import nodemailer from 'nodemailer';
+import { isErasedAddress } from '@crm/contracts';
 import { senderAddress } from '../config';
 import type { Email } from './templates/layout';
 
@@ -32,6 +33,8 @@ export function smtpMailer(smtpUrl: string, mailFrom: string): Mailer {
   });
   return {
     async send({ to, senderName, subject, html, text, attachments, messageId }) {
+      // An erased account's address receives nothing (a late event about an erased patient).
+      if (isErasedAddress(to)) return;
       await transport.sendMail({
         from: { name: senderName, address },
         to,

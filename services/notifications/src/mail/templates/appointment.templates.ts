@@ -125,3 +125,32 @@ export function appointmentRescheduledEmail(
     footnote: questions(centre),
   });
 }
+
+const TIME = new Intl.DateTimeFormat('es-ES', {
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+  timeZone: CENTRE_TIME_ZONE,
+});
+
+/** A freed slot offered to the first of the day's waiting list, held until `until`. */
+export function waitlistOfferEmail(
+  centre: MailCentre,
+  name: string,
+  when: string,
+  until: Date,
+  offerUrl: string,
+): Email {
+  return brandedEmail(centre, {
+    subject: `Hueco libre: ${when}`,
+    greetingName: name,
+    paragraphs: [
+      `Se ha quedado libre una cita el ${when} (hora de Canarias), el día para el que está en lista de espera.`,
+      `Se la guardamos hasta las ${TIME.format(until)}. Después pasará a la siguiente persona de la lista.`,
+      'Si ya tiene otra cita, al reservar esta la suya se cambiará a la nueva hora.',
+      `Lugar: ${centrePlace(centre)}.`,
+    ],
+    action: { label: 'Reservar este hueco', url: offerUrl },
+    footnote: questions(centre),
+  });
+}

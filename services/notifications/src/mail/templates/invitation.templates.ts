@@ -8,9 +8,23 @@ export function invitationEmail(
   centre: MailCentre,
   name: string,
   link: string,
-  channel: 'staff' | 'kiosk',
+  channel: 'staff' | 'kiosk' | 'staffAccount',
   validDays: number,
+  rol?: string,
 ): Email {
+  const validity = `El enlace es válido durante ${validDays === 1 ? '1 día' : `${validDays} días`} y solo puede usarse una vez. Si caduca, use «¿Olvidó su contraseña?» en la página de acceso.`;
+  if (channel === 'staffAccount')
+    return brandedEmail(centre, {
+      subject: `Cree su contraseña para la gestión de ${centre.brandName}`,
+      greetingName: name,
+      paragraphs: [
+        `Le han dado de alta en la gestión de ${centre.brandName} como ${rol === 'ADMIN' ? 'administrador/a' : 'médico/a'}.`,
+        'Cree su contraseña con el botón siguiente. Al entrar por primera vez se le pedirá que configure la verificación en dos pasos con una aplicación de autenticación en su móvil.',
+        validity,
+      ],
+      action: { label: 'Crear mi contraseña', url: link },
+      footnote: 'Si no esperaba este mensaje, avise a la administración del centro.',
+    });
   return brandedEmail(centre, {
     subject: 'Cree su contraseña para acceder a su área de paciente',
     greetingName: name,
@@ -19,7 +33,7 @@ export function invitationEmail(
         ? `Se ha registrado como paciente en el terminal de recepción de ${centre.brandName}.`
         : `El personal de ${centre.brandName} le ha registrado como paciente.`,
       'Para consultar o cancelar su cita en línea, cree su contraseña con el botón siguiente; después podrá entrar en su área de paciente con su correo electrónico y esa contraseña.',
-      `El enlace es válido durante ${validDays === 1 ? '1 día' : `${validDays} días`} y solo puede usarse una vez. Si caduca, use «¿Olvidó su contraseña?» en la página de acceso.`,
+      validity,
     ],
     action: { label: 'Crear mi contraseña', url: link },
     footnote: 'Si usted no ha estado en nuestro centro, ignore este mensaje.',

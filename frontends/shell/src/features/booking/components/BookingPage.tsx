@@ -23,6 +23,7 @@ import { bookDateForPatient } from '../api/book-date-for-patient';
 import { rescheduleDate } from '../api/reschedule-date';
 import { useBookedDates } from '../api/get-booked-dates';
 import { SlotList } from './SlotList';
+import { WaitlistButton } from './WaitlistButton';
 import { WelcomeModal } from './WelcomeModal';
 import { Placeholder } from '@/components/centre/Placeholder';
 import { usePageTitle } from '@/lib/page-title';
@@ -121,7 +122,16 @@ export default function BookingPage() {
       </header>
       <div className="booking-page__body">
         <Calendar selected={selected} onSelect={setSelected} />
-        <SlotList day={selected} slots={slots} loading={isLoading && !booked} onPick={pick} />
+        <div>
+          <SlotList day={selected} slots={slots} loading={isLoading && !booked} onPick={pick} />
+          {selected && booked && !moving && !isStaff(session.user?.rol) ? (
+            <WaitlistButton
+              day={selected}
+              full={slots.length === 0}
+              signedIn={session.status === 'loggedIn' && session.user?.rol === 'PACIENT'}
+            />
+          ) : null}
+        </div>
       </div>
       <WelcomeModal slot={welcomeSlot} onClose={() => setWelcomeSlot(null)} />
       <PatientPickerModal

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { ApiError, showError, showServerError, showSuccess, useSession } from '@crm/web-kit';
+import { showRequestError, showSuccess, useSession } from '@crm/web-kit';
 import { resendConfirmation } from '../api/resend-confirmation';
 import './confirm-email-banner.css';
 
@@ -30,9 +30,7 @@ export function ConfirmEmailBanner() {
       await resendConfirmation(profile.email);
       void showSuccess(RESEND_SENT.title, RESEND_SENT.text);
     } catch (err) {
-      if (err instanceof ApiError && !err.isServerFailure)
-        void showError('Error', err.errors[0]?.message ?? err.message);
-      else void showServerError();
+      void showRequestError(err);
     } finally {
       setBusy(false);
     }

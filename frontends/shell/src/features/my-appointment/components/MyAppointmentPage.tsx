@@ -1,12 +1,10 @@
-import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
 import {
-  ApiError,
   confirmDialog,
-  MESSAGES,
-  showError,
-  showServerError,
   formatHours,
+  MESSAGES,
+  showRequestError,
   showSuccess,
   useCentreProfile,
   useSession,
@@ -17,6 +15,9 @@ import { cancelDate } from '../api/cancel-date';
 import { useCurrentDate } from '../api/get-current-date';
 import { usePageTitle } from '@/lib/page-title';
 import { ConfirmEmailBanner } from './ConfirmEmailBanner';
+import { MyDataSection } from './MyDataSection';
+import { MyWaitlist } from './MyWaitlist';
+import { pendingOffer } from '@/lib/pending-offer';
 
 /** SPEC §9 and the seeded profile: refunded when cancelled more than 24 hours before the start. */
 const DEFAULT_REFUND_WINDOW_HOURS = 24;
@@ -40,6 +41,13 @@ export default function MyAppointmentPage() {
   const { data, error, isLoading, mutate } = useCurrentDate();
   const [busy, setBusy] = useState(false);
   const date = data?.date ?? null;
+  const navigate = useNavigate();
+
+  // An offer link opened before signing in: back to it now that the patient is here.
+  useEffect(() => {
+    const token = pendingOffer.take();
+    if (token) navigate(`/dates/offer/${token}`, { replace: true });
+  }, [navigate]);
 
   const cancel = async () => {
     if (!date) return;
@@ -62,9 +70,7 @@ export default function MyAppointmentPage() {
       void showSuccess(MESSAGES.cancelSuccess.title, `${MESSAGES.cancelSuccess.text}${refund}`);
     } catch (err) {
       void mutate();
-      if (err instanceof ApiError && !err.isServerFailure)
-        void showError('Error', err.errors[0]?.message ?? err.message);
-      else void showServerError();
+      void showRequestError(err);
     } finally {
       setBusy(false);
     }
@@ -120,6 +126,8 @@ export default function MyAppointmentPage() {
           </>
         )}
       </section>
+      <MyWaitlist />
+      <MyDataSection />
       <p className="my-appointment__accesses">
         <Link to="/user/accesos">Quién ha consultado mis datos</Link>
       </p>

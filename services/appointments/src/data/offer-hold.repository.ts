@@ -1,0 +1,137 @@
+import { foldName } from '@crm/contracts';
+import { Types } from 'mongoose';
+import type { EventEnvelope } from '@crm/contracts';
+import { withOutboxUpdate } from '@crm/event-bus';
+import { isDuplicateKey } from '@crm/server-kit';
+import { calendarOf, type Appointment } from '../domain/appointment';
+import type { Patient } from '../domain/patient';
+import type { OfferHolds, SlotOffer } from '../domain/waitlist';
+import { keys, toAppointment } from './appointment.documents';
+import type { AppointmentDocument, AppointmentModels } from './appointment.model';
+
+type OfferDocument = AppointmentDocument & { offerExpiresAt: Date };
+
+const toOffer = (doc: OfferDocument): SlotOffer => ({
+  id: doc.appointmentId,
+  date: doc.date,
+  expiresAt: doc.offerExpiresAt,
+  pacientId: doc.pacientId,
+});
+
+/**
+ * Waiting-list offers as `offer` documents of the appointments collection (appointment.model.ts):
+ * the insert under the slot's unique key holds the slot; claiming is the one update of the
+ * document (its only writer: the offer's e-mail event lives in the waitlist's own record), and an
+ * expired offer is deleted.
+ */
+export class MongoOfferHolds implements OfferHolds {
+  constructor(
+    private readonly models: AppointmentModels,
+    private readonly outboxWritten: () => void,
+  ) {}
+
+  async hold(offer: SlotOffer, patient: Patient, tokenHash: string): Promise<boolean> {
+    try {
+      await this.models.Appointment.create({
+        _id: new Types.ObjectId(offer.id),
+        appointmentId: offer.id,
+        kind: 'offer',
+        date: offer.date,
+        status: 'booked',
+        pacientId: offer.pacientId,
+        user: patient,
+        nameKey: foldName(patient.name),
+        bookedBy: { id: offer.pacientId, rol: 'PACIENT' },
+        bookedAt: new Date(),
+        channel: 'patient',
+        walkIn: false,
+        slotKey: offer.date.toISOString(),
+        activePatientKey: keys.offer(offer.id),
+        offerTokenHash: tokenHash,
+        offerExpiresAt: offer.expiresAt,
+      });
+      return true;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  }
+
+  async findByToken(tokenHash: string): Promise<SlotOffer | undefined> {
+    const doc = await this.models.Appointment.findOne({
+      kind: 'offer',
+      offerTokenHash: tokenHash,
+    }).lean<OfferDocument>();
+    return doc ? toOffer(doc) : undefined;
+  }
+
+  async liveOffersOf(pacientId: string): Promise<SlotOffer[]> {
+    const docs = await this.models.Appointment.find({ kind: 'offer', pacientId }).lean<OfferDocument[]>();
+    return docs.map(toOffer);
+  }
+
+  async claim(
+    id: string,
+    event: (booked: Appointment) => EventEnvelope,
+  ): Promise<Appointment | 'patientBusy' | 'gone'> {
+    const offer = await this.models.Appointment.findOne({ _id: id, kind: 'offer' }).lean<OfferDocument>();
+    if (!offer) return 'gone';
+    const booked = toAppointment({ ...offer, kind: 'active', bookedAt: new Date() });
+    try {
+      const { matchedCount } = await this.models.Appointment.updateOne(
+        { _id: id, kind: 'offer' },
+        withOutboxUpdate(
+          {
+            $set: { kind: 'active', activePatientKey: offer.pacientId, bookedAt: booked.createdAt },
+            $unset: { offerTokenHash: '', offerExpiresAt: '' },
+          },
+          event(booked),
+        ),
+      );
+      if (matchedCount === 0) return 'gone';
+    } catch (error) {
+      if (isDuplicateKey(error)) return 'patientBusy';
+      throw error;
+    }
+    this.outboxWritten();
+    return booked;
+  }
+
+  async toMoveHold(id: string, from: Appointment): Promise<'held' | 'moving' | 'gone'> {
+    const calendar = calendarOf(from);
+    try {
+      const { matchedCount } = await this.models.Appointment.updateOne(
+        { _id: id, kind: 'offer' },
+        {
+          $set: {
+            kind: 'hold',
+            activePatientKey: keys.moving(from.id),
+            rescheduledFrom: { id: from.id, date: from.date },
+            calendar: { uid: calendar.uid, sequence: calendar.sequence + 1 },
+            channel: from.channel,
+            bookedBy: from.bookedBy,
+            bookedAt: new Date(),
+          },
+          $unset: { offerTokenHash: '', offerExpiresAt: '' },
+        },
+      );
+      return matchedCount === 0 ? 'gone' : 'held';
+    } catch (error) {
+      if (isDuplicateKey(error)) return 'moving';
+      throw error;
+    }
+  }
+
+  async expiredBefore(before: Date): Promise<SlotOffer[]> {
+    const docs = await this.models.Appointment.find({
+      kind: 'offer',
+      offerExpiresAt: { $lt: before },
+    }).lean<OfferDocument[]>();
+    return docs.map(toOffer);
+  }
+
+  async drop(id: string): Promise<boolean> {
+    const { deletedCount } = await this.models.Appointment.deleteOne({ _id: id, kind: 'offer' });
+    return deletedCount > 0;
+  }
+}

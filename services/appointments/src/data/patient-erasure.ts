@@ -1,0 +1,30 @@
+import { ERASED_PATIENT_NAME, erasedEmail, foldName } from '@crm/contracts';
+import type { AppointmentModels } from './appointment.model';
+
+/**
+ * Pseudonymises what this service keeps of a patient who erased their account (issue 18): the
+ * snapshot on every appointment document and the read model's copy keep the id, lose the name,
+ * e-mail address and phone. Appointments themselves stay: the centre's history and billing.
+ */
+export class PatientErasure {
+  constructor(private readonly models: AppointmentModels) {}
+
+  async pseudonymise(pacientId: string): Promise<void> {
+    const email = erasedEmail(pacientId);
+    await this.models.Appointment.updateMany(
+      { pacientId },
+      {
+        $set: {
+          'user.name': ERASED_PATIENT_NAME,
+          'user.email': email,
+          nameKey: foldName(ERASED_PATIENT_NAME),
+        },
+        $unset: { 'user.phone': '' },
+      },
+    );
+    await this.models.Patient.updateOne(
+      { _id: pacientId },
+      { $set: { name: ERASED_PATIENT_NAME, email, asOf: new Date() }, $unset: { phone: '' } },
+    );
+  }
+}

@@ -1,0 +1,99 @@
+import type { EventEnvelope } from '@crm/contracts';
+import { withOutbox } from '@crm/event-bus';
+import { isDuplicateKey } from '@crm/server-kit';
+import type { SlotOffer, WaitlistEntry, WaitlistRepository } from '../domain/waitlist';
+import type { WaitlistModels } from './waitlist.model';
+
+const offerRecordId = (date: Date, pacientId: string) => `${date.toISOString()}|${pacientId}`;
+
+const toEntry = (doc: WaitlistEntry): WaitlistEntry => ({
+  pacientId: doc.pacientId,
+  day: doc.day,
+  joinedAt: doc.joinedAt,
+});
+
+export class MongoWaitlistRepository implements WaitlistRepository {
+  constructor(
+    private readonly models: WaitlistModels,
+    private readonly outboxWritten: () => void,
+  ) {}
+
+  async join(entry: WaitlistEntry): Promise<boolean> {
+    try {
+      await this.models.WaitlistEntry.create(entry);
+      return true;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  }
+
+  async leave(pacientId: string, day: string): Promise<boolean> {
+    const { deletedCount } = await this.models.WaitlistEntry.deleteOne({ pacientId, day });
+    return deletedCount > 0;
+  }
+
+  async entriesOf(pacientId: string, fromDay: string): Promise<WaitlistEntry[]> {
+    const docs = await this.models.WaitlistEntry.find({ pacientId, day: { $gte: fromDay } })
+      .sort({ day: 1 })
+      .lean<WaitlistEntry[]>();
+    return docs.map(toEntry);
+  }
+
+  async line(day: string): Promise<WaitlistEntry[]> {
+    const docs = await this.models.WaitlistEntry.find({ day })
+      .sort({ joinedAt: 1, _id: 1 })
+      .lean<WaitlistEntry[]>();
+    return docs.map(toEntry);
+  }
+
+  async wasOffered(date: Date, pacientId: string): Promise<boolean> {
+    return (await this.models.WaitlistOffer.exists({ _id: offerRecordId(date, pacientId) })) !== null;
+  }
+
+  async recordOffer(offer: SlotOffer, event: EventEnvelope): Promise<void> {
+    await this.models.WaitlistOffer.create(
+      withOutbox(
+        {
+          _id: offerRecordId(offer.date, offer.pacientId),
+          offerId: offer.id,
+          pacientId: offer.pacientId,
+          date: offer.date,
+          offeredAt: new Date(),
+        },
+        event,
+      ),
+    );
+    this.outboxWritten();
+  }
+
+  async startClaim(offer: SlotOffer): Promise<boolean> {
+    try {
+      await this.models.WaitlistOffer.create({
+        _id: `claim:${offer.id}`,
+        offerId: offer.id,
+        pacientId: offer.pacientId,
+        date: offer.date,
+        offeredAt: new Date(),
+      });
+      return true;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  }
+
+  async abandonClaim(offer: SlotOffer): Promise<void> {
+    await this.models.WaitlistOffer.deleteOne({ _id: `claim:${offer.id}` });
+  }
+
+  async dropBefore(day: string): Promise<number> {
+    const { deletedCount } = await this.models.WaitlistEntry.deleteMany({ day: { $lt: day } });
+    return deletedCount;
+  }
+
+  async forget(pacientId: string): Promise<void> {
+    await this.models.WaitlistEntry.deleteMany({ pacientId });
+    await this.models.WaitlistOffer.deleteMany({ pacientId });
+  }
+}
