@@ -17,7 +17,7 @@ export default defineConfig({
   resolve: {
     alias: { '@': path.resolve(here, 'src') },
   },
-  plugins: [react(), federation(remoteFederationOptions('backoffice', './src/App.tsx'))],
+  plugins: [react(), federation(remoteFederationOptions('backoffice', './src/app/App.tsx'))],
   // `npm run dev -w @crm/backoffice`: the API of a running product (npm start) on the same origin.
   server: { port: 5174, proxy: { '/api': process.env.API_URL ?? 'http://127.0.0.1:8080' } },
   build: {

@@ -22,6 +22,7 @@ export {
   showSuccess,
   showError,
   showServerError,
+  showRequestError,
   showBookingError,
   confirmDialog,
   closeDialogs,
@@ -30,7 +31,7 @@ export {
 export type { DialogOptions, ConfirmOptions } from './dialogs/dialogs';
 export { formatPhoneInput, phoneDigits, displayPhone } from './phone/phone';
 export { LoadingScreen } from './ui/LoadingScreen';
-export { TextField, PasswordField, PhoneField, FormAlert } from './ui/fields';
+export { TextField, PasswordField, PhoneField, EmailField, FullNameField, FormAlert } from './ui/fields';
 export type { FieldProps } from './ui/fields';
 export { Modal } from './ui/Modal';
 export { PatientPickerModal } from './patient-picker/LazyPatientPickerModal';
@@ -38,3 +39,5 @@ export type { PatientPickerModalProps } from './patient-picker/LazyPatientPicker
 export { useServerForm } from './ui/use-server-form';
 export type { ModalProps } from './ui/Modal';
 export * from './centre';
+export { MfaEnrolment } from './mfa/MfaEnrolment';
+export { downloadFile, fileNameOf } from './api/download';

@@ -8,3 +8,4 @@ export { usePersistedVisibility } from './use-persisted-visibility';
 export { SearchBox } from './SearchBox';
 export { PageHeader } from './PageHeader';
 export { SlotChooser } from './SlotChooser';
+export { useServerPages } from './use-server-pages';

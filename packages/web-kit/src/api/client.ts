@@ -1,4 +1,5 @@
 import { tokenStore } from '../session/token-store';
+import { idleMs, trackActivity } from '../session/activity';
 
 /** Every call goes to the API of the same origin (the gateway), version 1. */
 export const API_BASE = '/api/v1';
@@ -38,6 +39,11 @@ export interface RequestOptions {
   /** Send the bearer token when there is one (default true: SPEC §7 sends it on every call). */
   auth?: boolean;
   signal?: AbortSignal;
+  /**
+   * The call checks a password or code the person typed while signed in (erasing the account,
+   * confirming the second factor): its 401 means "wrong", not "your session is over".
+   */
+  checksCredentials?: boolean;
 }
 
 /**
@@ -71,16 +77,33 @@ function toFieldErrors(value: unknown): ApiFieldError[] {
     }));
 }
 
+/** The headers of a call: what it accepts, and with a session its token and the time since the person's last action. */
+export function requestHeaders(token: string | null, accept: string): Record<string, string> {
+  const headers: Record<string, string> = { Accept: accept };
+  if (token) {
+    headers.Authorization = `Bearer ${token}`;
+    trackActivity();
+    headers['X-Idle-Ms'] = String(idleMs());
+  }
+  return headers;
+}
+
+/** A 401 on a call made with a session ends it here too (SPEC §4): the session store logs out. */
+export function refusal(status: number, token: string | null, message: string): void {
+  if (status !== 401 || !token) return;
+  tokenStore.clear();
+  window.dispatchEvent(new CustomEvent(SESSION_REFUSED_EVENT, { detail: { message } }));
+}
+
 /**
  * Sends one request to the API with credentials (cookies) and the bearer token from local storage,
  * parses the JSON answer and throws an {@link ApiError} for any non-2xx status or network failure.
  * A 401 on a call made with a session logs the user out (SPEC §4).
  */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = 'GET', body, query, auth = true, signal } = options;
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const { method = 'GET', body, query, auth = true, signal, checksCredentials = false } = options;
   const token = auth ? tokenStore.get() : null;
-  if (token) headers.Authorization = `Bearer ${token}`;
+  const headers = requestHeaders(token, 'application/json');
   if (body !== undefined) headers['Content-Type'] = 'application/json';
 
   let response: Response;
@@ -114,10 +137,8 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     };
     const message =
       typeof record.message === 'string' ? record.message : response.statusText || `HTTP ${response.status}`;
-    if (response.status === 401 && token && !CREDENTIAL_CALLS.some((p) => path.startsWith(p))) {
-      tokenStore.clear();
-      window.dispatchEvent(new CustomEvent(SESSION_REFUSED_EVENT, { detail: { message } }));
-    }
+    if (!checksCredentials && !CREDENTIAL_CALLS.some((p) => path.startsWith(p)))
+      refusal(response.status, token, message);
     throw new ApiError(response.status, message, toFieldErrors(record.errors), data);
   }
   return data as T;

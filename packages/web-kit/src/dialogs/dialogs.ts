@@ -52,6 +52,16 @@ export const showError = (title: string, text?: string, confirmButtonText?: stri
 export const showServerError = (): Promise<void> =>
   showError(MESSAGES.serverError.title, MESSAGES.serverError.text);
 
+/**
+ * A refused call in an error dialog with the server's first message (`title`, "Error" by default);
+ * a server or network failure as "Internal server error" (SPEC §8).
+ */
+export function showRequestError(error: unknown, title = 'Error'): Promise<void> {
+  if (error instanceof ApiError && !error.isServerFailure)
+    return showError(title, error.errors[0]?.message ?? error.message);
+  return showServerError();
+}
+
 export interface ConfirmOptions {
   title: string;
   text?: string;

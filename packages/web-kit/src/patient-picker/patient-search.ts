@@ -3,6 +3,7 @@
  * ("jose  perez" finds "José Pérez"), and two patients with the same name stay two (told apart by
  * e-mail, picked by id).
  */
+import { foldName as foldNameKey } from '@crm/contracts';
 export interface PatientLike {
   id: string;
   name: string;
@@ -10,13 +11,7 @@ export interface PatientLike {
 }
 
 /** Lower case, without accents (ñ too: "nunez" finds "Núñez") and with single spaces. */
-export const foldName = (text: string): string =>
-  text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/\s+/g, ' ')
-    .trim();
+export const foldName = (text: string): string => foldNameKey(text).replace(/\s+/g, ' ');
 
 /** How many suggestions the picker lists at most (the doctor keeps typing to narrow them). */
 export const MAX_SUGGESTIONS = 50;

@@ -94,6 +94,18 @@ export function PasswordField(props: Omit<FieldProps, 'type'>) {
   );
 }
 
+type PresetProps = Omit<FieldProps, 'label'> & { label?: string };
+
+/** The e-mail input of every form (SPEC §2 wording); a shared screen passes autoComplete="off". */
+export function EmailField({ label = 'Correo Electrónico', ...props }: PresetProps) {
+  return <TextField label={label} name="email" type="email" autoComplete="email" required {...props} />;
+}
+
+/** The full-name input of every form (SPEC §2 wording); a shared screen passes autoComplete="off". */
+export function FullNameField({ label = 'Nombre Completo', ...props }: PresetProps) {
+  return <TextField label={label} name="name" autoComplete="name" required {...props} />;
+}
+
 /** Phone input: formats as typed ("+34 612 345678"); send `phoneDigits(value)`. */
 export function PhoneField(props: Omit<FieldProps, 'type'>) {
   const { onValueChange, ...rest } = props;

@@ -24,5 +24,12 @@ export function useServerForm<F extends string>(fields: readonly F[]) {
     }
   };
 
-  return { errors, setErrors, busy, run };
+  /** A field's part of the last refusal: its own message, and red while the general box speaks. */
+  const fieldProps = (field: F) => ({
+    name: field,
+    error: errors.fields[field],
+    invalid: Boolean(errors.general),
+  });
+
+  return { errors, setErrors, busy, run, fieldProps };
 }

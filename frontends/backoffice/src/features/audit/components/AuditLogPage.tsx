@@ -1,9 +1,9 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { createColumnHelper } from '@tanstack/react-table';
 import type { AuditEntryView } from '@crm/contracts';
-import { ApiError, showError, showServerError, TextField, useSession } from '@crm/web-kit';
+import { ApiError, showRequestError, TextField, useSession } from '@crm/web-kit';
 import { formatDateTime } from '@crm/web-kit/time';
-import { DataTable, PageHeader, usePageSize } from '@/components';
+import { DataTable, PageHeader, usePageSize, useServerPages } from '@/components';
 import { NO_AUDIT_FILTERS, useAuditEntries, type AuditFilters } from '../api/get-audit-entries';
 import { exportAuditCsv } from '../api/export-audit-csv';
 import { ACTION_LABELS, actionLabel, resourceLabel, roleLabel } from './audit-labels';
@@ -102,21 +102,9 @@ export default function AuditLogPage() {
   const [draft, setDraft] = useState<AuditFilters>(NO_AUDIT_FILTERS);
   const [filters, setFilters] = useState<AuditFilters>(NO_AUDIT_FILTERS);
   // The page belongs to one set of filters and one page size: new ones start at page 1.
-  const pagingKey = `${JSON.stringify(filters)}|${limit}`;
-  const [paging, setPaging] = useState({ page: 1, for: '' });
-  const page = paging.for === pagingKey ? paging.page : 1;
+  const { page, server } = useServerPages(`${JSON.stringify(filters)}|${limit}`);
   const { data, error, isLoading } = useAuditEntries(filters, page, limit, isAdmin);
   const [exporting, setExporting] = useState(false);
-
-  const server = useMemo(
-    () => ({
-      page,
-      totalPages: data?.totalPages ?? 1,
-      total: data?.total ?? 0,
-      onPageChange: (next: number) => setPaging({ page: next, for: pagingKey }),
-    }),
-    [page, data, pagingKey],
-  );
 
   if (!isAdmin) {
     return (
@@ -131,6 +119,13 @@ export default function AuditLogPage() {
 
   const errors = fieldErrors(error);
   const set = (key: keyof AuditFilters) => (value: string) => setDraft((d) => ({ ...d, [key]: value }));
+  /** A filter field's name, value, change and refusal. */
+  const filter = (key: keyof AuditFilters) => ({
+    name: key,
+    value: draft[key],
+    onValueChange: set(key),
+    error: errors[key],
+  });
   const apply = (event: FormEvent) => {
     event.preventDefault();
     setFilters({ ...draft });
@@ -144,9 +139,7 @@ export default function AuditLogPage() {
     try {
       await exportAuditCsv(filters);
     } catch (err) {
-      if (err instanceof ApiError && !err.isServerFailure)
-        void showError('No se pudo exportar', err.errors[0]?.message ?? err.message);
-      else void showServerError();
+      void showRequestError(err, 'No se pudo exportar');
     } finally {
       setExporting(false);
     }
@@ -163,25 +156,9 @@ export default function AuditLogPage() {
         Quién del personal ha consultado o modificado qué datos y cuándo (hora de Canarias). La exportación
         usa los filtros aplicados.
       </p>
-      <form className="bo-audit__filters" aria-label="Filtros del registro" onSubmit={apply}>
-        <TextField
-          label="Id. del paciente"
-          name="patientId"
-          value={draft.patientId}
-          onValueChange={set('patientId')}
-          error={errors.patientId}
-          autoComplete="off"
-          spellCheck={false}
-        />
-        <TextField
-          label="Id. del usuario"
-          name="actorId"
-          value={draft.actorId}
-          onValueChange={set('actorId')}
-          error={errors.actorId}
-          autoComplete="off"
-          spellCheck={false}
-        />
+      <form className="bo-filter-bar bo-audit__filters" aria-label="Filtros del registro" onSubmit={apply}>
+        <TextField label="Id. del paciente" autoComplete="off" spellCheck={false} {...filter('patientId')} />
+        <TextField label="Id. del usuario" autoComplete="off" spellCheck={false} {...filter('actorId')} />
         <div className={`wk-field${errors.action ? ' wk-field--error' : ''}`}>
           <label className="wk-label" htmlFor="bo-audit-action">
             Acción
@@ -204,23 +181,9 @@ export default function AuditLogPage() {
             {errors.action ?? ''}
           </p>
         </div>
-        <TextField
-          label="Desde"
-          name="from"
-          type="date"
-          value={draft.from}
-          onValueChange={set('from')}
-          error={errors.from}
-        />
-        <TextField
-          label="Hasta"
-          name="to"
-          type="date"
-          value={draft.to}
-          onValueChange={set('to')}
-          error={errors.to}
-        />
-        <div className="bo-audit__buttons">
+        <TextField label="Desde" type="date" {...filter('from')} />
+        <TextField label="Hasta" type="date" {...filter('to')} />
+        <div className="bo-filter-bar__buttons bo-audit__buttons">
           <button type="submit" className="wk-button">
             Filtrar
           </button>
@@ -246,7 +209,7 @@ export default function AuditLogPage() {
         loadingText="Cargando registro..."
         emptyText="No hay accesos registrados con estos filtros."
         columnVisibilityKey={AUDIT_COLUMNS_KEY}
-        server={server}
+        server={server(data)}
         totalNoun={['acceso', 'accesos']}
         getRowId={(e, i) => `${e.at}|${e.actorId}|${e.patientId ?? ''}|${e.requestId ?? ''}|${i}`}
       />

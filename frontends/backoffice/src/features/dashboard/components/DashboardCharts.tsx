@@ -35,6 +35,44 @@ function Chart({ title, children }: { title: string; children: React.ReactElemen
   );
 }
 
+interface Series {
+  dataKey: string;
+  name: string;
+  colour: string;
+}
+
+/**
+ * What every chart of days shares: the grid, the day axis, the value axis (32 px wide unless told),
+ * the tooltip (values formatted by `format`) and, unless told not to, the legend. Returned as an
+ * array of elements, which recharts reads like children written in place.
+ */
+function dayFrame(
+  valueAxis: { allowDecimals?: boolean; domain?: [number, number]; width?: number },
+  format?: (value: unknown) => string,
+  legend = true,
+) {
+  return [
+    <CartesianGrid key="grid" strokeDasharray="3 3" vertical={false} />,
+    <XAxis key="day" dataKey="day" fontSize={12} />,
+    <YAxis key="value" fontSize={12} width={32} {...valueAxis} />,
+    <Tooltip key="tooltip" formatter={format} />,
+    ...(legend ? [<Legend key="legend" />] : []),
+  ];
+}
+
+/** Bars of one stack, one per series, in the order given (bottom first). */
+const stackedBars = (stackId: string, series: Series[]) =>
+  series.map(({ dataKey, name, colour }) => (
+    <Bar
+      key={dataKey}
+      isAnimationActive={false}
+      dataKey={dataKey}
+      name={name}
+      stackId={stackId}
+      fill={colour}
+    />
+  ));
+
 /**
  * The dashboard's charts (recharts, loaded with this chunk only when the Panel is opened): bookings
  * per day by channel, occupancy and no-shows, cancellations with and without refund, revenue per day
@@ -62,77 +100,46 @@ export default function DashboardCharts({ summary }: { summary: ReportSummary })
     <div className="bo-dashboard__charts">
       <Chart title="Citas por día y canal">
         <BarChart data={days}>
-          <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="day" fontSize={12} />
-          <YAxis allowDecimals={false} fontSize={12} width={32} />
-          <Tooltip />
-          <Legend />
-          <Bar
-            isAnimationActive={false}
-            dataKey="web"
-            name="Web (paciente)"
-            stackId="c"
-            fill={COLOURS.patient}
-          />
-          <Bar isAnimationActive={false} dataKey="staff" name="Personal" stackId="c" fill={COLOURS.staff} />
-          <Bar isAnimationActive={false} dataKey="kiosk" name="Quiosco" stackId="c" fill={COLOURS.kiosk} />
+          {dayFrame({ allowDecimals: false })}
+          {stackedBars('channel', [
+            { dataKey: 'web', name: 'Web (paciente)', colour: COLOURS.patient },
+            { dataKey: 'staff', name: 'Personal', colour: COLOURS.staff },
+            { dataKey: 'kiosk', name: 'Quiosco', colour: COLOURS.kiosk },
+          ])}
         </BarChart>
       </Chart>
       <Chart title="Ocupación y ausencias (%)">
         <LineChart data={days}>
-          <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="day" fontSize={12} />
-          <YAxis domain={[0, 100]} fontSize={12} width={32} />
-          <Tooltip formatter={pct} />
-          <Legend />
-          <Line
-            isAnimationActive={false}
-            dataKey="occupancy"
-            name="Ocupación"
-            stroke={COLOURS.patient}
-            strokeWidth={2}
-            dot={false}
-          />
-          <Line
-            isAnimationActive={false}
-            dataKey="noShowRate"
-            name="No presentados"
-            stroke={COLOURS.danger}
-            strokeWidth={2}
-            dot={false}
-          />
+          {dayFrame({ domain: [0, 100] }, pct)}
+          {[
+            { dataKey: 'occupancy', name: 'Ocupación', colour: COLOURS.patient },
+            { dataKey: 'noShowRate', name: 'No presentados', colour: COLOURS.danger },
+          ].map((series) => (
+            <Line
+              key={series.dataKey}
+              isAnimationActive={false}
+              dataKey={series.dataKey}
+              name={series.name}
+              stroke={series.colour}
+              strokeWidth={2}
+              dot={false}
+            />
+          ))}
         </LineChart>
       </Chart>
       <Chart title="Cancelaciones">
         <BarChart data={days}>
-          <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="day" fontSize={12} />
-          <YAxis allowDecimals={false} fontSize={12} width={32} />
-          <Tooltip />
-          <Legend />
-          <Bar
-            isAnimationActive={false}
-            dataKey="refunded"
-            name="Con reembolso"
-            stackId="x"
-            fill={COLOURS.staff}
-          />
-          <Bar
-            isAnimationActive={false}
-            dataKey="notRefunded"
-            name="Sin reembolso"
-            stackId="x"
-            fill={COLOURS.danger}
-          />
+          {dayFrame({ allowDecimals: false })}
+          {stackedBars('cancellations', [
+            { dataKey: 'refunded', name: 'Con reembolso', colour: COLOURS.staff },
+            { dataKey: 'notRefunded', name: 'Sin reembolso', colour: COLOURS.danger },
+          ])}
         </BarChart>
       </Chart>
       <Chart title="Ingresos por día">
         <BarChart data={days}>
-          <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="day" fontSize={12} />
-          <YAxis fontSize={12} width={48} />
-          <Tooltip formatter={money} />
-          <Bar isAnimationActive={false} dataKey="revenue" name="Ingresos" fill={COLOURS.patient} />
+          {dayFrame({ width: 48 }, money, false)}
+          {stackedBars('revenue', [{ dataKey: 'revenue', name: 'Ingresos', colour: COLOURS.patient }])}
         </BarChart>
       </Chart>
       <Chart title="Ingresos por tipo de certificado">

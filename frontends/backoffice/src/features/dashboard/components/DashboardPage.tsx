@@ -59,7 +59,7 @@ export default function DashboardPage() {
   return (
     <section className="bo-page bo-dashboard">
       <PageHeader title="Panel" />
-      <form className="bo-dashboard__range" aria-label="Periodo" onSubmit={apply}>
+      <form className="bo-filter-bar" aria-label="Periodo" onSubmit={apply}>
         <TextField
           label="Desde"
           type="date"
@@ -74,7 +74,7 @@ export default function DashboardPage() {
           onValueChange={(to) => setDraft((d) => ({ ...d, to }))}
           error={errors.to}
         />
-        <div className="bo-dashboard__buttons">
+        <div className="bo-filter-bar__buttons">
           <button type="submit" className="wk-button">
             Ver
           </button>

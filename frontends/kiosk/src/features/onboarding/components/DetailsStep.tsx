@@ -1,5 +1,5 @@
 import type { FormEvent } from 'react';
-import { PhoneField, TextField } from '@crm/web-kit';
+import { FullNameField, PhoneField } from '@crm/web-kit';
 import { useFocusOnMount } from '@/lib/use-focus-on-mount';
 import type { OnboardingState } from '../hooks/use-onboarding-flow';
 
@@ -23,10 +23,7 @@ export function DetailsStep({ state, onNameChange, onPhoneChange, onSubmit }: De
         Ya casi
       </h1>
       {state.asks.name && (
-        <TextField
-          label="Nombre Completo"
-          name="name"
-          required
+        <FullNameField
           autoComplete="off"
           autoCapitalize="words"
           value={state.name}

@@ -1,5 +1,5 @@
 import type { FormEvent } from 'react';
-import { TextField } from '@crm/web-kit';
+import { EmailField } from '@crm/web-kit';
 import { useFocusOnMount } from '@/lib/use-focus-on-mount';
 
 interface EmailStepProps {
@@ -21,11 +21,7 @@ export function EmailStep({ email, busy, onEmailChange, onSubmit }: EmailStepPro
       <h1 id="kiosk-email-title" className="kiosk-title">
         Bienvenido
       </h1>
-      <TextField
-        label="Correo Electrónico"
-        type="email"
-        name="email"
-        required
+      <EmailField
         // A shared terminal must never offer the previous person's address.
         autoComplete="off"
         autoCapitalize="none"

@@ -3,7 +3,7 @@ import type { KeyedMutator } from 'swr';
 import type { AppointmentView } from '@crm/contracts';
 import { ApiError, confirmDialog, MESSAGES, showError, showSuccess } from '@crm/web-kit';
 import { formatDateTime } from '@crm/web-kit/time';
-import { deleteAppointment } from './api/appointments';
+import { deleteAppointment } from '../api/appointments';
 
 /**
  * ADMIN deletes an appointment (SPEC §4, §8): confirmation, DELETE /dates/delete/{id}, the row is

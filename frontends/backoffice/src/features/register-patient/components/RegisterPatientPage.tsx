@@ -7,7 +7,8 @@ import {
   phoneDigits,
   PhoneField,
   showSuccess,
-  TextField,
+  EmailField,
+  FullNameField,
   useServerForm,
 } from '@crm/web-kit';
 import { PageHeader } from '@/components';
@@ -27,9 +28,8 @@ export const INVITATION_SENT =
  */
 export default function RegisterPatientPage() {
   const [values, setValues] = useState(EMPTY);
-  const { errors, busy, run } = useServerForm(FIELDS);
+  const { errors, busy, run, fieldProps } = useServerForm(FIELDS);
   const set = (field: Field) => (value: string) => setValues((old) => ({ ...old, [field]: value }));
-  const general = errors.general;
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -52,47 +52,34 @@ export default function RegisterPatientPage() {
     <section className="bo-page">
       <PageHeader title="Registrar Paciente" />
       <form className="bo-card bo-form" onSubmit={submit} noValidate={false} aria-label="Registrar Paciente">
-        <FormAlert message={general} />
-        <TextField
-          label="Nombre Completo"
-          name="name"
+        <FormAlert message={errors.general} />
+        <FullNameField
           autoComplete="off"
-          required
           value={values.name}
           onValueChange={set('name')}
-          error={errors.fields.name}
-          invalid={Boolean(general)}
+          {...fieldProps('name')}
         />
         <PhoneField
           label="Número de Teléfono"
-          name="phone"
           autoComplete="off"
           required
           value={values.phone}
           onValueChange={set('phone')}
-          error={errors.fields.phone}
-          invalid={Boolean(general)}
+          {...fieldProps('phone')}
         />
-        <TextField
-          label="Correo Electrónico"
-          name="email"
-          type="email"
+        <EmailField
           autoComplete="off"
-          required
           value={values.email}
           onValueChange={set('email')}
-          error={errors.fields.email}
-          invalid={Boolean(general)}
+          {...fieldProps('email')}
         />
         <PasswordField
           label="Contraseña"
-          name="password"
           autoComplete="new-password"
           placeholder="Opcional"
           value={values.password}
           onValueChange={set('password')}
-          error={errors.fields.password}
-          invalid={Boolean(general)}
+          {...fieldProps('password')}
         />
         <p className="bo-form__hint" id="register-password-hint">
           Opcional. Si la deja en blanco, el paciente recibirá un correo electrónico para crear su contraseña.

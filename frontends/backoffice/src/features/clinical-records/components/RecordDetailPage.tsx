@@ -12,7 +12,7 @@ import {
   valuesFromRecord,
   type FormValues,
 } from './form-builder';
-import { RECORDS_VIEW, recordKey, updateRecord, useRecord, useViewConfig } from './records-api';
+import { RECORDS_VIEW, recordKey, updateRecord, useRecord, useViewConfig } from '../api/records';
 import './clinical-records.css';
 
 /**

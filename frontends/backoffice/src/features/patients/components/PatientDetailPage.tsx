@@ -6,8 +6,8 @@ import { ApiError, confirmDialog, displayPhone, MESSAGES, showBookingError, show
 import { formatDate, formatTime } from '@crm/web-kit/time';
 import { PageHeader } from '@/components';
 import { APPOINTMENTS_KEY, BOOKED_DATES_PATH, historyKey } from '@/lib/cache-keys';
-import { cancelAppointment, rescheduleAppointment, usePatientAppointments } from './api/patients';
-import { RescheduleSlotPicker } from './components/RescheduleSlotPicker';
+import { cancelAppointment, rescheduleAppointment, usePatientAppointments } from '../api/patients';
+import { RescheduleSlotPicker } from './RescheduleSlotPicker';
 
 /**
  * Patient detail (SPEC §2): "Detalle del Paciente" (phone "No registrado" when absent), "Detalle de

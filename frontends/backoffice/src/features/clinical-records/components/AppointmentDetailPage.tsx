@@ -19,7 +19,7 @@ import {
   useAppointmentRecord,
   useViewConfig,
   type Appointment,
-} from './records-api';
+} from '../api/records';
 import './clinical-records.css';
 
 /** Appointments in these states take no record (the records service answers 409). */

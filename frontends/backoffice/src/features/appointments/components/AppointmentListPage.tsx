@@ -6,7 +6,7 @@ import { displayPhone, useSession } from '@crm/web-kit';
 import { formatDateTime } from '@crm/web-kit/time';
 import { DataTable, PageHeader, SearchBox, useDebouncedSearch, usePageSize } from '@/components';
 import { matchesSearch } from '@/lib/text';
-import { useAppointments } from './api/appointments';
+import { useAppointments } from '../api/appointments';
 import { useDeleteAppointment } from './use-delete-appointment';
 
 const column = createColumnHelper<AppointmentView>();

@@ -1,10 +1,17 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { createColumnHelper } from '@tanstack/react-table';
 import type { UserView } from '@crm/contracts';
 import { displayPhone } from '@crm/web-kit';
-import { DataTable, PageHeader, SearchBox, useDebouncedValue, usePageSize } from '@/components';
-import { usePatientsPage } from './api/patients';
+import {
+  DataTable,
+  PageHeader,
+  SearchBox,
+  useDebouncedValue,
+  usePageSize,
+  useServerPages,
+} from '@/components';
+import { usePatientsPage } from '../api/patients';
 
 const column = createColumnHelper<UserView>();
 
@@ -46,21 +53,8 @@ export default function PatientListPage() {
   const [search, setSearch] = useState('');
   const debouncedSearch = useDebouncedValue(search.trim());
   const limit = usePageSize(6, 10);
-  // The page belongs to one search and one page size: a new search or size starts at page 1.
-  const [paging, setPaging] = useState({ page: 1, for: '' });
-  const pagingKey = `${debouncedSearch}|${limit}`;
-  const page = paging.for === pagingKey ? paging.page : 1;
+  const { page, server } = useServerPages(`${debouncedSearch}|${limit}`);
   const { data, error, isLoading } = usePatientsPage({ page, limit, search: debouncedSearch });
-
-  const server = useMemo(
-    () => ({
-      page,
-      totalPages: data?.totalPages ?? 1,
-      total: data?.total ?? 0,
-      onPageChange: (next: number) => setPaging({ page: next, for: pagingKey }),
-    }),
-    [page, data, pagingKey],
-  );
 
   return (
     <section className="bo-page">
@@ -79,7 +73,7 @@ export default function PatientListPage() {
         loadingText="Cargando pacientes..."
         emptyText="No se encontraron pacientes."
         columnVisibilityKey={PATIENT_COLUMNS_KEY}
-        server={server}
+        server={server(data)}
         totalNoun={['paciente', 'pacientes']}
         getRowId={(p) => p._id}
         toolbar={<SearchBox label="Buscar paciente" value={search} onChange={setSearch} />}

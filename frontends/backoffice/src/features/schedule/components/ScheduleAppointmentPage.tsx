@@ -5,7 +5,7 @@ import { confirmDialog, MESSAGES, PatientPickerModal, showBookingError, showSucc
 import { formatDate, formatTime } from '@crm/web-kit/time';
 import { PageHeader, SlotChooser } from '@/components';
 import { APPOINTMENTS_KEY, BOOKED_DATES_PATH } from '@/lib/cache-keys';
-import { bookForPatient } from './api/schedule';
+import { bookForPatient } from '../api/schedule';
 
 const slotText = (slot: string) => `Fecha ${formatDate(slot)} Hora ${formatTime(slot)} (Atlantic/Canary)`;
 

@@ -1,11 +1,18 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
 import type { RecordView } from '@crm/contracts';
-import { DataTable, PageHeader, SearchBox, useDebouncedSearch, usePageSize } from '@/components';
+import {
+  DataTable,
+  PageHeader,
+  SearchBox,
+  useDebouncedSearch,
+  usePageSize,
+  useServerPages,
+} from '@/components';
 import { formatCentreDateTime } from './form-builder/centre-time';
 import { isRecordId, metadataCellText, metadataColumns } from './record-cells';
-import { useRecord, useRecordsPage } from './records-api';
+import { useRecord, useRecordsPage } from '../api/records';
 import './clinical-records.css';
 
 /** SPEC §9: one column-visibility key per list. */
@@ -42,13 +49,8 @@ function RecordList({ patient }: { patient: string }) {
   const navigate = useNavigate();
   const limit = usePageSize(6, 10);
   const { search, setSearch, debouncedSearch } = useDebouncedSearch(patient);
-  const [page, setPage] = useState(1);
-  const [searched, setSearched] = useState(debouncedSearch);
   // A new search starts again at page 1.
-  if (searched !== debouncedSearch) {
-    setSearched(debouncedSearch);
-    setPage(1);
-  }
+  const { page, server } = useServerPages(debouncedSearch);
   const { data, isLoading } = useRecordsPage(page, limit, debouncedSearch.trim());
   const records = useMemo(() => data?.records ?? [], [data]);
 
@@ -106,12 +108,7 @@ function RecordList({ patient }: { patient: string }) {
         getRowId={(record) => record.id}
         totalNoun="registros"
         toolbar={<SearchBox label="Buscar registro" value={search} onChange={setSearch} />}
-        server={{
-          page: data?.page ?? page,
-          totalPages: data?.totalPages ?? 1,
-          total: data?.total ?? 0,
-          onPageChange: setPage,
-        }}
+        server={server(data)}
       />
     </section>
   );

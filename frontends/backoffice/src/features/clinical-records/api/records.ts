@@ -1,7 +1,7 @@
 import useSWR from 'swr';
 import type { RecordView, RecordsPage, ViewConfigView } from '@crm/contracts';
 import { api, ApiError, swrFetcher } from '@crm/web-kit';
-import type { CreateRecordPayload, UpdateRecordPayload } from './form-builder';
+import type { CreateRecordPayload, UpdateRecordPayload } from '../components/form-builder';
 
 /** The appointment as `GET /dates/id/:id` answers it (services/appointments/README.md). */
 export interface Appointment {

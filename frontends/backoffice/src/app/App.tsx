@@ -2,22 +2,24 @@ import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { LoadingScreen } from '@crm/web-kit';
 import '@crm/web-kit/src/styles/web-kit.css';
-import './styles/backoffice.css';
-import { BackofficeLayout } from './layout/BackofficeLayout';
-import { AppointmentDetailPage, RecordDetailPage, RecordListPage } from './features/clinical-records';
+import './backoffice.css';
+import { BackofficeLayout } from './BackofficeLayout';
+import { AppointmentDetailPage, RecordDetailPage, RecordListPage } from '@/features/clinical-records';
 
 // Each screen is its own chunk, loaded when its route is visited (SPEC §2 "Loading..." placeholder).
-const AppointmentListPage = lazy(() => import('./features/appointments/AppointmentListPage'));
-const ScheduleAppointmentPage = lazy(() => import('./features/schedule/ScheduleAppointmentPage'));
-const AppointmentHistoryPage = lazy(() => import('./features/history/AppointmentHistoryPage'));
-const PatientListPage = lazy(() => import('./features/patients/PatientListPage'));
-const PatientDetailPage = lazy(() => import('./features/patients/PatientDetailPage'));
-const RegisterPatientPage = lazy(() => import('./features/register-patient/RegisterPatientPage'));
-const RoomReservationPage = lazy(() => import('./features/rooms/RoomReservationPage'));
-const ProfilePage = lazy(() => import('./features/profile/ProfilePage'));
-const AuditLogPage = lazy(() => import('./features/audit/components/AuditLogPage'));
-const DashboardPage = lazy(() => import('./features/dashboard/components/DashboardPage'));
-const AgendaPage = lazy(() => import('./features/agenda/components/AgendaPage'));
+const AppointmentListPage = lazy(() => import('@/features/appointments/components/AppointmentListPage'));
+const ScheduleAppointmentPage = lazy(() => import('@/features/schedule/components/ScheduleAppointmentPage'));
+const AppointmentHistoryPage = lazy(() => import('@/features/history/components/AppointmentHistoryPage'));
+const PatientListPage = lazy(() => import('@/features/patients/components/PatientListPage'));
+const PatientDetailPage = lazy(() => import('@/features/patients/components/PatientDetailPage'));
+const RegisterPatientPage = lazy(() => import('@/features/register-patient/components/RegisterPatientPage'));
+const RoomReservationPage = lazy(() => import('@/features/rooms/components/RoomReservationPage'));
+const ProfilePage = lazy(() => import('@/features/profile/components/ProfilePage'));
+const AuditLogPage = lazy(() => import('@/features/audit/components/AuditLogPage'));
+const StaffPage = lazy(() => import('@/features/staff/components/StaffPage'));
+const SecurityPage = lazy(() => import('@/features/security/components/SecurityPage'));
+const DashboardPage = lazy(() => import('@/features/dashboard/components/DashboardPage'));
+const AgendaPage = lazy(() => import('@/features/agenda/components/AgendaPage'));
 
 /**
  * The exposed `./App`: rendered by the shell inside `<Route path="/doctor/*">` behind the DOCTOR/ADMIN
@@ -43,6 +45,8 @@ export default function App() {
           <Route path="profile" element={<ProfilePage />} />
           <Route path="audit" element={<AuditLogPage />} />
           <Route path="dashboard" element={<DashboardPage />} />
+          <Route path="staff" element={<StaffPage />} />
+          <Route path="security" element={<SecurityPage />} />
           <Route path="agenda" element={<AgendaPage />} />
           <Route path="*" element={<h1>404</h1>} />
         </Routes>

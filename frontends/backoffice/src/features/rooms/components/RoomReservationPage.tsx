@@ -3,7 +3,7 @@ import { MESSAGES, showDialog, showError, showSuccess, useSession } from '@crm/w
 import { Calendar, SlotGrid } from '@crm/web-kit/calendar';
 import { formatDate, formatDay, formatTime, freeRoomSlots, isWeekend, type Day } from '@crm/web-kit/time';
 import { PageHeader } from '@/components';
-import { reserveRoom, ROOM_ID, useReservedRoomDates } from './api/rooms';
+import { reserveRoom, ROOM_ID, useReservedRoomDates } from '../api/rooms';
 
 /** The rooms service takes at most 10 slots per request. */
 const MAX_SLOTS = 10;
