@@ -189,7 +189,14 @@ async function main(): Promise<number> {
       e2e = { code: built, signal: null };
       e2eResults = phaseFailure(path.join(REPO_ROOT, 'frontends'), `frontend build failed (exit ${built})`);
     } else {
-      e2e = await runJest(['--runInBand', '--passWithNoTests', ...jestArgs], E2E_RESULTS_FILE, 'e2e');
+      // Two browser files at a time by default: most of their time is waiting on pages and
+      // e-mails, not CPU (E2E_WORKERS=1 runs them one by one).
+      const workers = process.env.E2E_WORKERS ?? '2';
+      e2e = await runJest(
+        ['--maxWorkers', workers, '--passWithNoTests', ...jestArgs],
+        E2E_RESULTS_FILE,
+        'e2e',
+      );
       e2eResults = readResults(E2E_RESULTS_FILE);
     }
   }

@@ -40,6 +40,7 @@ const key = (method: string, path: string) => `${method} ${path}`;
 function samplePath(route: ApiRoute): string {
   const path = route.path
     .replace(':token', 'x'.repeat(32))
+    .replace(':day', '2030-01-07')
     .replace(':date', encodeURIComponent('2030-01-07T10:00:00.000Z'))
     .replace(/:[A-Za-z]+/g, () => unknownId());
   return route.path === '/config/view' ? `${path}?view=doctor/appointments/:id` : path;

@@ -12,8 +12,9 @@ import { call } from './support/http';
 import { runPool, StatusTally } from './support/load';
 import { MailTally, mailKey } from './support/mail-tally';
 import { Summary } from './support/summary';
-import { startSystemStack, type SystemStack } from './support/system-stack';
-import { until, waitForQueues, WorkerProcess } from './support/worker-process';
+import type { SystemStack } from './support/system-stack';
+import { until, type WorkerProcess } from './support/worker-process';
+import { workerOnSystemStack } from './support/worker-on-stack';
 import { MAIL_CLAIM_LEASE_MS } from '../services/notifications/src/app';
 
 jest.setTimeout(300_000);
@@ -30,24 +31,10 @@ let worker: WorkerProcess;
 let mail: MailTally;
 const summary = new Summary('fault: e-mail worker killed mid-stream');
 
-beforeAll(async () => {
-  stack = await startSystemStack({ notifications: false });
-  mail = new MailTally(stack.mailApiUrl, RUN);
-  worker = new WorkerProcess({ ...stack.env, MONGO_DB: `${stack.env.QUEUE_PREFIX}_notifications` });
-  worker.start();
-  const prefix = stack.env.QUEUE_PREFIX!;
-  await waitForQueues(stack.amqpUrl, [
-    `${prefix}.notifications.account-mail`,
-    `${prefix}.notifications.appointment-mail`,
-  ]);
-}, 120_000);
-
-afterAll(async () => {
-  await worker?.stop();
-  summary.print();
-  await mail?.deleteAll();
-  await stack?.stop();
-});
+workerOnSystemStack(
+  { run: RUN, summary, queues: ['account-mail', 'appointment-mail'] },
+  (started) => ({ stack, worker, mail } = started),
+);
 
 it('loses no e-mail and duplicates at most one per kill when the worker is SIGKILLed twice', async () => {
   const slots = slotSource(21);

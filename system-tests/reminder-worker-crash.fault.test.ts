@@ -11,8 +11,9 @@ import mongoose from 'mongoose';
 import { sleep } from './support/actors';
 import { MailTally, mailKey } from './support/mail-tally';
 import { Summary } from './support/summary';
-import { startSystemStack, type SystemStack } from './support/system-stack';
-import { until, waitForQueues, WorkerProcess } from './support/worker-process';
+import type { SystemStack } from './support/system-stack';
+import { until, type WorkerProcess } from './support/worker-process';
+import { workerOnSystemStack } from './support/worker-on-stack';
 import { MAIL_CLAIM_LEASE_MS } from '../services/notifications/src/app';
 
 jest.setTimeout(300_000);
@@ -29,25 +30,10 @@ let mail: MailTally;
 let database: string;
 const summary = new Summary('fault: e-mail worker killed around reminders falling due');
 
-beforeAll(async () => {
-  stack = await startSystemStack({ notifications: false });
-  mail = new MailTally(stack.mailApiUrl, RUN);
-  database = `${stack.env.QUEUE_PREFIX}_notifications`;
-  worker = new WorkerProcess({ ...stack.env, MONGO_DB: database, REMINDER_POLL_MS: '300' });
-  worker.start();
-  const prefix = stack.env.QUEUE_PREFIX!;
-  await waitForQueues(stack.amqpUrl, [
-    `${prefix}.notifications.reminder-schedule`,
-    `${prefix}.notifications.reminder-mail`,
-  ]);
-}, 120_000);
-
-afterAll(async () => {
-  await worker?.stop();
-  summary.print();
-  await mail?.deleteAll();
-  await stack?.stop();
-});
+workerOnSystemStack(
+  { run: RUN, summary, queues: ['reminder-schedule', 'reminder-mail'], env: { REMINDER_POLL_MS: '300' } },
+  (started) => ({ stack, worker, mail, database } = started),
+);
 
 it('loses no reminder and duplicates at most one per kill when the worker dies around the due time', async () => {
   const done = summary.case();

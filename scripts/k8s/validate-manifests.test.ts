@@ -49,6 +49,27 @@ describe('the Kubernetes manifests in deploy/k8s', () => {
     expect(manifests.filter((m) => m.kind === 'Secret')).toEqual([]);
     expect(find(manifests, 'ConfigMap', 'crm-config').data.NODE_ENV).toBe('production');
   });
+
+  it('give the token secret only to the deployables that sign or verify tokens (not the e-mail worker)', () => {
+    const manifests = production();
+    const secretsOf = (name: string): string[] =>
+      (appContainer(manifests, name).envFrom as Manifest[])
+        .filter((source) => source.secretRef)
+        .map((source) => source.secretRef.name as string);
+    expect(secretsOf('notifications')).not.toContain('crm-token');
+    expect(secretsOf('notifications')).toContain('crm-shared');
+    for (const name of [
+      'gateway',
+      'auth',
+      'appointments',
+      'records',
+      'rooms',
+      'config',
+      'audit',
+      'reporting',
+    ])
+      expect(secretsOf(name)).toContain('crm-token');
+  });
 });
 
 /**

@@ -6,14 +6,7 @@ import { upcomingSlots } from '../../services/appointments/src/domain/slot-rules
 import { STAFF_ACCOUNTS, type SystemStack } from './system-stack';
 import { renewalWith } from '../../services/records/test/factories/metadata';
 
-export type CallerKind = 'anonymous' | Role;
-export const CALLER_KINDS: readonly CallerKind[] = [
-  'anonymous',
-  'PACIENT',
-  'DOCTOR',
-  'ADMIN',
-  'SERVICE_ACCOUNT',
-];
+export { CALLER_KINDS, type CallerKind } from '../../test-support/authorization-matrix';
 
 export interface Actor {
   id: string;

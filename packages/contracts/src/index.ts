@@ -1,6 +1,7 @@
 export * from './api';
 export * from './events';
 export * from './centre-hours';
+export * from './name-search';
 export * from './phone';
 export * from './roles';
 export * from './session-keys';

@@ -7,3 +7,6 @@ export const sessionKeys = {
   revokedToken: (tokenId: string) => `auth:revoked:${tokenId}`,
   validAfter: (userId: string) => `auth:valid-after:${userId}`,
 };
+
+/** The gateway's 401 message for a staff session left idle too long (the front ends say so in a dialog). */
+export const IDLE_SESSION_MESSAGE = 'Sesión cerrada por inactividad';

@@ -227,6 +227,33 @@ describe('EventConsumer', () => {
     expect(await store.has(processedEventKey(queue, published.id))).toBe(false);
   });
 
+  it('keeps a dead letter only for deadLetterTtlMs: the broker drops it afterwards', async () => {
+    const queue = newQueue('dead-ttl');
+    const subscription = track(
+      consumer.subscribe({
+        queue,
+        maxAttempts: 1,
+        deadLetterTtlMs: 1500,
+        idempotency: new InMemoryProcessedEventStore(),
+        events: [
+          [
+            thingHappened,
+            () => {
+              throw new Error('always fails');
+            },
+          ],
+        ],
+      }),
+    );
+    await subscription.ready();
+    await publisher.publish(thingHappened, { thingId: 't-ttl', n: 1 }, { correlationId: 'c' });
+
+    await waitFor('the message in the DLQ', async () => (await messageCount(`${queue}.dlq`)) === 1);
+    const seenAt = Date.now();
+    await waitFor('the DLQ to drop it', async () => (await messageCount(`${queue}.dlq`)) === 0);
+    expect(Date.now() - seenAt).toBeLessThan(5_000);
+  });
+
   it('succeeds on a later attempt after a failure, without a DLQ entry', async () => {
     const queue = newQueue('flaky');
     let calls = 0;

@@ -62,7 +62,7 @@ export function apiClient(baseUrl: string) {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     put: <T = any>(path: string, body?: unknown, token?: string) => call<T>('PUT', path, body ?? {}, token),
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    delete: <T = any>(path: string, token?: string) => call<T>('DELETE', path, undefined, token),
+    delete: <T = any>(path: string, token?: string, body?: unknown) => call<T>('DELETE', path, body, token),
   };
 }
 

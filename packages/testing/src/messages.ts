@@ -1,4 +1,5 @@
 import amqp from 'amqplib';
+import type { EventEnvelope } from '@crm/contracts';
 
 export interface CapturedMessage<T = unknown> {
   routingKey: string;
@@ -38,4 +39,26 @@ export async function listenForMessages<T = unknown>(amqpUrl: string, exchange: 
       await connection.close().catch(() => undefined);
     },
   };
+}
+
+/**
+ * Publishes envelopes straight to the exchange (persistent, confirmed), as an outbox relay would;
+ * the same envelope twice stands for a relay's redelivery.
+ */
+export async function publishEnvelopes(amqpUrl: string, exchange: string, envelopes: EventEnvelope[]) {
+  const connection = await amqp.connect(amqpUrl);
+  try {
+    const channel = await connection.createConfirmChannel();
+    await channel.assertExchange(exchange, 'topic', { durable: true });
+    for (const envelope of envelopes) {
+      channel.publish(exchange, envelope.name, Buffer.from(JSON.stringify(envelope)), {
+        persistent: true,
+        contentType: 'application/json',
+        messageId: envelope.id,
+      });
+    }
+    await channel.waitForConfirms();
+  } finally {
+    await connection.close().catch(() => undefined);
+  }
 }

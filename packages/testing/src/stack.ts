@@ -7,7 +7,7 @@
  *
  * The deployables themselves are given by the caller (test-support/deployables.ts): packages do not
  * import services. A service's URL is put in the environment of the ones started after it and of
- * the gateway (`<NAME>_SERVICE_URL`), as a deployment would.
+ * the gateway (`<NAME>_SERVICE_URL`, chosen before any starts), as a deployment would.
  */
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +17,7 @@ import type { Logger } from '@crm/server-kit';
 import { apiClient, type ApiClient } from './http';
 import { infrastructure, uniqueName, type InfrastructureUrls } from './infrastructure';
 import { MailCatcher } from './mail-catcher';
+import { freePort } from './ports';
 import { TEST_JWT_SECRET } from './tokens';
 
 /** What a deployable's factory returns, as far as the harness cares (services' `ServiceHandle`). */
@@ -170,11 +171,16 @@ export async function startHarness<N extends string>(options: HarnessOptions<N>)
     };
   };
 
+  // Every HTTP deployable's address is chosen before any starts, so each may call the others
+  // whatever the order (the auth service reads appointments and records for a data export).
+  const ports = new Map<N, number>();
   for (const name of options.start) {
-    const deployable = await launch(name);
-    running[name] = deployable;
-    if (deployable.url) env[`${name.toUpperCase()}_SERVICE_URL`] = deployable.url;
+    if (options.deployables[name].http === false) continue;
+    const port = await freePort();
+    ports.set(name, port);
+    env[`${name.toUpperCase()}_SERVICE_URL`] = `http://127.0.0.1:${port}`;
   }
+  for (const name of options.start) running[name] = await launch(name, ports.get(name) ?? 0);
 
   const gatewayQueue = `${id}.gateway.view-cache`;
   const gateway = await options.startGateway(

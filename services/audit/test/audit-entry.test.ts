@@ -1,5 +1,5 @@
-import { auditEntrySchema, auditMineQuery, auditQuery } from '@crm/contracts';
-import { foldName, rowsOf } from '../src/domain/audit-entry';
+import { auditEntrySchema, auditMineQuery, auditQuery, foldName } from '@crm/contracts';
+import { rowsOf } from '../src/domain/audit-entry';
 import { resolveRange } from '../src/domain/date-range';
 
 const entry = {

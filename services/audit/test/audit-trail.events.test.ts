@@ -2,12 +2,11 @@ import { auditEntryRecorded, userUpdated } from '@crm/contracts';
 import { createEnvelope, EventValidationError } from '@crm/event-bus';
 import { createHttpApp, createLogger, requireAuth, TokenService } from '@crm/server-kit';
 import { AUDIT_OUTBOX_COLLECTION, createAuditTrail } from '@crm/server-kit/service';
-import { eventually, listen, mintToken, TEST_JWT_SECRET, uniqueName } from '@crm/testing';
+import { eventually, listen, mintToken, publishEnvelopes, TEST_JWT_SECRET, uniqueName } from '@crm/testing';
 import mongoose from 'mongoose';
 import { startStack, type Stack } from '../../../test-support/stack';
 import type { AuditApp } from '../src/app';
 import { newId, startProducer, type Producer } from './support/producer';
-import { publishRaw } from './support/publish';
 
 /**
  * The producer side (server-kit's audit trail in a throwaway service with its own database and
@@ -149,11 +148,11 @@ describe('the audit service stores each entry exactly once', () => {
       },
       'test',
     );
-    await publishRaw(stack.amqpUrl, stack.exchange, [envelope, envelope]);
+    await publishEnvelopes(stack.amqpUrl, stack.exchange, [envelope, envelope]);
     await waitForRows({ actorId }, 2);
-    await publishRaw(stack.amqpUrl, stack.exchange, [envelope]);
+    await publishEnvelopes(stack.amqpUrl, stack.exchange, [envelope]);
     const marker = newId();
-    await publishRaw(stack.amqpUrl, stack.exchange, [
+    await publishEnvelopes(stack.amqpUrl, stack.exchange, [
       createEnvelope(
         auditEntryRecorded,
         {
@@ -175,7 +174,7 @@ describe('the audit service stores each entry exactly once', () => {
 
   it('fills a missing actor name from the staff directory (fed by the auth service’s events)', async () => {
     const staffId = newId();
-    await publishRaw(stack.amqpUrl, stack.exchange, [
+    await publishEnvelopes(stack.amqpUrl, stack.exchange, [
       createEnvelope(
         userUpdated,
         { id: staffId, name: 'Dr. Álvaro Peña', email: `${uniqueName('dr')}@example.test`, rol: 'DOCTOR' },

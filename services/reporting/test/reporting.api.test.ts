@@ -1,8 +1,8 @@
 import type { ReportSummary } from '@crm/contracts';
-import { eventually, mintToken } from '@crm/testing';
+import { eventually, mintToken, publishEnvelopes } from '@crm/testing';
 import { startStack, type Stack } from '../../../test-support/stack';
 import type { ReportingApp } from '../src/app';
-import { DRIVING, newId, publishEnvelopes, seededWeek, WEAPONS } from './support/seeded-week';
+import { DRIVING, newId, seededWeek, WEAPONS } from './support/seeded-week';
 
 /**
  * `GET /reports/summary` through the gateway, on a week of events published on the stack's exchange

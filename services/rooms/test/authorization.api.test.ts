@@ -1,51 +1,29 @@
 import type { Role } from '@crm/contracts';
-import { hostileTokens } from '@crm/testing';
 import { startStack, type Stack } from '../../../test-support/stack';
+import {
+  describeAuthorizationMatrix,
+  itRefusesHostileTokens,
+  type MatrixRow,
+} from '../../../test-support/authorization-matrix';
 import { callersByRole, mintedCaller, type Caller } from './factories/callers';
 import { freshWeekday, localSlot } from './factories/slots';
 
-type CallerKind = 'anonymous' | Role;
-const CALLERS: CallerKind[] = ['anonymous', 'PACIENT', 'DOCTOR', 'ADMIN', 'SERVICE_ACCOUNT'];
 const UNKNOWN_ID = '0123456789abcdef01234567';
 
 /**
  * Every rooms endpoint × every kind of caller → the status expected with an empty body (so no call
  * changes anything): 401/403 where the caller may not call it, the endpoint's own answer where it may.
  */
-const MATRIX: Array<[method: 'get' | 'post' | 'delete', path: string, expected: Record<CallerKind, number>]> =
-  [
-    ['get', '/rooms', { anonymous: 200, PACIENT: 200, DOCTOR: 200, ADMIN: 200, SERVICE_ACCOUNT: 200 }],
-    [
-      'get',
-      '/room-calendar/reserved-dates',
-      { anonymous: 401, PACIENT: 403, DOCTOR: 200, ADMIN: 200, SERVICE_ACCOUNT: 403 },
-    ],
-    [
-      'get',
-      '/room-calendar/reserved-dates?room=consulta-1',
-      { anonymous: 401, PACIENT: 403, DOCTOR: 200, ADMIN: 200, SERVICE_ACCOUNT: 403 },
-    ],
-    [
-      'get',
-      '/room-calendar/mine',
-      { anonymous: 401, PACIENT: 403, DOCTOR: 200, ADMIN: 200, SERVICE_ACCOUNT: 403 },
-    ],
-    [
-      'post',
-      '/room-calendar',
-      { anonymous: 401, PACIENT: 403, DOCTOR: 400, ADMIN: 400, SERVICE_ACCOUNT: 403 },
-    ],
-    [
-      'delete',
-      `/room-calendar/${UNKNOWN_ID}`,
-      { anonymous: 401, PACIENT: 403, DOCTOR: 404, ADMIN: 404, SERVICE_ACCOUNT: 403 },
-    ],
-    [
-      'delete',
-      '/room-calendar/not-an-id',
-      { anonymous: 401, PACIENT: 403, DOCTOR: 400, ADMIN: 400, SERVICE_ACCOUNT: 403 },
-    ],
-  ];
+const MATRIX: MatrixRow[] = [
+  // statuses: anonymous, PACIENT, DOCTOR, ADMIN, SERVICE_ACCOUNT
+  ['get', '/rooms', [200, 200, 200, 200, 200]],
+  ['get', '/room-calendar/reserved-dates', [401, 403, 200, 200, 403]],
+  ['get', '/room-calendar/reserved-dates?room=consulta-1', [401, 403, 200, 200, 403]],
+  ['get', '/room-calendar/mine', [401, 403, 200, 200, 403]],
+  ['post', '/room-calendar', [401, 403, 400, 400, 403]],
+  ['delete', `/room-calendar/${UNKNOWN_ID}`, [401, 403, 404, 404, 403]],
+  ['delete', '/room-calendar/not-an-id', [401, 403, 400, 400, 403]],
+];
 
 let stack: Stack;
 let callers: Record<Role, Caller>;
@@ -58,26 +36,15 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const call = (method: 'get' | 'post' | 'delete', path: string, token?: string) =>
-  method === 'get'
-    ? stack.api.get(path, token)
-    : method === 'post'
-      ? stack.api.post(path, {}, token)
-      : stack.api.delete(path, token);
-
-describe('authorization matrix', () => {
-  const cases = MATRIX.flatMap(([method, path, expected]) =>
-    CALLERS.map(
-      (caller) => [`${method.toUpperCase()} ${path}`, caller, method, path, expected[caller]] as const,
-    ),
-  );
-
-  it.each(cases)('%s as %s', async (_label, caller, method, path, status) => {
-    const response = await call(method, path, caller === 'anonymous' ? undefined : callers[caller].token);
-    expect(response.status).toBe(status);
-    expect(response.headers.get('content-type')).toContain('application/json');
-  });
-});
+describeAuthorizationMatrix('authorization matrix', MATRIX, () => ({
+  stack,
+  tokens: {
+    PACIENT: callers.PACIENT.token,
+    DOCTOR: callers.DOCTOR.token,
+    ADMIN: callers.ADMIN.token,
+    SERVICE_ACCOUNT: callers.SERVICE_ACCOUNT.token,
+  },
+}));
 
 describe('who may cancel a reservation', () => {
   async function reservationOfTheDoctor(): Promise<string> {
@@ -111,19 +78,7 @@ describe('tokens the gateway and the service refuse', () => {
   const doctor = () => ({ id: callers.DOCTOR.id, rol: 'DOCTOR' as const });
   const reservation = () => ({ room: 'consulta-1', dates: [localSlot(freshWeekday(), 9)] });
 
-  it.each([
-    ['tampered', () => hostileTokens.tampered(doctor())],
-    ['alg none', () => hostileTokens.algNone(doctor())],
-    ['without exp', () => hostileTokens.withoutExpiry(doctor())],
-  ])('answers 401 Unauthorized to a reservation with a %s token', async (_label, make) => {
-    const response = await stack.api.post('/room-calendar', reservation(), make());
-    expect(response).toMatchObject({ status: 401, body: { message: 'Unauthorized' } });
-  });
-
-  it('answers 401 TokenExpiredError to a reservation with an expired token', async () => {
-    const response = await stack.api.post('/room-calendar', reservation(), hostileTokens.expired(doctor()));
-    expect(response).toMatchObject({ status: 401, body: { message: 'TokenExpiredError' } });
-  });
+  itRefusesHostileTokens(doctor, (token) => stack.api.post('/room-calendar', reservation(), token));
 
   it('refuses a signed-out session', async () => {
     const session = await stack.api.post('/auth/signIn', {

@@ -1,3 +1,4 @@
+import type { Paged } from './paging';
 import { z } from 'zod';
 import type { Role } from '../roles';
 import { objectIdField } from './fields';
@@ -96,6 +97,36 @@ export const localDayField = z
     }, DAY_INVALID),
   );
 
+/** `POST /dates/waitlist` and `DELETE /dates/waitlist/:day`: a day of the centre (Atlantic/Canary). */
+export const waitlistDayBody = z.object({ day: localDayField });
+export const waitlistDayParam = waitlistDayBody;
+
+const OFFER_LINK_INVALID = 'El enlace de la oferta no es válido';
+/** `/dates/offer/:token`: the random token of a waiting-list offer's e-mailed link. */
+export const offerTokenParam = z.object({
+  token: z.string().regex(/^[A-Za-z0-9_-]{32,64}$/, OFFER_LINK_INVALID),
+});
+
+/** A waiting-list offer: a freed slot held for its patient until `expiresAt`. */
+export interface WaitlistOfferView {
+  date: string;
+  expiresAt: string;
+}
+
+/** One day a patient waits for, with their place in line (1 = next to be offered a freed slot). */
+export interface WaitlistEntryView {
+  day: string;
+  joinedAt: string;
+  position: number;
+  /** A slot of that day held for them now (the e-mailed link claims it). */
+  offer?: WaitlistOfferView;
+}
+
+/** `GET /dates/waitlist`: the caller's entries, from today on. */
+export interface WaitlistView {
+  entries: WaitlistEntryView[];
+}
+
 /** `GET /dates/agenda`: one day of the centre (Atlantic/Canary), today by default. */
 export const agendaQuery = z.object({ date: localDayField.optional() });
 export type AgendaQuery = z.infer<typeof agendaQuery>;
@@ -169,12 +200,8 @@ export interface PatientAlreadyBookedBody {
   appointment?: HeldAppointment;
 }
 
-export interface AppointmentsPage {
+export interface AppointmentsPage extends Paged {
   dates: AppointmentView[];
-  total: number;
-  page: number;
-  totalPages: number;
-  limit: number;
 }
 
 /** `POST /dates` answer. */

@@ -1,3 +1,4 @@
+import type { Paged } from './paging';
 import { z } from 'zod';
 import {
   AUDIT_ACTION_PATTERN,
@@ -93,12 +94,8 @@ export interface AuditEntryView {
   outcome: AuditOutcome | null;
 }
 
-export interface AuditPage {
+export interface AuditPage extends Paged {
   entries: AuditEntryView[];
-  total: number;
-  page: number;
-  totalPages: number;
-  limit: number;
 }
 
 /** One row of `GET /audit/mine`: who on the staff (by name and role, never by id) did what, and when. */
@@ -110,10 +107,6 @@ export interface MyAuditEntryView {
   resource: string;
 }
 
-export interface MyAuditPage {
+export interface MyAuditPage extends Paged {
   entries: MyAuditEntryView[];
-  total: number;
-  page: number;
-  totalPages: number;
-  limit: number;
 }

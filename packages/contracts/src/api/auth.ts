@@ -1,3 +1,4 @@
+import type { Paged } from './paging';
 import { z } from 'zod';
 import type { Role } from '../roles';
 import { emailField, nameField, passwordField, phoneField } from './fields';
@@ -50,14 +51,110 @@ export interface UserView {
   rol: Role;
   confirmed: boolean;
   createdAt: string;
-}
-
-export interface Paged {
-  total: number;
-  page: number;
-  totalPages: number;
-  limit: number;
+  /** The second factor is set up (`GET /auth/currentUser` says it, for the person's own account). */
+  mfaEnabled?: boolean;
 }
 
 export type UsersPage = Paged & { users: UserView[] };
 export type PacientsPage = Paged & { pacients: UserView[] };
+
+/** The staff roles an admin can give (the kiosk's service account is a deployment secret, not a person). */
+const INVITABLE_STAFF_ROLES = ['DOCTOR', 'ADMIN'] as const;
+export type StaffRole = (typeof INVITABLE_STAFF_ROLES)[number];
+
+/** `POST /users/staff`: an admin invites a doctor or admin, who sets a password through the e-mailed link. */
+export const staffInvitationBody = z.object({
+  name: nameField,
+  email: emailField,
+  rol: z.enum(INVITABLE_STAFF_ROLES, { error: 'El rol debe ser DOCTOR o ADMIN' }),
+});
+
+/** A staff account as the admin's "Personal" page shows it. */
+export interface StaffView extends UserView {
+  disabled: boolean;
+  /** The second factor is set up. */
+  mfaEnabled: boolean;
+  /** The invitation has not been used yet (no password set). */
+  invited: boolean;
+}
+
+export interface StaffList {
+  staff: StaffView[];
+}
+
+/**
+ * `POST /auth/signIn` when a second factor is due: no session yet, but a short-lived `mfaToken`
+ * for `POST /auth/signIn/mfa` (enrolled), or for `POST /auth/mfa/setup` and `/auth/mfa/confirm`
+ * when the role must enrol first (`mfaSetupRequired`).
+ */
+export interface MfaChallengeResponse {
+  mfaRequired: true;
+  mfaToken: string;
+  mfaSetupRequired?: true;
+}
+
+export type SignInAnswer = SignInResponse | MfaChallengeResponse;
+
+const MFA_CODE_INVALID = 'Introduzca el código de 6 cifras de su aplicación o un código de recuperación';
+/** A 6-digit TOTP code, or one of the recovery codes (`xxxxx-xxxxx`). */
+export const mfaCodeField = z
+  .string({ error: MFA_CODE_INVALID })
+  .trim()
+  .regex(/^(\d{6}|[a-z0-9]{5}-?[a-z0-9]{5})$/i, MFA_CODE_INVALID);
+const mfaTokenField = z
+  .string({ error: 'Falta el código de la sesión' })
+  .regex(/^[A-Za-z0-9_-]{32,64}$/, 'Código de sesión no válido');
+
+/** `POST /auth/signIn/mfa`. */
+export const mfaSignInBody = z.object({ mfaToken: mfaTokenField, code: mfaCodeField });
+/** `POST /auth/mfa/confirm` (signed in): the first code from the app proves the secret was stored. */
+export const mfaConfirmBody = z.object({
+  code: z
+    .string({ error: 'Introduzca el código de 6 cifras de su aplicación' })
+    .trim()
+    .regex(/^\d{6}$/, 'Introduzca el código de 6 cifras de su aplicación'),
+});
+/** `POST /auth/signIn/mfa/setup`: the enrolment a sign-in asked for (`mfaSetupRequired`). */
+export const mfaEnrolBody = z.object({ mfaToken: mfaTokenField });
+/** `POST /auth/signIn/mfa/confirm`: its first code; answers the recovery codes and the session. */
+export const mfaEnrolConfirmBody = mfaConfirmBody.extend({ mfaToken: mfaTokenField });
+
+export interface MfaSetupResponse {
+  secret: string;
+  otpauthUrl: string;
+  qrDataUrl: string;
+}
+
+/** The 10 single-use recovery codes (shown once); with the session when enrolment was part of a sign-in. */
+export type MfaConfirmResponse = { recoveryCodes: string[] } & Partial<SignInResponse>;
+
+/** `DELETE /users/me`: the patient confirms the erasure of their account with their password. */
+export const deleteAccountBody = z.object({
+  password: z
+    .string({ error: 'La contraseña es obligatoria' })
+    .min(1, 'La contraseña es obligatoria')
+    .max(128),
+});
+
+/** `GET /users/me/export`: JSON by default, or a readable PDF. */
+export const personalDataExportQuery = z.object({ format: z.enum(['json', 'pdf']).default('json') });
+
+/** Everything the centre holds about the patient (GDPR art. 15 and 20), as `GET /users/me/export` gives it. */
+export interface PersonalDataExport {
+  exportedAt: string;
+  profile: UserView;
+  appointments: Array<{
+    id: string;
+    date: string;
+    status: string;
+    createdAt?: string;
+    refundable?: boolean;
+  }>;
+  records: Array<{
+    id: string;
+    date: string;
+    doctor: string;
+    updatedAt: string;
+    fields: Array<{ label: string; value: string }>;
+  }>;
+}

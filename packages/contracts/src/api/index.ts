@@ -1,5 +1,6 @@
 export * from './auth';
 export * from './fields';
+export * from './paging';
 export * from './rooms';
 export * from './appointments';
 export * from './config';

@@ -1,3 +1,4 @@
+import type { Paged } from './paging';
 import { z } from 'zod';
 import type { FieldType, ParseOutput, PriceType } from './config';
 import { FIELD_NAME_PATTERN } from './config';
@@ -78,10 +79,6 @@ export interface RecordView {
   updatedAt: string;
 }
 
-export interface RecordsPage {
+export interface RecordsPage extends Paged {
   records: RecordView[];
-  total: number;
-  page: number;
-  totalPages: number;
-  limit: number;
 }

@@ -91,3 +91,20 @@ export const appointmentNoShow = defineEvent(
   'appointments.appointment.noShow.v1',
   lifecycleChange.extend({ endedAt: instant }),
 );
+
+/**
+ * A freed slot offered to the first patient in a day's waiting list (issue 17): held for them until
+ * `expiresAt`; the e-mail's link (`/dates/offer/<token>`) claims it. The token is useless once the
+ * offer has expired, so a copy left in a queue tells nothing after that.
+ */
+export const waitlistSlotOffered = defineEvent(
+  'appointments.waitlist.offered.v1',
+  z.object({
+    offerId: z.string(),
+    token: z.string(),
+    date: instant,
+    expiresAt: instant,
+    pacientId: z.string(),
+    user: appointmentChange.shape.user,
+  }),
+);

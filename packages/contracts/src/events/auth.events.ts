@@ -47,7 +47,11 @@ export const passwordResetRequested = defineEvent('auth.passwordReset.requested.
  */
 export const userInvited = defineEvent(
   'auth.user.invited.v1',
-  tokenMail.extend({ channel: z.enum(['staff', 'kiosk']) }),
+  tokenMail.extend({
+    /** `staff`/`kiosk`: a patient registered there; `staffAccount`: a doctor or admin an admin invited. */
+    channel: z.enum(['staff', 'kiosk', 'staffAccount']),
+    rol: z.enum(ROLES).optional(),
+  }),
 );
 
 /**
@@ -62,4 +66,20 @@ export const sessionEnded = defineEvent(
     z.object({ tokenId: z.string().min(1), until: z.iso.datetime() }),
     z.object({ userId: z.string().min(1), validAfter: z.number().int().min(0), until: z.iso.datetime() }),
   ]),
+);
+
+/**
+ * A patient erased their account (issue 18, `DELETE /users/me`): the auth service has removed the
+ * contact data already; each service pseudonymises what it keeps about `userId` (clinical records
+ * stay for the legal retention period) and drops what it no longer needs.
+ */
+/** What every service keeps of an erased patient instead of their name (records, appointments, auth). */
+export const ERASED_PATIENT_NAME = 'Paciente eliminado';
+/** The address an erased account keeps: unique per account, and nobody can receive mail there (RFC 2606). */
+export const erasedEmail = (userId: string) => `erased-${userId}@erased.invalid`;
+export const isErasedAddress = (address: string) => address.toLowerCase().endsWith('@erased.invalid');
+
+export const userErased = defineEvent(
+  'auth.user.erased.v1',
+  z.object({ userId: z.string(), erasedAt: z.iso.datetime() }),
 );

@@ -245,6 +245,7 @@ export class DeliveryHandler {
   ): Promise<Outcome> {
     await publishConfirmed(channel, deadLetterQueueName(this.queue), message.content, {
       ...copyProperties(message),
+      ...(this.options.deadLetterTtlMs ? { expiration: String(this.options.deadLetterTtlMs) } : {}),
       headers: {
         ...cleanHeaders(message),
         ...extraHeaders,

@@ -28,6 +28,12 @@ export interface SubscribeOptions<T extends readonly EventContract[]> {
   prefetch?: number;
   /** Attempts before a failing message goes to `<queue>.dlq`. Default 5. */
   maxAttempts?: number;
+  /**
+   * How long a dead-lettered copy stays in `<queue>.dlq` before the broker drops it (a per-message
+   * expiration, so queues declared before keep working). Dead letters carry personal data (names,
+   * e-mail addresses): they are kept for inspection, not for good. Absent: kept until removed.
+   */
+  deadLetterTtlMs?: number;
   /** Wait before retry n (last value repeats). Default 1 s, 5 s, 15 s, 60 s. */
   retryDelayMs?: readonly number[];
   /**

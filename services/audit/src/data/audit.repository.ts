@@ -1,14 +1,12 @@
 import type { QueryFilter } from 'mongoose';
+import { escapeRegex, foldName } from '@crm/contracts';
 import { isDuplicateKey } from '@crm/server-kit';
 import type { AuditFilter, AuditLog, AuditRow, PageRequest } from '../domain/audit-entry';
-import { foldName } from '../domain/audit-entry';
 import type { AuditModels, EntryDocument } from './audit.models';
 
 type StoredEntry = EntryDocument & { _id: string };
 
 const NEWEST_FIRST = { at: -1, _id: -1 } as const;
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The trail in MongoDB: inserts and reads only (there is no method that changes or deletes a row). */
 export class MongoAuditLog implements AuditLog {
@@ -83,7 +81,7 @@ function toQuery(filter: AuditFilter): QueryFilter<EntryDocument> {
   if (filter.actorRoles) query.actorRol = { $in: [...filter.actorRoles] };
   if (filter.from || filter.to)
     query.at = { ...(filter.from ? { $gte: filter.from } : {}), ...(filter.to ? { $lt: filter.to } : {}) };
-  if (filter.nameContains) query.nameKey = { $regex: escapeRegExp(filter.nameContains) };
+  if (filter.nameContains) query.nameKey = { $regex: escapeRegex(filter.nameContains) };
   return query;
 }
 

@@ -64,14 +64,6 @@ export interface StaffDirectory {
   save(member: { id: string; name: string; rol: AuditActorRole }, asOf: Date): Promise<boolean>;
 }
 
-/** Lower case without accents, so "Álvaro" is found by "alvaro". */
-export function foldName(name: string): string {
-  return name
-    .normalize('NFD')
-    .replace(/\p{Diacritic}/gu, '')
-    .toLowerCase();
-}
-
 /** The rows of one entry (see AuditRow). */
 export function rowsOf(eventId: string, data: AuditEntryData, actorName?: string): AuditRow[] {
   const base = {

@@ -5,15 +5,9 @@ import type {
   AuditMineQuery,
   AuditQuery,
 } from '@crm/contracts';
+import { foldName, paged } from '@crm/contracts';
 import { badRequest } from '@crm/server-kit';
-import {
-  foldName,
-  rowsOf,
-  type AuditFilter,
-  type AuditLog,
-  type AuditRow,
-  type StaffDirectory,
-} from './audit-entry';
+import { rowsOf, type AuditFilter, type AuditLog, type AuditRow, type StaffDirectory } from './audit-entry';
 import { resolveRange } from './date-range';
 
 /** Who counts as "the staff" for a patient's own view: people and the kiosk, never the patient. */
@@ -103,10 +97,7 @@ export class AuditService {
     ]);
     return {
       rows: await this.fillNames(rows),
-      total,
-      page,
-      limit,
-      totalPages: Math.max(1, Math.ceil(total / limit)),
+      ...paged(total, page, limit),
     };
   }
 

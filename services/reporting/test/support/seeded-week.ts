@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import amqp from 'amqplib';
 import {
   appointmentAttended,
   appointmentBooked,
@@ -16,25 +15,6 @@ import {
 import { createEnvelope } from '@crm/event-bus';
 
 export const newId = () => randomBytes(12).toString('hex');
-
-/** Publishes envelopes straight to the exchange (persistent, confirmed), as an outbox relay would. */
-export async function publishEnvelopes(amqpUrl: string, exchange: string, envelopes: EventEnvelope[]) {
-  const connection = await amqp.connect(amqpUrl);
-  try {
-    const channel = await connection.createConfirmChannel();
-    await channel.assertExchange(exchange, 'topic', { durable: true });
-    for (const envelope of envelopes) {
-      channel.publish(exchange, envelope.name, Buffer.from(JSON.stringify(envelope)), {
-        persistent: true,
-        contentType: 'application/json',
-        messageId: envelope.id,
-      });
-    }
-    await channel.waitForConfirms();
-  } finally {
-    await connection.close().catch(() => undefined);
-  }
-}
 
 const admin = { id: newId(), rol: 'ADMIN' as const };
 

@@ -1,14 +1,7 @@
 import type { RoomView } from '@crm/contracts';
 
-export interface Room {
-  /** Stable slug, e.g. `consulta-1`: front ends and reservations refer to rooms by it. */
-  id: string;
-  name: string;
-  floor: number;
-  equipment: string[];
-  description: string;
-  active: boolean;
-}
+/** A room as the API shows it; its `id` is a stable slug (`consulta-1`) reservations refer to. */
+export type Room = Omit<RoomView, '_id'>;
 
 export interface RoomRepository {
   listActive(): Promise<Room[]>;
