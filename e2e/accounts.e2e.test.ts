@@ -5,7 +5,8 @@
  * invitation link, sets a password and lands in their area.
  */
 import type { Page } from 'playwright-core';
-import { launchBrowser, screenshot, DESKTOP, type Browser } from './support/browser';
+import { screenshot, DESKTOP, type Browser } from './support/browser';
+import { browserOnProduct } from './support/browser-product';
 import { signInThroughUi } from './support/backoffice';
 import { acceptCookies, answerDialog } from './support/dialogs';
 import { BOOTSTRAP, startFullProduct, uniqueEmail, type Stack } from './support/product';
@@ -17,16 +18,11 @@ let stack: Stack;
 let browser: Browser;
 let page: Page;
 
-beforeAll(async () => {
-  stack = await startFullProduct(['backoffice']);
-  browser = await launchBrowser();
-  page = await browser.newPage(DESKTOP);
-}, 60000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+browserOnProduct(
+  () => startFullProduct(['backoffice']),
+  (started) => ({ stack, browser, page } = started),
+  { consent: false },
+);
 
 const email = uniqueEmail('lockout');
 const password = 'Contraseña-Segura-1';

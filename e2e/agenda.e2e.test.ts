@@ -7,8 +7,9 @@
  */
 import type { Page } from 'playwright-core';
 import { centreInstant, nextMonthWeekdays, signInThroughUi } from './support/backoffice';
-import { launchBrowser, screenshot, DESKTOP, type Browser } from './support/browser';
-import { acceptCookies, answerDialog } from './support/dialogs';
+import { screenshot, type Browser } from './support/browser';
+import { browserOnProduct } from './support/browser-product';
+import { answerDialog } from './support/dialogs';
 import {
   doctorToken,
   fixtureAppointment,
@@ -46,8 +47,12 @@ async function patientWith(name: string, minutes: number) {
   };
 }
 
+browserOnProduct(
+  () => startFullProduct(['backoffice']),
+  (started) => ({ stack, browser, page } = started),
+);
+
 beforeAll(async () => {
-  stack = await startFullProduct(['backoffice']);
   doctor = await doctorToken(stack);
   people.soon = await patientWith('Lucía Afonso Trujillo', 20);
   people.started = await patientWith('Mario Betancort Luis', -10);
@@ -57,16 +62,7 @@ beforeAll(async () => {
   const booked = await stack.api.post<{ id: string }>('/dates/admin', { date, pacientId: other.id }, doctor);
   if (booked.status !== 201) throw new Error(`booking failed: ${booked.status}`);
   anotherDay = { name: 'Óscar Pérez Armas', id: booked.body.id, date };
-  browser = await launchBrowser();
-  page = await browser.newPage(DESKTOP);
-  await page.goto(`${stack.gatewayUrl}/`);
-  await acceptCookies(page);
 }, 90000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
 
 const item = (name: string) => page.getByRole('listitem').filter({ hasText: name });
 const badge = (name: string) => item(name).locator('.bo-badge');

@@ -8,7 +8,8 @@
  * record in the list and the patient's list, edit it, and check what the server stored each time.
  */
 import type { Page } from 'playwright-core';
-import { launchBrowser, screenshot, DESKTOP, MOBILE, type Browser } from './support/browser';
+import { screenshot, DESKTOP, MOBILE, type Browser } from './support/browser';
+import { browserOnProduct } from './support/browser-product';
 import { acceptCookies, answerDialog } from './support/dialogs';
 import {
   BOOTSTRAP,
@@ -36,10 +37,13 @@ function futureWeekdaySlot(): string {
   return day.toISOString();
 }
 
+browserOnProduct(
+  () => startFullProduct(['backoffice']),
+  (started) => ({ stack, browser, page } = started),
+  { consent: false },
+);
+
 beforeAll(async () => {
-  stack = await startFullProduct(['backoffice']);
-  browser = await launchBrowser();
-  page = await browser.newPage(DESKTOP);
   doctorToken = await stack.signIn(BOOTSTRAP.doctor.email, BOOTSTRAP.doctor.password);
   patient = await createConfirmedPatient(stack, PATIENT_NAME);
   const booked = await stack.api.post<{ id: string; date: string }>(
@@ -51,11 +55,6 @@ beforeAll(async () => {
     throw new Error(`booking failed: ${booked.status} ${JSON.stringify(booked.body)}`);
   appointment = booked.body;
 }, 90000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
 
 const button = (name: string) => page.getByRole('button', { name, exact: true });
 const field = (label: string) => page.getByLabel(label, { exact: false });

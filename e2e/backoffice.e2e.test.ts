@@ -5,7 +5,8 @@
  * reserve room slots; ADMIN deletes an appointment; a PACIENT is sent to /login.
  */
 import type { Page } from 'playwright-core';
-import { launchBrowser, screenshot, DESKTOP, MOBILE, type Browser } from './support/browser';
+import { screenshot, DESKTOP, MOBILE, type Browser } from './support/browser';
+import { browserOnProduct } from './support/browser-product';
 import {
   centreInstant,
   columnTexts,
@@ -40,20 +41,18 @@ const when = (iso: string) => {
   return `${date} ${time}`;
 };
 
+browserOnProduct(
+  () => startFullProduct(['backoffice']),
+  (started) => ({ stack, browser, page } = started),
+  { consent: false },
+);
+
 beforeAll(async () => {
-  stack = await startFullProduct(['backoffice']);
   seeded = await seedAppointments(
     stack,
     BOOKINGS.map((b) => ({ name: b.name, date: centreInstant(days[b.day], b.time) })),
   );
-  browser = await launchBrowser();
-  page = await browser.newPage(DESKTOP);
 }, 90000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
 
 const appointmentRows = () => page.getByRole('table', { name: 'Listado de Citas' }).locator('tbody tr');
 
@@ -84,6 +83,8 @@ it('DOCTOR: the list is sorted by date, 6 a page on a wide window, with the side
     'Lista de Pacientes',
     'Registros Clinico',
     'Reservar Consulta',
+    // Issue 18: every doctor and admin sets up the second factor there.
+    'Seguridad',
     'Cerrar Sesión',
   ]);
   expect(await appointmentRows().count()).toBe(6);

@@ -8,7 +8,8 @@
  */
 import type { Page } from 'playwright-core';
 import type { CentreProfile, CentreProfileBody } from '@crm/contracts';
-import { launchBrowser, screenshot, DESKTOP, type Browser } from './support/browser';
+import { screenshot, DESKTOP, type Browser } from './support/browser';
+import { browserOnProduct } from './support/browser-product';
 import { acceptCookies } from './support/dialogs';
 import { BOOTSTRAP, startProduct, type Stack } from './support/product';
 
@@ -49,19 +50,17 @@ async function open(p: Page, path: string, profile: CentreProfile): Promise<void
   await p.locator(`header a[href="tel:+${profile.phone}"]`).waitFor();
 }
 
+browserOnProduct(
+  () => startProduct(),
+  (started) => ({ stack, browser, page } = started),
+  { consent: false },
+);
+
 beforeAll(async () => {
-  stack = await startProduct();
-  browser = await launchBrowser();
-  page = await browser.newPage(DESKTOP);
   const answer = await stack.api.get<CentreProfile>('/config/centre');
   expect(answer.status).toBe(200);
   original = answer.body;
 }, 60000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
 
 describe('the profile on "/"', () => {
   for (const viewport of [DESKTOP, PHONE]) {

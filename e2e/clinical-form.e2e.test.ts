@@ -11,7 +11,8 @@
  * Screenshots at 1280×800 and 390×844 in artifacts/screenshots (clinical-form-*).
  */
 import type { Locator, Page } from 'playwright-core';
-import { launchBrowser, screenshot, DESKTOP, type Browser } from './support/browser';
+import { screenshot, DESKTOP, type Browser } from './support/browser';
+import { browserOnProduct } from './support/browser-product';
 import { acceptCookies, answerDialog } from './support/dialogs';
 import { BOOTSTRAP, createConfirmedPatient, startFullProduct, type Stack } from './support/product';
 
@@ -43,10 +44,13 @@ function weekdaySlots(): string[] {
 const asSent = (values: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(values).map(([name, value]) => [name, { name, value }]));
 
+browserOnProduct(
+  () => startFullProduct(['backoffice']),
+  (started) => ({ stack, browser, page } = started),
+  { consent: false },
+);
+
 beforeAll(async () => {
-  stack = await startFullProduct(['backoffice']);
-  browser = await launchBrowser();
-  page = await browser.newPage(DESKTOP);
   doctorToken = await stack.signIn(BOOTSTRAP.doctor.email, BOOTSTRAP.doctor.password);
   // One active appointment per patient: two patients.
   const suffix = Date.now().toString(36);
@@ -85,11 +89,6 @@ beforeAll(async () => {
   if (record.status !== 201)
     throw new Error(`record failed: ${record.status} ${JSON.stringify(record.body)}`);
 }, 90000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
 
 const on = (tab: Page) => ({
   button: (name: string) => tab.getByRole('button', { name, exact: true }),

@@ -11,12 +11,12 @@ import path from 'node:path';
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import type { ReportSummary } from '@crm/contracts';
-import { eventually } from '@crm/testing';
+import { eventually, publishEnvelopes } from '@crm/testing';
 import { launchBrowser, REPO_ROOT, screenshot, DESKTOP, type Browser } from './support/browser';
 import { signInThroughUi } from './support/backoffice';
 import { acceptCookies } from './support/dialogs';
 import { BOOTSTRAP, startStack, type Stack } from '../test-support/stack';
-import { publishEnvelopes, seededWeek } from '../services/reporting/test/support/seeded-week';
+import { seededWeek } from '../services/reporting/test/support/seeded-week';
 
 const PHONE = { width: 390, height: 844 };
 const week = seededWeek();

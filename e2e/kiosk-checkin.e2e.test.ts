@@ -8,8 +8,9 @@
  */
 import type { Page } from 'playwright-core';
 import { centreInstant, nextMonthWeekdays } from './support/backoffice';
-import { launchBrowser, type Browser } from './support/browser';
-import { acceptCookies, answerDialog } from './support/dialogs';
+import { type Browser } from './support/browser';
+import { browserOnProduct } from './support/browser-product';
+import { answerDialog } from './support/dialogs';
 import { appointmentToday } from './support/appointments-today';
 import { kioskBackend, kioskScreenshot, signInAsKiosk, startKioskProduct } from './support/kiosk-product';
 import { BOOTSTRAP, centreDateTime, createConfirmedPatient } from './support/product';
@@ -27,21 +28,17 @@ let page: Page;
 const days = nextMonthWeekdays();
 let nextDay = 0;
 
+// The site's cookie banner is answered once (on a phone-sized screen it covers the kiosk's buttons).
+browserOnProduct(
+  () => startKioskProduct(),
+  (started) => ({ stack, browser, page } = started),
+  { viewport: VIEWPORTS[0] },
+);
+
 beforeAll(async () => {
-  stack = await startKioskProduct();
   backend = await kioskBackend(stack);
-  browser = await launchBrowser();
-  page = await browser.newPage(VIEWPORTS[0]);
-  // The site's cookie banner, answered once (on a phone-sized screen it covers the kiosk's buttons).
-  await page.goto(`${stack.gatewayUrl}/`);
-  await acceptCookies(page);
   await signInAsKiosk(page, stack.gatewayUrl);
 }, 60000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
 
 const heading = (name: string) => page.getByRole('heading', { level: 1, name, exact: true });
 const button = (name: string) => page.getByRole('button', { name, exact: true });

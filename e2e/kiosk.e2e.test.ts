@@ -6,6 +6,7 @@
  */
 import type { Page, Request } from 'playwright-core';
 import { launchBrowser, type Browser } from './support/browser';
+import { browserOnProduct } from './support/browser-product';
 import { acceptCookies, answerDialog, fieldError } from './support/dialogs';
 import {
   kioskBackend,
@@ -22,16 +23,14 @@ let backend: Awaited<ReturnType<typeof kioskBackend>>;
 let browser: Browser;
 let page: Page;
 
-beforeAll(async () => {
-  stack = await startKioskProduct();
-  backend = await kioskBackend(stack);
-  browser = await launchBrowser();
-  page = await browser.newPage(TERMINALS[0]);
-}, 60000);
+browserOnProduct(
+  () => startKioskProduct(),
+  (started) => ({ stack, browser, page } = started),
+  { viewport: TERMINALS[0], consent: false },
+);
 
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
+beforeAll(async () => {
+  backend = await kioskBackend(stack);
 });
 
 /** Matches one call of the API, whatever its query string. */

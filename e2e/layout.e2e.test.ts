@@ -13,7 +13,8 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { metadataOf } from '../services/records/test/factories/metadata';
-import { DESKTOP, launchBrowser, screenshot, type Browser } from './support/browser';
+import { DESKTOP, screenshot, type Browser } from './support/browser';
+import { browserOnProduct } from './support/browser-product';
 import {
   centreInstant,
   columnTexts,
@@ -55,8 +56,13 @@ let historyPatient: { id: string; name: string };
 
 const days = nextMonthWeekdays();
 
+browserOnProduct(
+  () => startFullProduct(['backoffice', 'kiosk']),
+  (started) => ({ stack, browser, page } = started),
+  { viewport: PHONE, consent: false },
+);
+
 beforeAll(async () => {
-  stack = await startFullProduct(['backoffice', 'kiosk']);
   doctorToken = await stack.signIn(BOOTSTRAP.doctor.email, BOOTSTRAP.doctor.password);
   adminToken = await stack.signIn(BOOTSTRAP.admin.email, BOOTSTRAP.admin.password);
   // Booked out of date and name order, so that an unsorted list would show.
@@ -96,15 +102,7 @@ beforeAll(async () => {
   );
   if (again.status !== 201) throw new Error(`second booking failed: ${again.status}`);
   historyPatient = { id: history.patient.id, name: history.patient.name };
-
-  browser = await launchBrowser();
-  page = await browser.newPage(PHONE);
 }, 120000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
 
 const banner = () => page.locator('#cc-main .cm');
 

@@ -4,7 +4,8 @@
  * books a free slot, sees it on /user and cancels it.
  */
 import type { Page } from 'playwright-core';
-import { launchBrowser, screenshot, DESKTOP, MOBILE, type Browser } from './support/browser';
+import { screenshot, DESKTOP, MOBILE, type Browser } from './support/browser';
+import { browserOnProduct } from './support/browser-product';
 import { pickFutureSlot } from './support/booking';
 import { acceptCookies, answerDialog } from './support/dialogs';
 import { centreDateTime, startProduct, uniqueEmail, type Stack } from './support/product';
@@ -13,16 +14,11 @@ let stack: Stack;
 let browser: Browser;
 let page: Page;
 
-beforeAll(async () => {
-  stack = await startProduct();
-  browser = await launchBrowser();
-  page = await browser.newPage(DESKTOP);
-}, 60000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+browserOnProduct(
+  () => startProduct(),
+  (started) => ({ stack, browser, page } = started),
+  { consent: false },
+);
 
 const email = uniqueEmail('journey');
 const password = 'Contraseña-Segura-1';

@@ -8,9 +8,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { launchBrowser, REPO_ROOT, screenshot, DESKTOP, type Browser } from './support/browser';
+import { REPO_ROOT, screenshot, DESKTOP } from './support/browser';
+import { browserOnProduct } from './support/browser-product';
 import { columnTexts, signInThroughUi } from './support/backoffice';
-import { acceptCookies, answerDialog, fieldError } from './support/dialogs';
+import { answerDialog, fieldError } from './support/dialogs';
 import { kioskBackend, kioskScreenshot, signInAsKiosk, startKioskProduct } from './support/kiosk-product';
 import { BOOTSTRAP, uniqueEmail } from './support/product';
 
@@ -22,8 +23,13 @@ const STORED = '34699111222';
 let stack: Awaited<ReturnType<typeof startKioskProduct>>;
 let backend: Awaited<ReturnType<typeof kioskBackend>>;
 let doctor: string;
-let browser: Browser;
 let page: Page;
+
+browserOnProduct(
+  () => startKioskProduct(),
+  (started) => ({ stack, page } = started),
+  { viewport: PHONE },
+);
 
 beforeAll(async () => {
   const remoteEntry = path.join(REPO_ROOT, 'frontends', 'backoffice', 'dist', 'remoteEntry.js');
@@ -33,19 +39,9 @@ beforeAll(async () => {
     );
   }
   // auth, the e-mail worker and appointments behind the gateway, serving the shell and both remotes.
-  stack = await startKioskProduct();
   backend = await kioskBackend(stack);
   doctor = await stack.signIn(BOOTSTRAP.doctor.email, BOOTSTRAP.doctor.password);
-  browser = await launchBrowser();
-  page = await browser.newPage(PHONE);
-  await page.goto(`${stack.gatewayUrl}/`);
-  await acceptCookies(page);
 }, 90000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
 
 /** Ends whatever session the page has (the token lives in local storage, SPEC §3). */
 async function signOut(): Promise<void> {

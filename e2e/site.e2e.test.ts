@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser, REPO_ROOT, screenshot, DESKTOP, MOBILE, type Browser } from './support/browser';
+import { browserOnProduct } from './support/browser-product';
 import { pickFutureSlot } from './support/booking';
 import { answerDialog } from './support/dialogs';
 import { BOOTSTRAP, createConfirmedPatient, startProduct, type Stack } from './support/product';
@@ -15,16 +16,11 @@ let stack: Stack;
 let browser: Browser;
 let page: Page;
 
-beforeAll(async () => {
-  stack = await startProduct();
-  browser = await launchBrowser();
-  page = await browser.newPage(DESKTOP);
-}, 60000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+browserOnProduct(
+  () => startProduct(),
+  (started) => ({ stack, browser, page } = started),
+  { consent: false },
+);
 
 const consentBox = (p: Page) => p.locator('#cc-main .cm');
 

@@ -4,7 +4,8 @@
  * password field.
  */
 import type { Page } from 'playwright-core';
-import { launchBrowser, screenshot, DESKTOP, MOBILE, type Browser } from './support/browser';
+import { screenshot, DESKTOP, MOBILE, type Browser } from './support/browser';
+import { browserOnProduct } from './support/browser-product';
 import { pickFutureSlot } from './support/booking';
 import { acceptCookies, answerDialog, fieldError } from './support/dialogs';
 import { centreDateTime, createConfirmedPatient, startProduct, type Stack } from './support/product';
@@ -14,17 +15,15 @@ let browser: Browser;
 let page: Page;
 let patient: { email: string; password: string };
 
-beforeAll(async () => {
-  stack = await startProduct();
-  patient = await createConfirmedPatient(stack, 'Carmen Rodríguez Pérez');
-  browser = await launchBrowser();
-  page = await browser.newPage(DESKTOP);
-}, 60000);
+browserOnProduct(
+  () => startProduct(),
+  (started) => ({ stack, browser, page } = started),
+  { consent: false },
+);
 
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+beforeAll(async () => {
+  patient = await createConfirmedPatient(stack, 'Carmen Rodríguez Pérez');
+}, 60000);
 
 it('shows the server error under the password field for a wrong password', async () => {
   await page.goto(`${stack.gatewayUrl}/login`);

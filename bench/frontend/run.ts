@@ -22,19 +22,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startStack, type Stack } from '../../test-support/stack';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/support/browser';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 1));
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const TARGETS = { gzipKb: 200, performance: 90, accessibility: 95 };
 
 interface ScriptSize {
@@ -59,9 +50,9 @@ function gzipSize(url: string): Promise<number> {
 async function measureJavaScript(url: string): Promise<ScriptSize[]> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-frontend-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
+    executablePath: CHROMIUM_PATH,
     headless: true,
-    args: CHROMIUM_FLAGS,
+    args: CHROMIUM_ARGS,
     viewport: { width: 412, height: 823 },
   });
   try {
@@ -126,8 +117,8 @@ async function runLighthouse(url: string): Promise<LighthouseScores> {
   const launcher = (await importEsm('chrome-launcher')) as ChromeLauncher;
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-lighthouse-'));
   const chrome = await launcher.launch({
-    chromePath: CHROMIUM,
-    chromeFlags: CHROMIUM_FLAGS,
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: CHROMIUM_ARGS,
     userDataDir: profile,
   });
   try {
@@ -176,8 +167,8 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function main(): Promise<number> {
-  if (!fs.existsSync(CHROMIUM))
-    throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium)`);
+  if (!fs.existsSync(CHROMIUM_PATH))
+    throw new Error(`Chromium not found at ${CHROMIUM_PATH} (apt-get install -y chromium)`);
   let stack: Stack | undefined;
   let base = process.env.BENCH_URL;
   if (!base) {

@@ -18,10 +18,13 @@ export async function startProduct(): Promise<Stack> {
 }
 
 /** Every service behind the gateway, serving the shell and the federated remotes (back office, kiosk). */
-export async function startFullProduct(remotes: Array<'backoffice' | 'kiosk'>): Promise<Stack> {
+export async function startFullProduct(
+  remotes: Array<'backoffice' | 'kiosk'>,
+  env: Record<string, string> = {},
+): Promise<Stack> {
   return startStack({
     components: ['auth', 'notifications', 'appointments', 'config', 'records', 'rooms'],
-    env: { FRONTENDS_DIR: builtFrontends(['shell', ...remotes]) },
+    env: { FRONTENDS_DIR: builtFrontends(['shell', ...remotes]), ...env },
   });
 }
 
