@@ -42,18 +42,17 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
   const appointments = new MongoAppointmentRepository(models, runtime.kickOutbox);
   const transitions = new MongoTransitionRepository(models, runtime.kickOutbox);
   const patients = new MongoPatientReadModel(models);
+  const directory = new PatientDirectory(
+    patients,
+    new AuthServiceClient(config.AUTH_SERVICE_URL, config.AUTH_TIMEOUT_MS),
+  );
   const refundWindow = new CentreRefundWindow(config.CONFIG_SERVICE_URL, {
     timeoutMs: config.AUTH_TIMEOUT_MS,
     cacheMs: config.CENTRE_CACHE_MS,
     logger,
   });
   const lifecycle = new LifecycleService(appointments, transitions, undefined, refundWindow);
-  const bookings = new BookingService(
-    appointments,
-    transitions,
-    lifecycle,
-    new PatientDirectory(patients, new AuthServiceClient(config.AUTH_SERVICE_URL, config.AUTH_TIMEOUT_MS)),
-  );
+  const bookings = new BookingService(appointments, transitions, lifecycle, directory);
   const moves = new RescheduleService(
     appointments,
     new MongoSlotHolds(models, runtime.kickOutbox),
@@ -63,7 +62,7 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
     new MongoWaitlistRepository(waitlistStore, runtime.kickOutbox),
     new MongoOfferHolds(models, runtime.kickOutbox),
     appointments,
-    patients,
+    directory,
     moves,
     { offerMs: config.WAITLIST_OFFER_MINUTES * 60_000 },
   );

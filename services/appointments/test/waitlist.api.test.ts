@@ -29,7 +29,7 @@ const service = () => stack.components.appointments!.handle as AppointmentsServi
 let next = 0;
 const patient = () => patients[next++]!;
 
-appointmentsTestStack('waitlist', 16, (started) => ({ stack, staff, patients } = started));
+appointmentsTestStack('waitlist', 20, (started) => ({ stack, staff, patients } = started));
 
 const join = (who: TestPatient, day: string) => stack.api.post('/dates/waitlist', { day }, who.token);
 const entriesOf = async (who: TestPatient) =>
@@ -44,7 +44,7 @@ const cancelOwn = async (who: TestPatient, date: string) =>
 
 /** The offer e-mail's token (the link `/dates/offer/<token>`), once it has arrived. */
 async function offerTokenOf(who: TestPatient, count = 1): Promise<string> {
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + 30_000;
   for (;;) {
     const offers = (await stack.mail.messagesTo(who.email)).filter((m) =>
       m.Subject.startsWith('Hueco libre'),
@@ -148,6 +148,20 @@ describe('offers: a freed slot held for the first in line, claimed through the e
       })(),
     ).resolves.toBe(true);
     expect((await stack.api.get(`/dates/offer/${token}`, first.token)).status).toBe(404);
+  });
+
+  it('offers the slot to a patient who joined before auth’s news about them arrived', async () => {
+    const [holder, newcomer] = [patient(), patient()];
+    const [slot] = slotsOfFreshDay(1) as [string];
+    await book(holder, slot);
+    // As if auth's event about the newcomer were still on its way: the read model does not know them.
+    await service().models.Patient.deleteOne({ _id: newcomer.id });
+    expect((await join(newcomer, dayOf(slot))).status).toBe(201);
+    await cancelOwn(holder, slot);
+
+    await offerTokenOf(newcomer);
+    const [entry] = await entriesOf(newcomer);
+    expect(entry).toMatchObject({ day: dayOf(slot), offer: { date: slot } });
   });
 
   it('passes an unclaimed offer to the next in line, and never offers one slot twice to one patient', async () => {

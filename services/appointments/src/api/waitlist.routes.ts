@@ -2,6 +2,7 @@ import { offerTokenParam, waitlistDayBody, waitlistDayParam, type WaitlistView }
 import { callerOf, validate, validated, type RouteHandlers } from '@crm/server-kit';
 import type { WaitlistService } from '../domain/waitlist.service';
 import { toAppointmentView } from './appointment.view';
+import { callerWithToken } from './caller';
 
 /** The waiting list and its offers (issue 17); patients only, each on their own entries and offers. */
 export function waitlistHandlers(waitlist: WaitlistService) {
@@ -16,7 +17,7 @@ export function waitlistHandlers(waitlist: WaitlistService) {
       validate('body', waitlistDayBody),
       async (req, res) => {
         const { day } = validated(res, 'body', waitlistDayBody);
-        const { entry, created } = await waitlist.join(callerOf(req), day);
+        const { entry, created } = await waitlist.join(callerWithToken(req), day);
         res.status(created ? 201 : 200).json(entry);
       },
     ],

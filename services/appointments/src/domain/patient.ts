@@ -34,6 +34,11 @@ export class PatientDirectory {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
+  /** The read model's copy only: for work done outside a request, with no token to ask auth with. */
+  known(id: string): Promise<Patient | undefined> {
+    return this.readModel.find(id);
+  }
+
   async find(id: string, lookup: PatientLookup): Promise<Patient | undefined> {
     const known = await this.readModel.find(id);
     if (known) return known;

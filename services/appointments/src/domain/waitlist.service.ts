@@ -3,17 +3,19 @@ import { appointmentBooked, waitlistSlotOffered, type WaitlistEntryView } from '
 import { createEnvelope } from '@crm/event-bus';
 import { correlationIdOrNew, isDuplicateKey } from '@crm/server-kit';
 import type { Actor, Appointment, AppointmentRepository } from './appointment';
+import type { Caller } from './booking.service';
 import {
   moveUnderWay,
   notMovable,
   notOnWaitlist,
   offerGone,
+  patientNotFound,
   selfAlreadyBooked,
   waitlistDayClosed,
   waitlistDayPast,
 } from './booking.messages';
 import { eventData } from './lifecycle.service';
-import type { PatientReadModel } from './patient';
+import type { PatientDirectory } from './patient';
 import type { RescheduleService } from './reschedule.service';
 import { localDayOf, slotProblem, slotsOfDay } from './slot-rules';
 import type { OfferHolds, SlotOffer, WaitlistRepository } from './waitlist';
@@ -39,17 +41,21 @@ export class WaitlistService {
     private readonly entries: WaitlistRepository,
     private readonly offers: OfferHolds,
     private readonly appointments: AppointmentRepository,
-    private readonly patients: Pick<PatientReadModel, 'find'>,
+    private readonly patients: Pick<PatientDirectory, 'find' | 'known'>,
     private readonly moves: RescheduleService,
     private readonly options: WaitlistOptions,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
   /** Joins the day's line; `created` is false when the patient was on it already. */
-  async join(caller: Actor, day: string): Promise<{ entry: WaitlistEntryView; created: boolean }> {
+  async join(caller: Caller, day: string): Promise<{ entry: WaitlistEntryView; created: boolean }> {
     const today = localDayOf(this.clock());
     if (day < today) throw waitlistDayPast();
     if (slotsOfDay(day).length === 0) throw waitlistDayClosed();
+    // An offer is made outside any request, from the read model: make sure it knows the patient now
+    // (a patient who just signed up may join before auth's event about them has arrived).
+    const patient = await this.patients.find(caller.id, { bearerToken: caller.bearerToken, self: true });
+    if (!patient) throw patientNotFound('day');
     const created = await this.entries.join({ pacientId: caller.id, day, joinedAt: this.clock() });
     const entry = (await this.entriesOf(caller)).find((e) => e.day === day);
     // Only a leave racing this join can remove it in between.
@@ -129,7 +135,7 @@ export class WaitlistService {
     if (slotProblem(date, now)) return undefined;
     for (const entry of await this.entries.line(localDayOf(date))) {
       if (await this.entries.wasOffered(date, entry.pacientId)) continue;
-      const patient = await this.patients.find(entry.pacientId);
+      const patient = await this.patients.known(entry.pacientId);
       if (!patient) continue;
       const offer: SlotOffer = {
         id: this.appointments.newId(),
