@@ -6,7 +6,7 @@
  * ADMIN at 390×844 (cards).
  */
 import type { Page } from 'playwright-core';
-import { centreInstant, nextMonthWeekdays, signInThroughUi } from './support/backoffice';
+import { centreInstant, nextMonthWeekdays, seedAppointments, signInThroughUi } from './support/backoffice';
 import { screenshot, type Browser } from './support/browser';
 import { browserOnProduct } from './support/browser-product';
 import { answerDialog } from './support/dialogs';
@@ -57,11 +57,10 @@ beforeAll(async () => {
   people.soon = await patientWith('Lucía Afonso Trujillo', 20);
   people.started = await patientWith('Mario Betancort Luis', -10);
   people.later = await patientWith('Nayra Guedes Padrón', 90);
-  const other = await createConfirmedPatient(stack, 'Óscar Pérez Armas');
-  const date = centreInstant(days[1], '09:30');
-  const booked = await stack.api.post<{ id: string }>('/dates/admin', { date, pacientId: other.id }, doctor);
-  if (booked.status !== 201) throw new Error(`booking failed: ${booked.status}`);
-  anotherDay = { name: 'Óscar Pérez Armas', id: booked.body.id, date };
+  const [other] = await seedAppointments(stack, [
+    { name: 'Óscar Pérez Armas', date: centreInstant(days[1], '09:30') },
+  ]);
+  anotherDay = { name: other.patient.name, id: other.id, date: other.date };
 }, 90000);
 
 const item = (name: string) => page.getByRole('listitem').filter({ hasText: name });

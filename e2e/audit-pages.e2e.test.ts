@@ -10,7 +10,6 @@
  * that entries the services record for this test's own calls (today) stay out of the filtered views.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import mongoose from 'mongoose';
 import type { Page } from 'playwright-core';
@@ -19,11 +18,10 @@ import { createServiceBus } from '@crm/event-bus';
 import { createLogger } from '@crm/server-kit';
 import { createAuditTrail, type AuditTrail } from '@crm/server-kit/service';
 import { eventually, uniqueName } from '@crm/testing';
-import { launchBrowser, REPO_ROOT, screenshot, DESKTOP, type Browser } from './support/browser';
+import { screenshot, DESKTOP, type Browser } from './support/browser';
+import { browserOnProduct } from './support/browser-product';
 import { columnTexts } from './support/backoffice';
-import { acceptCookies } from './support/dialogs';
-import { startStack } from '../test-support/stack';
-import { BOOTSTRAP, uniqueEmail, type Stack } from './support/product';
+import { BOOTSTRAP, startProductServing, uniqueEmail, type Stack } from './support/product';
 
 const PHONE = { width: 390, height: 844 };
 const newId = () => randomBytes(12).toString('hex');
@@ -82,11 +80,12 @@ async function startProducer() {
 const FROM = '2025-07-01';
 const TO = '2025-07-05';
 
+browserOnProduct(
+  () => startProductServing(['auth', 'appointments', 'config', 'audit'], ['shell', 'backoffice']),
+  (started) => ({ stack, browser, page } = started),
+);
+
 beforeAll(async () => {
-  stack = await startStack({
-    components: ['auth', 'appointments', 'config', 'audit'],
-    env: { FRONTENDS_DIR: builtFrontends(['shell', 'backoffice']) },
-  });
   admin = await stack.signIn(BOOTSTRAP.admin.email, BOOTSTRAP.admin.password);
   ana = await signUpPatient('Ana Torres Medina');
   ben = await signUpPatient('Benito Cabrera Luis');
@@ -163,27 +162,11 @@ beforeAll(async () => {
     20000,
     'the 7 seeded rows stored',
   );
-  browser = await launchBrowser();
-  page = await browser.newPage(DESKTOP);
-  await page.goto(`${stack.gatewayUrl}/`);
-  await acceptCookies(page);
 }, 120000);
 
 afterAll(async () => {
-  await browser?.close();
   await producer?.stop();
-  await stack?.stop();
 });
-
-function builtFrontends(apps: string[]): string {
-  const frontends = path.join(REPO_ROOT, 'frontends');
-  for (const app of apps) {
-    const entry = app === 'shell' ? 'index.html' : 'remoteEntry.js';
-    if (!fs.existsSync(path.join(frontends, app, 'dist', entry)))
-      throw new Error(`frontends/${app}/dist is missing: build it first (npm run build -w @crm/${app})`);
-  }
-  return frontends;
-}
 
 async function useToken(token: string) {
   await page.evaluate((t) => localStorage.setItem('token', t), token);

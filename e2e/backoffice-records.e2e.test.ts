@@ -10,14 +10,9 @@
 import type { Page } from 'playwright-core';
 import { screenshot, DESKTOP, MOBILE, type Browser } from './support/browser';
 import { browserOnProduct } from './support/browser-product';
-import { acceptCookies, answerDialog } from './support/dialogs';
-import {
-  BOOTSTRAP,
-  centreDateTime,
-  createConfirmedPatient,
-  startFullProduct,
-  type Stack,
-} from './support/product';
+import { answerDialog } from './support/dialogs';
+import { centreInstant, nextMonthWeekdays, seedAppointments, signInThroughUi } from './support/backoffice';
+import { BOOTSTRAP, centreDateTime, startFullProduct, type Stack } from './support/product';
 
 let stack: Stack;
 let browser: Browser;
@@ -29,31 +24,18 @@ let appointment: { id: string; date: string };
 const PATIENT_NAME = `Begoña Cabrera Ojeda ${Date.now().toString(36)}`;
 const YEAR_MS = 365.25 * 86_400_000;
 
-/** A weekday at least two days ahead, 11:00 UTC (11:00 or 12:00 at the centre: always open). */
-function futureWeekdaySlot(): string {
-  const day = new Date(Date.now() + 2 * 86_400_000);
-  while (day.getUTCDay() === 0 || day.getUTCDay() === 6) day.setUTCDate(day.getUTCDate() + 1);
-  day.setUTCHours(11, 0, 0, 0);
-  return day.toISOString();
-}
-
 browserOnProduct(
   () => startFullProduct(['backoffice']),
   (started) => ({ stack, browser, page } = started),
-  { consent: false },
 );
 
 beforeAll(async () => {
   doctorToken = await stack.signIn(BOOTSTRAP.doctor.email, BOOTSTRAP.doctor.password);
-  patient = await createConfirmedPatient(stack, PATIENT_NAME);
-  const booked = await stack.api.post<{ id: string; date: string }>(
-    '/dates/admin',
-    { date: futureWeekdaySlot(), pacientId: patient.id },
-    doctorToken,
-  );
-  if (booked.status !== 201)
-    throw new Error(`booking failed: ${booked.status} ${JSON.stringify(booked.body)}`);
-  appointment = booked.body;
+  const [seeded] = await seedAppointments(stack, [
+    { name: PATIENT_NAME, date: centreInstant(nextMonthWeekdays()[0]!, '11:00') },
+  ]);
+  ({ patient } = seeded!);
+  appointment = { id: seeded!.id, date: seeded!.date };
 }, 90000);
 
 const button = (name: string) => page.getByRole('button', { name, exact: true });
@@ -66,11 +48,9 @@ const storedRecord = async (): Promise<any> => {
 };
 
 async function signIn(email: string, password: string): Promise<void> {
-  await page.goto(`${stack.gatewayUrl}/login`);
-  await page.getByLabel('Correo Electrónico').fill(email);
-  await page.getByLabel('Contraseña', { exact: true }).fill(password);
-  await button('Acceder').click();
-  expect((await answerDialog(page)).title).toBe('Inicio de sesión exitoso');
+  expect((await signInThroughUi(page, stack.gatewayUrl, email, password)).title).toBe(
+    'Inicio de sesión exitoso',
+  );
   await page.waitForURL('**/doctor/appointments');
 }
 
@@ -88,8 +68,6 @@ async function fillDrivingRenewal(): Promise<void> {
 }
 
 it('signs in as DOCTOR and opens the appointment: patient, e-mail, date and time at the centre', async () => {
-  await page.goto(`${stack.gatewayUrl}/`);
-  await acceptCookies(page);
   await signIn(BOOTSTRAP.doctor.email, BOOTSTRAP.doctor.password);
 
   await page.goto(`${stack.gatewayUrl}/doctor/appointments/${appointment.id}`);

@@ -13,8 +13,9 @@
 import type { Locator, Page } from 'playwright-core';
 import { screenshot, DESKTOP, type Browser } from './support/browser';
 import { browserOnProduct } from './support/browser-product';
-import { acceptCookies, answerDialog } from './support/dialogs';
-import { BOOTSTRAP, createConfirmedPatient, startFullProduct, type Stack } from './support/product';
+import { answerDialog } from './support/dialogs';
+import { centreInstant, nextMonthWeekdays, seedAppointments, signInThroughUi } from './support/backoffice';
+import { BOOTSTRAP, startFullProduct, type Stack } from './support/product';
 
 const PHONE = { width: 390, height: 844 };
 const ALREADY_RECORDED = 'Esta cita ya tiene una historia clínica; actualízala en lugar de crear otra';
@@ -23,23 +24,10 @@ let stack: Stack;
 let browser: Browser;
 let page: Page;
 let doctorToken: string;
-let patient: { email: string; id: string };
 /** Without a record at first: the form, then the two-tab save. */
 let fresh: { id: string; date: string };
 /** Given a record through the API before the browser opens it. */
 let recorded: { id: string; date: string };
-
-/** Distinct weekday slots from three days ahead, 10:00 and 10:15 UTC (open at the centre all year). */
-function weekdaySlots(): string[] {
-  const day = new Date(Date.now() + 3 * 86_400_000);
-  while (day.getUTCDay() === 0 || day.getUTCDay() === 6) day.setUTCDate(day.getUTCDate() + 1);
-  const at = (hours: number, minutes: number) => {
-    const slot = new Date(day);
-    slot.setUTCHours(hours, minutes, 0, 0);
-    return slot.toISOString();
-  };
-  return [at(10, 0), at(10, 15)];
-}
 
 const asSent = (values: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(values).map(([name, value]) => [name, { name, value }]));
@@ -47,28 +35,20 @@ const asSent = (values: Record<string, unknown>) =>
 browserOnProduct(
   () => startFullProduct(['backoffice']),
   (started) => ({ stack, browser, page } = started),
-  { consent: false },
 );
 
 beforeAll(async () => {
   doctorToken = await stack.signIn(BOOTSTRAP.doctor.email, BOOTSTRAP.doctor.password);
   // One active appointment per patient: two patients.
   const suffix = Date.now().toString(36);
-  patient = await createConfirmedPatient(stack, `Ainhoa Suárez Medina ${suffix}`);
-  const other = await createConfirmedPatient(stack, `Iker Domínguez Ramos ${suffix}`);
-  const [first, second] = weekdaySlots();
-  const book = async (date: string, pacientId: string) => {
-    const booked = await stack.api.post<{ id: string; date: string }>(
-      '/dates/admin',
-      { date, pacientId },
-      doctorToken,
-    );
-    if (booked.status !== 201)
-      throw new Error(`booking failed: ${booked.status} ${JSON.stringify(booked.body)}`);
-    return booked.body;
-  };
-  fresh = await book(first!, patient.id);
-  recorded = await book(second!, other.id);
+  const [day] = nextMonthWeekdays();
+  const [first, second] = await seedAppointments(stack, [
+    { name: `Ainhoa Suárez Medina ${suffix}`, date: centreInstant(day!, '10:00') },
+    { name: `Iker Domínguez Ramos ${suffix}`, date: centreInstant(day!, '10:15') },
+  ]);
+  const other = second!.patient;
+  fresh = { id: first!.id, date: first!.date };
+  recorded = { id: second!.id, date: second!.date };
   const record = await stack.api.post(
     '/records',
     {
@@ -126,12 +106,10 @@ async function fillCheckUp(tab: Page, observations: string): Promise<void> {
 }
 
 it('signs in as DOCTOR', async () => {
-  await page.goto(`${stack.gatewayUrl}/login`);
-  await acceptCookies(page);
-  await page.getByLabel('Correo Electrónico').fill(BOOTSTRAP.doctor.email);
-  await page.getByLabel('Contraseña', { exact: true }).fill(BOOTSTRAP.doctor.password);
-  await inputs().button('Acceder').click();
-  expect((await answerDialog(page)).title).toBe('Inicio de sesión exitoso');
+  const { email, password } = BOOTSTRAP.doctor;
+  expect((await signInThroughUi(page, stack.gatewayUrl, email, password)).title).toBe(
+    'Inicio de sesión exitoso',
+  );
   await page.waitForURL('**/doctor/appointments');
 });
 

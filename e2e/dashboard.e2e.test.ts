@@ -7,39 +7,27 @@
  * The week (3–9 June 2024) is published on the stack's exchange as the appointments and records
  * services publish it, with the contracts' envelopes (services/reporting/test/support/seeded-week.ts).
  */
-import path from 'node:path';
-import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import type { ReportSummary } from '@crm/contracts';
 import { eventually, publishEnvelopes } from '@crm/testing';
-import { launchBrowser, REPO_ROOT, screenshot, DESKTOP, type Browser } from './support/browser';
+import { screenshot, DESKTOP } from './support/browser';
+import { browserOnProduct } from './support/browser-product';
 import { signInThroughUi } from './support/backoffice';
-import { acceptCookies } from './support/dialogs';
-import { BOOTSTRAP, startStack, type Stack } from '../test-support/stack';
+import { BOOTSTRAP, startProductServing, type Stack } from './support/product';
 import { seededWeek } from '../services/reporting/test/support/seeded-week';
 
 const PHONE = { width: 390, height: 844 };
 const week = seededWeek();
 
 let stack: Stack;
-let browser: Browser;
 let page: Page;
 
-function builtFrontends(apps: string[]): string {
-  const frontends = path.join(REPO_ROOT, 'frontends');
-  for (const app of apps) {
-    const entry = app === 'shell' ? 'index.html' : 'remoteEntry.js';
-    if (!fs.existsSync(path.join(frontends, app, 'dist', entry)))
-      throw new Error(`frontends/${app}/dist is missing: build it first (npm run build -w @crm/${app})`);
-  }
-  return frontends;
-}
+browserOnProduct(
+  () => startProductServing(['auth', 'appointments', 'config', 'reporting'], ['shell', 'backoffice']),
+  (started) => ({ stack, page } = started),
+);
 
 beforeAll(async () => {
-  stack = await startStack({
-    components: ['auth', 'appointments', 'config', 'reporting'],
-    env: { FRONTENDS_DIR: builtFrontends(['shell', 'backoffice']) },
-  });
   const admin = await stack.signIn(BOOTSTRAP.admin.email, BOOTSTRAP.admin.password);
   await publishEnvelopes(stack.amqpUrl, stack.exchange, week.events);
   await eventually(
@@ -53,16 +41,7 @@ beforeAll(async () => {
     30_000,
     'the seeded week in the read model',
   );
-  browser = await launchBrowser();
-  page = await browser.newPage(DESKTOP);
-  await page.goto(`${stack.gatewayUrl}/`);
-  await acceptCookies(page);
 }, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
 
 const figure = async (name: string) =>
   ((await page.locator(`[data-figure="${name}"]`).textContent()) ?? '').replace(/\s+/g, ' ').trim();

@@ -16,6 +16,7 @@ import { metadataOf } from '../services/records/test/factories/metadata';
 import { DESKTOP, screenshot, type Browser } from './support/browser';
 import { browserOnProduct } from './support/browser-product';
 import {
+  bookAsStaff,
   centreInstant,
   columnTexts,
   nextMonthWeekdays,
@@ -95,12 +96,7 @@ beforeAll(async () => {
   ]);
   const deleted = await stack.api.delete(`/dates/delete/${history.id}`, adminToken);
   if (deleted.status >= 300) throw new Error(`delete failed: ${deleted.status}`);
-  const again = await stack.api.post(
-    '/dates/admin',
-    { date: centreInstant(days[2], '17:00'), pacientId: history.patient.id },
-    doctorToken,
-  );
-  if (again.status !== 201) throw new Error(`second booking failed: ${again.status}`);
+  await bookAsStaff(stack, doctorToken, centreInstant(days[2], '17:00'), history.patient.id);
   historyPatient = { id: history.patient.id, name: history.patient.name };
 }, 120000);
 

@@ -16,16 +16,13 @@ import type { AuthService } from '../services/auth/src/app';
 import {
   DEPLOYABLES,
   LIFTED_LIMITS,
+  staffAccountsAt,
   staffAccountsEnv,
   startTestGateway,
   type DeployableName,
 } from './deployables';
 
-export const BOOTSTRAP = {
-  admin: { email: 'admin@stack.test', password: 'Admin1234!' },
-  doctor: { email: 'doctor@stack.test', password: 'Doctor1234!' },
-  kiosk: { email: 'kiosk@stack.test', password: 'Kiosk1234!' },
-};
+export const BOOTSTRAP = staffAccountsAt('stack.test');
 
 export type ComponentName = DeployableName;
 

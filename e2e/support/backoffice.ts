@@ -1,6 +1,6 @@
 import moment from 'moment-timezone';
 import type { Page } from 'playwright-core';
-import { answerDialog } from './dialogs';
+import { answerDialog, type SeenDialog } from './dialogs';
 import { BOOTSTRAP, createConfirmedPatient, type Stack } from './product';
 
 const CENTRE_TZ = 'Atlantic/Canary';
@@ -28,6 +28,23 @@ export interface SeededAppointment {
   patient: { id: string; name: string; email: string; password: string };
 }
 
+/** Books `date` for a patient as staff (`POST /dates/admin`); throws with the server's answer if refused. */
+export async function bookAsStaff(
+  stack: Stack,
+  staffToken: string,
+  date: string,
+  pacientId: string,
+): Promise<{ id: string; date: string }> {
+  const response = await stack.api.post<{ id: string; date: string }>(
+    '/dates/admin',
+    { date, pacientId },
+    staffToken,
+  );
+  if (response.status !== 201)
+    throw new Error(`booking failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body;
+}
+
 /** Registers each patient and books them the given slot through the API, as the doctor. */
 export async function seedAppointments(
   stack: Stack,
@@ -37,25 +54,24 @@ export async function seedAppointments(
   const seeded: SeededAppointment[] = [];
   for (const { name, date } of bookings) {
     const patient = await createConfirmedPatient(stack, name);
-    const response = await stack.api.post<{ id: string }>(
-      '/dates/admin',
-      { date, pacientId: patient.id },
-      doctor,
-    );
-    if (response.status !== 201)
-      throw new Error(`booking for ${name} failed: ${response.status} ${JSON.stringify(response.body)}`);
-    seeded.push({ id: response.body.id, date, patient: { ...patient, name } });
+    const { id } = await bookAsStaff(stack, doctor, date, patient.id);
+    seeded.push({ id, date, patient: { ...patient, name } });
   }
   return seeded;
 }
 
-/** Signs in on /login and answers the welcome dialog; staff land on /doctor/appointments. */
-export async function signInThroughUi(page: Page, gatewayUrl: string, email: string, password: string) {
+/** Signs in on /login and answers the welcome dialog (returned); staff land on /doctor/appointments. */
+export async function signInThroughUi(
+  page: Page,
+  gatewayUrl: string,
+  email: string,
+  password: string,
+): Promise<SeenDialog> {
   await page.goto(`${gatewayUrl}/login`);
   await page.getByLabel('Correo Electrónico').fill(email);
   await page.getByLabel('Contraseña', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Acceder' }).click();
-  await answerDialog(page);
+  return answerDialog(page);
 }
 
 /** The text of every cell of one column (by header text) of the table with this accessible name. */

@@ -1,31 +1,38 @@
 import fs from 'node:fs';
+import moment from 'moment-timezone';
 import path from 'node:path';
-import { BOOTSTRAP, startStack, uniqueEmail, type Stack } from '../../test-support/stack';
+import { BOOTSTRAP, startStack, uniqueEmail, type ComponentName, type Stack } from '../../test-support/stack';
 import { REPO_ROOT } from './browser';
 
 export { BOOTSTRAP, uniqueEmail, type Stack };
 
+/** These services behind the real gateway, which serves these built frontends (frontends/<app>/dist). */
+export function startProductServing(
+  components: ComponentName[],
+  apps: Array<'shell' | 'backoffice' | 'kiosk'>,
+  env: Record<string, string> = {},
+): Promise<Stack> {
+  return startStack({ components, env: { FRONTENDS_DIR: builtFrontends(apps), ...env } });
+}
+
 /**
  * The running product for browser tests: auth, the e-mail worker, appointments and config (the centre
- * profile every public page shows) behind the real gateway, which serves the built frontends
- * (frontends/<app>/dist) like `npm start` does.
+ * profile every public page shows) behind the real gateway, which serves the shell like `npm start` does.
  */
-export async function startProduct(): Promise<Stack> {
-  return startStack({
-    components: ['auth', 'notifications', 'appointments', 'config'],
-    env: { FRONTENDS_DIR: builtFrontends(['shell']) },
-  });
+export function startProduct(): Promise<Stack> {
+  return startProductServing(['auth', 'notifications', 'appointments', 'config'], ['shell']);
 }
 
 /** Every service behind the gateway, serving the shell and the federated remotes (back office, kiosk). */
-export async function startFullProduct(
+export function startFullProduct(
   remotes: Array<'backoffice' | 'kiosk'>,
   env: Record<string, string> = {},
 ): Promise<Stack> {
-  return startStack({
-    components: ['auth', 'notifications', 'appointments', 'config', 'records', 'rooms'],
-    env: { FRONTENDS_DIR: builtFrontends(['shell', ...remotes]), ...env },
-  });
+  return startProductServing(
+    ['auth', 'notifications', 'appointments', 'config', 'records', 'rooms'],
+    ['shell', ...remotes],
+    env,
+  );
 }
 
 function builtFrontends(apps: string[]): string {
@@ -59,20 +66,8 @@ export async function createConfirmedPatient(
   return { email, password, id: response.body.id };
 }
 
-/** "DD/MM/YYYY" and "HH:mm" of an instant at the centre (Atlantic/Canary). */
+/** "DD/MM/YYYY" and "HH:mm" of an instant at the centre (Atlantic/Canary), worked out with moment. */
 export function centreDateTime(iso: string): { date: string; time: string } {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', {
-      timeZone: 'Atlantic/Canary',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    })
-      .formatToParts(new Date(iso))
-      .map((p) => [p.type, p.value]),
-  );
-  return { date: `${parts.day}/${parts.month}/${parts.year}`, time: `${parts.hour}:${parts.minute}` };
+  const atCentre = moment.tz(iso, 'Atlantic/Canary');
+  return { date: atCentre.format('DD/MM/YYYY'), time: atCentre.format('HH:mm') };
 }

@@ -17,15 +17,12 @@ import { startGateway, type RunningGateway } from '../../gateway/src/start-gatew
 import {
   DEPLOYABLES,
   LIFTED_LIMITS,
+  staffAccountsAt,
   staffAccountsEnv,
   type DeployableName,
 } from '../../test-support/deployables';
 
-export const STAFF_ACCOUNTS = {
-  admin: { email: 'admin@system.test', password: 'Admin1234!' },
-  doctor: { email: 'doctor@system.test', password: 'Doctor1234!' },
-  kiosk: { email: 'kiosk@system.test', password: 'Kiosk1234!' },
-};
+export const STAFF_ACCOUNTS = staffAccountsAt('system.test');
 
 /** In start order: records calls auth, appointments and config, so it comes last but two. */
 export const SERVICE_NAMES: ApiService[] = [

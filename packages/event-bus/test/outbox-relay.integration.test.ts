@@ -3,28 +3,16 @@ import path from 'node:path';
 import mongoose from 'mongoose';
 import type { EventEnvelope } from '@crm/contracts';
 import {
-  AmqpConnection,
   createEnvelope,
-  EventConsumer,
   EventPublisher,
-  MongoProcessedEventStore,
   OUTBOX_REJECTED_FIELD,
   OutboxRelay,
   withOutbox,
   withOutboxUpdate,
   type EnvelopePublisher,
-  type Subscription,
 } from '../src';
-import {
-  AMQP_URL,
-  deleteTopology,
-  MONGO_URL,
-  recordingLogger,
-  sleep,
-  thingHappened,
-  uniqueName,
-  waitFor,
-} from './support/test-infra';
+import { MONGO_URL, recordingLogger, sleep, thingHappened, uniqueName, waitFor } from './support/test-infra';
+import { startThingBus, type ThingBus } from './support/thing-bus';
 import { thingModel, type Thing } from './support/thing.model';
 
 jest.setTimeout(45_000);
@@ -35,37 +23,24 @@ const queue = uniqueName('test.outbox.consumer');
 const dbName = uniqueName('event_bus_outbox', '_');
 
 const logger = recordingLogger();
-let connection: AmqpConnection;
 let publisher: EventPublisher;
-let subscription: Subscription;
 let db: mongoose.Connection;
 let Things: mongoose.Model<Thing>;
 /** Every event the consumer's handler ran for, in order; "exactly once" is checked against it. */
 const consumed: EventEnvelope[] = [];
 const relays: OutboxRelay[] = [];
+let bus: ThingBus;
 
 beforeAll(async () => {
   db = await mongoose.createConnection(MONGO_URL, { dbName }).asPromise();
   Things = thingModel(db);
-  connection = new AmqpConnection({ url: AMQP_URL, logger, initialDelayMs: 100, maxDelayMs: 1_000 });
-  await connection.connect();
-  publisher = new EventPublisher({ connection, exchange, logger });
-  subscription = new EventConsumer({ connection, exchange, logger }).subscribe({
-    queue,
-    idempotency: new MongoProcessedEventStore(db),
-    events: [[thingHappened, (event) => void consumed.push(event)]],
-  });
-  await subscription.ready();
+  bus = await startThingBus({ exchange, queue, db, logger, consumed });
+  ({ publisher } = bus);
 }, 60_000);
 
 afterAll(async () => {
   await Promise.all(relays.map((relay) => relay.stop()));
-  await subscription?.close();
-  await publisher?.close();
-  await connection?.close();
-  await deleteTopology(exchange, [queue]);
-  await db?.dropDatabase();
-  await db?.close();
+  await bus?.stop();
 });
 
 function relay(options: Partial<ConstructorParameters<typeof OutboxRelay>[0]> = {}): OutboxRelay {

@@ -7,16 +7,12 @@ import {
   createEnvelope,
   EventValidationError,
   PublishTimeoutError,
-  EventConsumer,
   EventPublisher,
-  MongoProcessedEventStore,
   OutboxRelay,
   withOutbox,
   type Subscription,
 } from '../src';
 import {
-  AMQP_URL,
-  deleteTopology,
   ensureBrokerRunning,
   MONGO_URL,
   rabbitmqctl,
@@ -26,6 +22,7 @@ import {
   uniqueName,
   waitFor,
 } from './support/test-infra';
+import { startThingBus, type ThingBus } from './support/thing-bus';
 
 // These tests stop the shared local RabbitMQ (`rabbitmqctl stop_app`) and always start it again.
 jest.setTimeout(60_000);
@@ -37,6 +34,7 @@ let connection: AmqpConnection;
 let publisher: EventPublisher;
 let subscription: Subscription;
 let db: mongoose.Connection;
+let bus: ThingBus;
 const consumed: EventEnvelope[] = [];
 const consumedCount = (id: string): number => consumed.filter((e) => e.id === id).length;
 
@@ -45,26 +43,13 @@ beforeAll(async () => {
   db = await mongoose
     .createConnection(MONGO_URL, { dbName: uniqueName('event_bus_reconnect', '_') })
     .asPromise();
-  // Fast backoff so the tests do not wait long after start_app; production defaults are slower.
-  connection = new AmqpConnection({ url: AMQP_URL, logger, initialDelayMs: 100, maxDelayMs: 1_000 });
-  await connection.connect();
-  publisher = new EventPublisher({ connection, exchange, logger });
-  subscription = new EventConsumer({ connection, exchange, logger }).subscribe({
-    queue,
-    idempotency: new MongoProcessedEventStore(db),
-    events: [[thingHappened, (event) => void consumed.push(event)]],
-  });
-  await subscription.ready();
+  bus = await startThingBus({ exchange, queue, db, logger, consumed });
+  ({ connection, publisher, subscription } = bus);
 }, 120_000); // waits until this package's other integration files are done with the broker
 
 afterAll(async () => {
   await ensureBrokerRunning();
-  await subscription?.close();
-  await publisher?.close();
-  await connection?.close();
-  await deleteTopology(exchange, [queue]);
-  await db?.dropDatabase();
-  await db?.close();
+  await bus?.stop();
 });
 
 /** Runs `whileDown` with RabbitMQ stopped; the broker is started again whatever happens. */

@@ -1,5 +1,6 @@
 import amqp from 'amqplib';
 import type { EventEnvelope } from '@crm/contracts';
+import { eventually } from './http';
 
 export interface CapturedMessage<T = unknown> {
   routingKey: string;
@@ -62,3 +63,24 @@ export async function publishEnvelopes(amqpUrl: string, exchange: string, envelo
     await connection.close().catch(() => undefined);
   }
 }
+
+/** Anything that counts documents: a mongoose model (kept structural so this package needs no mongoose). */
+export interface CountsDocuments {
+  countDocuments(filter: Record<string, unknown>): PromiseLike<number>;
+}
+
+/**
+ * Waits until no document matching `filter` still holds outbox entries: the relay removes an entry
+ * once the broker confirmed its event (which may come after the event was delivered).
+ */
+export const outboxDrained = (
+  model: CountsDocuments,
+  filter: Record<string, unknown> = {},
+  timeoutMs = 5000,
+) =>
+  eventually(
+    async () =>
+      (await model.countDocuments({ ...filter, 'outbox.0': { $exists: true } })) === 0 ? true : undefined,
+    timeoutMs,
+    'outbox emptied',
+  );

@@ -102,22 +102,16 @@ describe('record metadata: prices are computed by the server (SPEC §4)', () => 
       taxType: 'Fijo',
       tax: 0,
     });
-    expect(stored(result).net).toEqual({
-      name: 'net',
-      label: 'Neto',
+    const amount = (name: string, label: string, value: number, priceType: string) => ({
+      name,
+      label,
       type: 'NUMBER',
-      value: 53.58,
-      priceType: 'NET',
+      value,
+      priceType,
       currency: 'EUR',
     });
-    expect(stored(result).total).toEqual({
-      name: 'total',
-      label: 'Total',
-      type: 'NUMBER',
-      value: 54,
-      priceType: 'GROSS',
-      currency: 'EUR',
-    });
+    expect(stored(result).net).toEqual(amount('net', 'Neto', 53.58, 'NET'));
+    expect(stored(result).total).toEqual(amount('total', 'Total', 54, 'GROSS'));
     expect(result.ok && result.totals).toEqual({ net: 53.58, tax: 0, gross: 54 });
   });
 

@@ -34,8 +34,11 @@ export { LoadingScreen } from './ui/LoadingScreen';
 export { TextField, PasswordField, PhoneField, EmailField, FullNameField, FormAlert } from './ui/fields';
 export type { FieldProps } from './ui/fields';
 export { Modal } from './ui/Modal';
-export { PatientPickerModal } from './patient-picker/LazyPatientPickerModal';
-export type { PatientPickerModalProps } from './patient-picker/LazyPatientPickerModal';
+export { PatientPickerModal, SlotPatientPicker } from './patient-picker/LazyPatientPickerModal';
+export type {
+  PatientPickerModalProps,
+  SlotPatientPickerProps,
+} from './patient-picker/LazyPatientPickerModal';
 export { useServerForm } from './ui/use-server-form';
 export type { ModalProps } from './ui/Modal';
 export * from './centre';

@@ -11,15 +11,16 @@ afterAll(async () => {
   await stack?.stop();
 });
 
+/** A patient who signed up with the password 'contraseña-buena'. */
+async function signedUp(name: string, phone: string, emailLabel: string) {
+  const person = { name, phone, email: uniqueEmail(emailLabel), password: 'contraseña-buena' };
+  expect((await stack.api.post('/auth/signUp', person)).status).toBe(201);
+  return person;
+}
+
 describe('per-account limits', () => {
   it('answers 429 after too many failed sign-ins on one account from one address, even with the right password', async () => {
-    const person = {
-      name: 'Limitada',
-      phone: '612999888',
-      email: uniqueEmail('limited'),
-      password: 'contraseña-buena',
-    };
-    await stack.api.post('/auth/signUp', person);
+    const person = await signedUp('Limitada', '612999888', 'limited');
     const attempts = [];
     for (let i = 0; i < 3; i++)
       attempts.push(await stack.api.post('/auth/signIn', { email: person.email, password: 'mala' }));
@@ -33,13 +34,7 @@ describe('per-account limits', () => {
   });
 
   it('counts failures only: successful sign-ins never add up, and a success resets the count', async () => {
-    const person = {
-      name: 'Frecuente',
-      phone: '612999777',
-      email: uniqueEmail('often'),
-      password: 'contraseña-buena',
-    };
-    await stack.api.post('/auth/signUp', person);
+    const person = await signedUp('Frecuente', '612999777', 'often');
     const good = () => stack.api.post('/auth/signIn', { email: person.email, password: person.password });
     const bad = () => stack.api.post('/auth/signIn', { email: person.email, password: 'mala' });
     const statuses: number[] = [];
@@ -49,13 +44,7 @@ describe('per-account limits', () => {
   });
 
   it('an attacker’s failures lock the account only from the attacker’s address, never the owner', async () => {
-    const person = {
-      name: 'Atacada',
-      phone: '612999666',
-      email: uniqueEmail('victim'),
-      password: 'contraseña-buena',
-    };
-    await stack.api.post('/auth/signUp', person);
+    const person = await signedUp('Atacada', '612999666', 'victim');
     // Straight to the service, which trusts X-Forwarded-For from the gateway's (loopback) address.
     const signInFrom = (address: string, password: string) =>
       fetch(`${stack.components.auth!.url}/auth/signIn`, {

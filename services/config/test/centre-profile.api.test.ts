@@ -6,7 +6,7 @@ import {
   type ViewConfigView,
 } from '@crm/contracts';
 import { createLogger } from '@crm/server-kit';
-import { eventually, listenForMessages, uniqueName } from '@crm/testing';
+import { eventually, listenForMessages, outboxDrained, uniqueName } from '@crm/testing';
 import mongoose from 'mongoose';
 import type { Stack } from '../../../test-support/stack';
 import { createConfigService, type ConfigService } from '../src/app';
@@ -83,14 +83,7 @@ describe('PUT /config/centre', () => {
       expect(event.body).toMatchObject({ name: 'config.centre.updated.v1', data: { version: before + 1 } });
       expect(Object.keys(event.body.data)).toEqual(['version']);
       // The relay removes the entry right after the broker's confirm.
-      await eventually(
-        async () =>
-          (await service.models.CentreVersion.countDocuments({ 'outbox.0': { $exists: true } })) === 0
-            ? true
-            : undefined,
-        5000,
-        'outbox emptied',
-      );
+      await outboxDrained(service.models.CentreVersion);
       // Versions are append-only: the seeded one is still there, unchanged.
       const seeded = await service.models.CentreVersion.findById(1).lean<{ profile: { address: string } }>();
       expect(seeded!.profile.address).toBe(CENTRE_PROFILE_SEED.address);

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eventually, freePort, MailCatcher } from '@crm/testing';
+import { eventually, freePort, MailCatcher, outboxDrained } from '@crm/testing';
 import { ensureMailpitBinary } from '../../../scripts/lib/go-tools';
 import { startStack, uniqueEmail, type Stack } from '../../../test-support/stack';
 
@@ -70,13 +70,7 @@ it('retries while SMTP is down and sends the e-mail once when it is back', async
   });
   expect(signUp.status).toBe(201);
   // The event is published (outbox emptied) although the e-mail cannot be sent yet.
-  await eventually(
-    async () =>
-      (await stack.auth.models.User.countDocuments({ email, 'outbox.0': { $exists: true } })) === 0 ||
-      undefined,
-    10000,
-    'the sign-up events published',
-  );
+  await outboxDrained(stack.auth.models.User, { email }, 10000);
   await new Promise((resolve) => setTimeout(resolve, 1500)); // let the first delivery attempts fail
 
   const mail = await startMailpit();

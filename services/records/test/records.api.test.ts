@@ -1,5 +1,5 @@
 import type { RecordView, RecordsPage } from '@crm/contracts';
-import { eventually, listenForMessages } from '@crm/testing';
+import { listenForMessages, outboxDrained } from '@crm/testing';
 import { TEXT_LENGTH_MESSAGE } from '@crm/view-config';
 import { startStack, type Stack } from '../../../test-support/stack';
 import type { RecordsService } from '../src/app';
@@ -110,22 +110,17 @@ describe('POST /records', () => {
       selectedLabel: '10 años — 24,58 €',
     });
     expect(record.metadata.dgtManagement).toMatchObject({ value: 10, priceType: 'BASE' });
-    expect(record.metadata.net).toEqual({
-      name: 'net',
-      label: 'Importe neto',
+    // The totals exactly as stored: a number field with its price type and currency, nothing else.
+    const amount = (name: string, label: string, value: number, priceType: string) => ({
+      name,
+      label,
       type: 'NUMBER',
-      value: 53.58,
-      priceType: 'NET',
+      value,
+      priceType,
       currency: 'EUR',
     });
-    expect(record.metadata.total).toEqual({
-      name: 'total',
-      label: 'Total',
-      type: 'NUMBER',
-      value: 54,
-      priceType: 'GROSS',
-      currency: 'EUR',
-    });
+    expect(record.metadata.net).toEqual(amount('net', 'Importe neto', 53.58, 'NET'));
+    expect(record.metadata.total).toEqual(amount('total', 'Total', 54, 'GROSS'));
   });
 
   it('applies a 21 % tax on the net and rounds the gross: 53.58 + 11.25 → 65', async () => {
@@ -194,17 +189,7 @@ describe('POST /records', () => {
       });
       expect(JSON.stringify(event.body)).not.toContain('TEXTO-CLINICO-SECRETO');
       // The relay removes the entry right after the broker's confirm (which may come after delivery).
-      await eventually(
-        async () =>
-          (await service.models.Revision.countDocuments({
-            recordId: record.id,
-            'outbox.0': { $exists: true },
-          })) === 0
-            ? true
-            : undefined,
-        5000,
-        'outbox emptied',
-      );
+      await outboxDrained(service.models.Revision, { recordId: record.id });
     } finally {
       await listener.close();
     }

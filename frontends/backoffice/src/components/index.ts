@@ -9,3 +9,4 @@ export { SearchBox } from './SearchBox';
 export { PageHeader } from './PageHeader';
 export { SlotChooser } from './SlotChooser';
 export { useServerPages } from './use-server-pages';
+export { AlertNotice } from './AlertNotice';

@@ -1,4 +1,5 @@
 import { lazy, Suspense, type ComponentProps } from 'react';
+import type { UserView } from '@crm/contracts';
 
 const PatientPicker = lazy(() => import('./PatientPickerModal'));
 
@@ -14,5 +15,27 @@ export function PatientPickerModal(props: PatientPickerModalProps) {
     <Suspense fallback={null}>
       <PatientPicker {...props} />
     </Suspense>
+  );
+}
+
+export interface SlotPatientPickerProps {
+  /** The slot chosen by staff; the picker is open while it is set. */
+  slot: string | null;
+  onClose(): void;
+  /** Called after the picker closed, with the slot and the patient picked for it. */
+  onBook(slot: string, patient: UserView): void;
+}
+
+/** "Seleccione un paciente" for a slot staff chose: picking a patient closes it and books them there. */
+export function SlotPatientPicker({ slot, onClose, onBook }: SlotPatientPickerProps) {
+  return (
+    <PatientPickerModal
+      open={slot !== null}
+      onClose={onClose}
+      onPicked={(patient) => {
+        onClose();
+        if (slot) onBook(slot, patient);
+      }}
+    />
   );
 }

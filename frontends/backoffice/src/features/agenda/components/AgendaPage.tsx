@@ -3,7 +3,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import type { AgendaEntry, AgendaResponse, AppointmentView } from '@crm/contracts';
 import { displayPhone } from '@crm/web-kit';
 import { formatDay, formatTime, todayAtCentre } from '@crm/web-kit/time';
-import { PageHeader } from '@/components';
+import { AlertNotice, PageHeader } from '@/components';
 import { useAgenda } from '../api/get-agenda';
 import { AGENDA_STATUS_LABELS, agendaActions, minutesWaited, waitedText } from './agenda-labels';
 import { useAgendaAction, type AgendaAction } from './use-agenda-action';
@@ -20,6 +20,13 @@ function useNow(everyMs = 15_000): number {
   }, [everyMs]);
   return now;
 }
+
+/** The agenda's own buttons, in the order shown; each only when `agendaActions` allows it. */
+const ACTION_BUTTONS: Array<{ action: AgendaAction; label: string; tone: string }> = [
+  { action: 'checkIn', label: 'Registrar llegada', tone: '' },
+  { action: 'attended', label: 'Atendida', tone: '' },
+  { action: 'noShow', label: 'No presentado', tone: ' wk-button--danger' },
+];
 
 interface EntryProps {
   entry: AgendaEntry;
@@ -63,36 +70,17 @@ function AgendaItem({ entry, now, busy, onAction }: EntryProps) {
         >
           Ver
         </Link>
-        {actions.checkIn && (
+        {ACTION_BUTTONS.filter(({ action }) => actions[action]).map(({ action, label, tone }) => (
           <button
+            key={action}
             type="button"
-            className="wk-button bo-small"
+            className={`wk-button${tone} bo-small`}
             disabled={busy}
-            onClick={() => onAction(entry, 'checkIn')}
+            onClick={() => onAction(entry, action)}
           >
-            Registrar llegada
+            {label}
           </button>
-        )}
-        {actions.attended && (
-          <button
-            type="button"
-            className="wk-button bo-small"
-            disabled={busy}
-            onClick={() => onAction(entry, 'attended')}
-          >
-            Atendida
-          </button>
-        )}
-        {actions.noShow && (
-          <button
-            type="button"
-            className="wk-button wk-button--danger bo-small"
-            disabled={busy}
-            onClick={() => onAction(entry, 'noShow')}
-          >
-            No presentado
-          </button>
-        )}
+        ))}
       </div>
     </li>
   );
@@ -167,11 +155,7 @@ export default function AgendaPage() {
           </button>
         )}
       </PageHeader>
-      {error && (
-        <p className="bo-notice" role="alert">
-          No se pudo cargar la agenda.
-        </p>
-      )}
+      {error && <AlertNotice>No se pudo cargar la agenda.</AlertNotice>}
       {shown && (
         <p className="bo-lead" aria-live="polite">
           {entries.length === 1 ? '1 cita' : `${entries.length} citas`}

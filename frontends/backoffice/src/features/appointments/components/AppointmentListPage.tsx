@@ -4,7 +4,7 @@ import { createColumnHelper } from '@tanstack/react-table';
 import type { AppointmentView } from '@crm/contracts';
 import { displayPhone, useSession } from '@crm/web-kit';
 import { formatDateTime } from '@crm/web-kit/time';
-import { DataTable, PageHeader, SearchBox, useDebouncedSearch, usePageSize } from '@/components';
+import { AlertNotice, DataTable, PageHeader, SearchBox, useDebouncedSearch, usePageSize } from '@/components';
 import { matchesSearch } from '@/lib/text';
 import { useAppointments } from '../api/appointments';
 import { useDeleteAppointment } from './use-delete-appointment';
@@ -86,11 +86,7 @@ export default function AppointmentListPage() {
   return (
     <section className="bo-page">
       <PageHeader title="Listado de Citas" />
-      {error && (
-        <p className="bo-notice" role="alert">
-          No se pudieron cargar las citas.
-        </p>
-      )}
+      {error && <AlertNotice>No se pudieron cargar las citas.</AlertNotice>}
       <DataTable
         label="Listado de Citas"
         columns={columns}

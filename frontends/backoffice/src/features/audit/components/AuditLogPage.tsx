@@ -3,7 +3,7 @@ import { createColumnHelper } from '@tanstack/react-table';
 import type { AuditEntryView } from '@crm/contracts';
 import { ApiError, showRequestError, TextField, useSession } from '@crm/web-kit';
 import { formatDateTime } from '@crm/web-kit/time';
-import { DataTable, PageHeader, usePageSize, useServerPages } from '@/components';
+import { AlertNotice, DataTable, PageHeader, usePageSize, useServerPages } from '@/components';
 import { NO_AUDIT_FILTERS, useAuditEntries, type AuditFilters } from '../api/get-audit-entries';
 import { exportAuditCsv } from '../api/export-audit-csv';
 import { ACTION_LABELS, actionLabel, resourceLabel, roleLabel } from './audit-labels';
@@ -110,9 +110,7 @@ export default function AuditLogPage() {
     return (
       <section className="bo-page">
         <PageHeader title="Registro de accesos" />
-        <p className="bo-notice" role="alert">
-          Solo los administradores pueden consultar el registro de accesos.
-        </p>
+        <AlertNotice>Solo los administradores pueden consultar el registro de accesos.</AlertNotice>
       </section>
     );
   }
@@ -193,12 +191,12 @@ export default function AuditLogPage() {
         </div>
       </form>
       {error && (
-        <p className="bo-notice" role="alert">
+        <AlertNotice>
           {errors.general ??
             (Object.keys(errors).length
               ? 'Revise los filtros.'
               : 'No se pudo cargar el registro de accesos.')}
-        </p>
+        </AlertNotice>
       )}
       <DataTable
         label="Registro de accesos"

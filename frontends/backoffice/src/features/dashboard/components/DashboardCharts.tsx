@@ -63,13 +63,19 @@ function dayFrame(
 /** Bars of one stack, one per series, in the order given (bottom first). */
 const stackedBars = (stackId: string, series: Series[]) =>
   series.map(({ dataKey, name, colour }) => (
-    <Bar
+    <Bar key={dataKey} {...{ dataKey, name, stackId }} fill={colour} isAnimationActive={false} />
+  ));
+
+/** One line per series. */
+const lines = (series: Series[]) =>
+  series.map(({ dataKey, name, colour }) => (
+    <Line
       key={dataKey}
+      {...{ dataKey, name }}
+      stroke={colour}
+      strokeWidth={2}
+      dot={false}
       isAnimationActive={false}
-      dataKey={dataKey}
-      name={name}
-      stackId={stackId}
-      fill={colour}
     />
   ));
 
@@ -96,52 +102,46 @@ export default function DashboardCharts({ summary }: { summary: ReportSummary })
   }));
   const money = (value: unknown) => formatMoney(Number(value), summary.currency);
   const pct = (value: unknown) => formatPercent(Number(value) / 100);
+  /** A chart of days with one stack of bars. */
+  const dayBars = (
+    title: string,
+    stackId: string,
+    series: Series[],
+    frame = dayFrame({ allowDecimals: false }),
+  ) => (
+    <Chart title={title}>
+      <BarChart data={days}>
+        {frame}
+        {stackedBars(stackId, series)}
+      </BarChart>
+    </Chart>
+  );
   return (
     <div className="bo-dashboard__charts">
-      <Chart title="Citas por día y canal">
-        <BarChart data={days}>
-          {dayFrame({ allowDecimals: false })}
-          {stackedBars('channel', [
-            { dataKey: 'web', name: 'Web (paciente)', colour: COLOURS.patient },
-            { dataKey: 'staff', name: 'Personal', colour: COLOURS.staff },
-            { dataKey: 'kiosk', name: 'Quiosco', colour: COLOURS.kiosk },
-          ])}
-        </BarChart>
-      </Chart>
+      {dayBars('Citas por día y canal', 'channel', [
+        { dataKey: 'web', name: 'Web (paciente)', colour: COLOURS.patient },
+        { dataKey: 'staff', name: 'Personal', colour: COLOURS.staff },
+        { dataKey: 'kiosk', name: 'Quiosco', colour: COLOURS.kiosk },
+      ])}
       <Chart title="Ocupación y ausencias (%)">
         <LineChart data={days}>
           {dayFrame({ domain: [0, 100] }, pct)}
-          {[
+          {lines([
             { dataKey: 'occupancy', name: 'Ocupación', colour: COLOURS.patient },
             { dataKey: 'noShowRate', name: 'No presentados', colour: COLOURS.danger },
-          ].map((series) => (
-            <Line
-              key={series.dataKey}
-              isAnimationActive={false}
-              dataKey={series.dataKey}
-              name={series.name}
-              stroke={series.colour}
-              strokeWidth={2}
-              dot={false}
-            />
-          ))}
+          ])}
         </LineChart>
       </Chart>
-      <Chart title="Cancelaciones">
-        <BarChart data={days}>
-          {dayFrame({ allowDecimals: false })}
-          {stackedBars('cancellations', [
-            { dataKey: 'refunded', name: 'Con reembolso', colour: COLOURS.staff },
-            { dataKey: 'notRefunded', name: 'Sin reembolso', colour: COLOURS.danger },
-          ])}
-        </BarChart>
-      </Chart>
-      <Chart title="Ingresos por día">
-        <BarChart data={days}>
-          {dayFrame({ width: 48 }, money, false)}
-          {stackedBars('revenue', [{ dataKey: 'revenue', name: 'Ingresos', colour: COLOURS.patient }])}
-        </BarChart>
-      </Chart>
+      {dayBars('Cancelaciones', 'cancellations', [
+        { dataKey: 'refunded', name: 'Con reembolso', colour: COLOURS.staff },
+        { dataKey: 'notRefunded', name: 'Sin reembolso', colour: COLOURS.danger },
+      ])}
+      {dayBars(
+        'Ingresos por día',
+        'revenue',
+        [{ dataKey: 'revenue', name: 'Ingresos', colour: COLOURS.patient }],
+        dayFrame({ width: 48 }, money, false),
+      )}
       <Chart title="Ingresos por tipo de certificado">
         <BarChart data={certificates} layout="vertical" margin={{ left: 8, right: 16 }}>
           <CartesianGrid strokeDasharray="3 3" horizontal={false} />

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { ApiError, TextField, useSession } from '@crm/web-kit';
-import { PageHeader } from '@/components';
+import { AlertNotice, PageHeader } from '@/components';
 import { useReportSummary } from '../api/get-report-summary';
 import { formatMoney, formatPercent, isoDay } from './format';
 import './dashboard.css';
@@ -43,9 +43,7 @@ export default function DashboardPage() {
     return (
       <section className="bo-page">
         <PageHeader title="Panel" />
-        <p className="bo-notice" role="alert">
-          Solo un administrador puede ver el panel.
-        </p>
+        <AlertNotice>Solo un administrador puede ver el panel.</AlertNotice>
       </section>
     );
   }
@@ -94,15 +92,9 @@ export default function DashboardPage() {
           ))}
         </div>
       </form>
-      {errors.general && (
-        <p className="bo-notice" role="alert">
-          {errors.general}
-        </p>
-      )}
+      {errors.general && <AlertNotice>{errors.general}</AlertNotice>}
       {error && !(error instanceof ApiError && !error.isServerFailure) && (
-        <p className="bo-notice" role="alert">
-          No se pudieron cargar las cifras. Inténtelo de nuevo más tarde.
-        </p>
+        <AlertNotice>No se pudieron cargar las cifras. Inténtelo de nuevo más tarde.</AlertNotice>
       )}
       {isLoading && !data && <p className="bo-lead">Cargando…</p>}
       {totals && data && (

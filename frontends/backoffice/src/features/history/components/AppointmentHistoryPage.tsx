@@ -5,7 +5,7 @@ import { createColumnHelper } from '@tanstack/react-table';
 import type { AppointmentStatus, AppointmentView, PatientHistory } from '@crm/contracts';
 import { api } from '@crm/web-kit';
 import { formatDateTime } from '@crm/web-kit/time';
-import { DataTable, PageHeader, SearchBox, useDebouncedSearch, usePageSize } from '@/components';
+import { AlertNotice, DataTable, PageHeader, SearchBox, useDebouncedSearch, usePageSize } from '@/components';
 import { historyKey } from '@/lib/cache-keys';
 import { matchesSearch } from '@/lib/text';
 
@@ -57,11 +57,7 @@ export default function AppointmentHistoryPage() {
           Volver al paciente
         </Link>
       </PageHeader>
-      {error && (
-        <p className="bo-notice" role="alert">
-          No se pudo cargar el historial.
-        </p>
-      )}
+      {error && <AlertNotice>No se pudo cargar el historial.</AlertNotice>}
       <DataTable
         label={`Listado de Citas de ${patientName}`}
         columns={columns}

@@ -4,7 +4,7 @@ import { useSWRConfig } from 'swr';
 import type { AppointmentView } from '@crm/contracts';
 import { ApiError, confirmDialog, displayPhone, MESSAGES, showBookingError, showSuccess } from '@crm/web-kit';
 import { formatDate, formatTime } from '@crm/web-kit/time';
-import { PageHeader } from '@/components';
+import { AlertNotice, PageHeader } from '@/components';
 import { APPOINTMENTS_KEY, BOOKED_DATES_PATH, historyKey } from '@/lib/cache-keys';
 import { cancelAppointment, rescheduleAppointment, usePatientAppointments } from '../api/patients';
 import { RescheduleSlotPicker } from './RescheduleSlotPicker';
@@ -77,9 +77,7 @@ export default function PatientDetailPage() {
     return (
       <section className="bo-page">
         <PageHeader title="Detalle del Paciente" />
-        <p className="bo-notice" role="alert">
-          {notFound ? 'Paciente no encontrado' : 'No se pudo cargar el paciente.'}
-        </p>
+        <AlertNotice>{notFound ? 'Paciente no encontrado' : 'No se pudo cargar el paciente.'}</AlertNotice>
         <Link className="wk-button wk-button--secondary" to="/doctor/patients/list">
           Volver a la lista de pacientes
         </Link>

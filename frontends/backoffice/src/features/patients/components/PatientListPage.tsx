@@ -4,6 +4,7 @@ import { createColumnHelper } from '@tanstack/react-table';
 import type { UserView } from '@crm/contracts';
 import { displayPhone } from '@crm/web-kit';
 import {
+  AlertNotice,
   DataTable,
   PageHeader,
   SearchBox,
@@ -59,11 +60,7 @@ export default function PatientListPage() {
   return (
     <section className="bo-page">
       <PageHeader title="Listado de Pacientes" />
-      {error && (
-        <p className="bo-notice" role="alert">
-          No se pudieron cargar los pacientes.
-        </p>
-      )}
+      {error && <AlertNotice>No se pudieron cargar los pacientes.</AlertNotice>}
       <DataTable
         label="Listado de Pacientes"
         columns={columns}

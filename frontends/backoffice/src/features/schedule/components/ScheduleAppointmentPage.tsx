@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useSWRConfig } from 'swr';
 import type { UserView } from '@crm/contracts';
-import { confirmDialog, MESSAGES, PatientPickerModal, showBookingError, showSuccess } from '@crm/web-kit';
+import { confirmDialog, MESSAGES, SlotPatientPicker, showBookingError, showSuccess } from '@crm/web-kit';
 import { formatDate, formatTime } from '@crm/web-kit/time';
 import { PageHeader, SlotChooser } from '@/components';
 import { APPOINTMENTS_KEY, BOOKED_DATES_PATH } from '@/lib/cache-keys';
@@ -47,14 +47,10 @@ export default function ScheduleAppointmentPage() {
         17:00 a 20:00 (hora de Canarias).
       </p>
       <SlotChooser onPick={setPickerSlot} />
-      <PatientPickerModal
-        open={pickerSlot !== null}
+      <SlotPatientPicker
+        slot={pickerSlot}
         onClose={() => setPickerSlot(null)}
-        onPicked={(patient) => {
-          const slot = pickerSlot;
-          setPickerSlot(null);
-          if (slot) void book(slot, patient);
-        }}
+        onBook={(slot, patient) => void book(slot, patient)}
       />
     </section>
   );

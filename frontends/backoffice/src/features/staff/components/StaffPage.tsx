@@ -10,7 +10,7 @@ import {
   useServerForm,
   useSession,
 } from '@crm/web-kit';
-import { PageHeader } from '@/components';
+import { AlertNotice, PageHeader } from '@/components';
 import { inviteStaff, setStaffDisabled, useStaff } from '../api/staff';
 import './staff.css';
 
@@ -38,9 +38,7 @@ export default function StaffPage() {
     return (
       <section className="bo-page">
         <PageHeader title="Personal" />
-        <p className="bo-notice" role="alert">
-          Solo los administradores pueden gestionar el personal.
-        </p>
+        <AlertNotice>Solo los administradores pueden gestionar el personal.</AlertNotice>
       </section>
     );
 

@@ -18,7 +18,7 @@ export function SecondFactorStep({
   onSession(answer: SignInResponse): void;
 }) {
   const [code, setCode] = useState('');
-  const { errors, busy, run } = useServerForm(FIELDS);
+  const { errors, busy, run, fieldProps } = useServerForm(FIELDS);
 
   if (challenge.mfaSetupRequired)
     return (
@@ -48,12 +48,11 @@ export function SecondFactorStep({
       <FormAlert message={errors.general} />
       <TextField
         label="Código de verificación"
-        name="code"
         autoComplete="one-time-code"
         required
         value={code}
         onValueChange={setCode}
-        error={errors.fields.code}
+        {...fieldProps('code')}
       />
       <button type="submit" className="wk-button wk-button--block" disabled={busy}>
         Verificar

@@ -8,7 +8,7 @@ import {
   formatPrice,
   isStaff,
   MESSAGES,
-  PatientPickerModal,
+  SlotPatientPicker,
   showBookingError,
   showSuccess,
   useCentreProfile,
@@ -134,14 +134,10 @@ export default function BookingPage() {
         </div>
       </div>
       <WelcomeModal slot={welcomeSlot} onClose={() => setWelcomeSlot(null)} />
-      <PatientPickerModal
-        open={pickerSlot !== null}
+      <SlotPatientPicker
+        slot={pickerSlot}
         onClose={() => setPickerSlot(null)}
-        onPicked={(patient) => {
-          const slot = pickerSlot;
-          setPickerSlot(null);
-          if (slot) void book(slot, patient);
-        }}
+        onBook={(slot, patient) => void book(slot, patient)}
       />
     </div>
   );

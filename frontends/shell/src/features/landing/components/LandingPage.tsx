@@ -1,4 +1,4 @@
-import type { MouseEvent } from 'react';
+import type { MouseEvent, ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import {
   capitalize,
@@ -69,6 +69,23 @@ function CertificatesLead({ centre: { profile, status } }: { centre: CentreProfi
       ) : null}
       se emiten y envían a la administración en el momento.
     </p>
+  );
+}
+
+/** A landing section, named by its title (`<id>-title`) for assistive technology; `alt`: tinted. */
+function Section({ id, alt = false, children }: { id: string; alt?: boolean; children: ReactNode }) {
+  return (
+    <section id={id} className={alt ? 'section section--alt' : 'section'} aria-labelledby={`${id}-title`}>
+      {children}
+    </section>
+  );
+}
+
+function SectionTitle({ id, children }: { id: string; children: ReactNode }) {
+  return (
+    <h2 id={`${id}-title`} className="section__title">
+      {children}
+    </h2>
   );
 }
 
@@ -151,11 +168,9 @@ export default function LandingPage() {
         </div>
       </section>
 
-      <section id="certificados" className="section" aria-labelledby="certificados-title">
+      <Section id="certificados">
         <div className="section__inner">
-          <h2 id="certificados-title" className="section__title">
-            Certificados
-          </h2>
+          <SectionTitle id="certificados">Certificados</SectionTitle>
           <CertificatesLead centre={centre} />
           <ul className="cards">
             {CERTIFICATES.map((c) => (
@@ -166,14 +181,12 @@ export default function LandingPage() {
             ))}
           </ul>
         </div>
-      </section>
+      </Section>
 
-      <section id="nosotros" className="section section--alt" aria-labelledby="nosotros-title">
+      <Section id="nosotros" alt>
         <div className="section__inner about">
           <div>
-            <h2 id="nosotros-title" className="section__title">
-              Nosotros
-            </h2>
+            <SectionTitle id="nosotros">Nosotros</SectionTitle>
             <p>
               Somos un centro de reconocimiento de conductores y de aptitud psicofísica autorizado por la
               Consejería de Sanidad. Nuestro equipo de medicina, psicología y oftalmología realiza todas las
@@ -207,13 +220,11 @@ export default function LandingPage() {
             </li>
           </ul>
         </div>
-      </section>
+      </Section>
 
-      <section id="contacto" className="section" aria-labelledby="contacto-title">
+      <Section id="contacto">
         <div className="section__inner contact">
-          <h2 id="contacto-title" className="section__title">
-            Contacto
-          </h2>
+          <SectionTitle id="contacto">Contacto</SectionTitle>
           <ContactDetails centre={centre} />
           <p>
             <Link className="wk-button" to="/dates">
@@ -221,7 +232,7 @@ export default function LandingPage() {
             </Link>
           </p>
         </div>
-      </section>
+      </Section>
     </div>
   );
 }

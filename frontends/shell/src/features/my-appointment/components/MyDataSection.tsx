@@ -22,7 +22,7 @@ export function MyDataSection() {
   const [erasing, setErasing] = useState(false);
   const [password, setPassword] = useState('');
   const [downloading, setDownloading] = useState(false);
-  const { errors, busy, run } = useServerForm(FIELDS);
+  const { errors, busy, run, fieldProps } = useServerForm(FIELDS);
 
   const download = async (format: 'pdf' | 'json') => {
     setDownloading(true);
@@ -88,12 +88,11 @@ export function MyDataSection() {
           <FormAlert message={errors.general} />
           <PasswordField
             label="Contraseña"
-            name="password"
             autoComplete="current-password"
             required
             value={password}
             onValueChange={setPassword}
-            error={errors.fields.password}
+            {...fieldProps('password')}
           />
           <div className="appointment-card__actions">
             <button type="submit" className="wk-button wk-button--danger" disabled={busy}>
