@@ -38,6 +38,15 @@ export interface ApiHandlerDeps {
  */
 const AMBIGUOUS_PATH = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)|%2f|%5c|\\/i;
 
+/** A request on its way to a service: `servicePath` without the API prefix, `target` with the query. */
+interface Forwarding {
+  req: IncomingMessage;
+  res: ServerResponse;
+  upstream: Upstream;
+  servicePath: string;
+  target: string;
+}
+
 function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
@@ -85,37 +94,26 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
     sendJson(res, 500, { message: 'Internal server error' });
   };
 
-  const forward = (req: IncomingMessage, res: ServerResponse, upstream: Upstream, target: string) => {
+  const forward = ({ req, res, upstream, target }: Forwarding) => {
     if (req.destroyed) return; // the client left while we were checking its session
     req.url = target;
     upstream.proxy(req, res, (error) => failed(res, error ?? new Error('proxy did not handle the request')));
   };
 
-  const afterAuth = (
-    req: IncomingMessage,
-    res: ServerResponse,
-    upstream: Upstream,
-    servicePath: string,
-    target: string,
-  ) => {
-    const key = `${req.method} ${servicePath.length > 1 && servicePath.endsWith('/') ? servicePath.slice(0, -1) : servicePath}`;
+  const afterAuth = (call: Forwarding) => {
+    const { servicePath } = call;
+    const key = `${call.req.method} ${servicePath.length > 1 && servicePath.endsWith('/') ? servicePath.slice(0, -1) : servicePath}`;
     const hook = routeMiddleware.size > 0 ? routeMiddleware.get(key) : undefined;
-    if (!hook) return forward(req, res, upstream, target);
-    hook(req, res, (error) => (error ? failed(res, error) : forward(req, res, upstream, target)));
+    if (!hook) return forward(call);
+    hook(call.req, call.res, (error) => (error ? failed(call.res, error) : forward(call)));
   };
 
   /** The sign-in family has a stricter budget of its own (whatever the case or trailing slash). */
-  const authRouteLimit = (
-    req: IncomingMessage,
-    res: ServerResponse,
-    upstream: Upstream,
-    servicePath: string,
-    target: string,
-  ) => {
-    const limited = authLimitedRoute(req.method ?? 'GET', servicePath);
-    if (!limited) return afterAuth(req, res, upstream, servicePath, target);
-    rateLimiters.auth(limited)(req, res, (error) =>
-      error ? failed(res, error) : afterAuth(req, res, upstream, servicePath, target),
+  const authRouteLimit = (call: Forwarding) => {
+    const limited = authLimitedRoute(call.req.method ?? 'GET', call.servicePath);
+    if (!limited) return afterAuth(call);
+    rateLimiters.auth(limited)(call.req, call.res, (error) =>
+      error ? failed(call.res, error) : afterAuth(call),
     );
   };
 
@@ -164,12 +162,10 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
         if (error) return failed(res, error);
         if (refusal) return reject(req, res, refusal[0], refusal[1]);
         const target = queryAt === -1 ? servicePath : servicePath + url.slice(queryAt);
-        if (!session) return authRouteLimit(req, res, upstream!, servicePath, target);
+        const call: Forwarding = { req, res, upstream: upstream!, servicePath, target };
+        if (!session) return authRouteLimit(call);
         session.then(
-          (refused) =>
-            refused
-              ? reject(req, res, 401, refused)
-              : authRouteLimit(req, res, upstream!, servicePath, target),
+          (refused) => (refused ? reject(req, res, 401, refused) : authRouteLimit(call)),
           (sessionError) => failed(res, sessionError),
         );
       });

@@ -31,7 +31,15 @@ export {
 export type { DialogOptions, ConfirmOptions } from './dialogs/dialogs';
 export { formatPhoneInput, phoneDigits, displayPhone } from './phone/phone';
 export { LoadingScreen } from './ui/LoadingScreen';
-export { TextField, PasswordField, PhoneField, EmailField, FullNameField, FormAlert } from './ui/fields';
+export {
+  TextField,
+  PasswordField,
+  CurrentPasswordField,
+  PhoneField,
+  EmailField,
+  FullNameField,
+  FormAlert,
+} from './ui/fields';
 export type { FieldProps } from './ui/fields';
 export { Modal } from './ui/Modal';
 export { PatientPickerModal, SlotPatientPicker } from './patient-picker/LazyPatientPickerModal';

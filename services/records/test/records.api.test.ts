@@ -110,17 +110,20 @@ describe('POST /records', () => {
       selectedLabel: '10 años — 24,58 €',
     });
     expect(record.metadata.dgtManagement).toMatchObject({ value: 10, priceType: 'BASE' });
-    // The totals exactly as stored: a number field with its price type and currency, nothing else.
-    const amount = (name: string, label: string, value: number, priceType: string) => ({
-      name,
-      label,
-      type: 'NUMBER',
-      value,
-      priceType,
-      currency: 'EUR',
-    });
-    expect(record.metadata.net).toEqual(amount('net', 'Importe neto', 53.58, 'NET'));
-    expect(record.metadata.total).toEqual(amount('total', 'Total', 54, 'GROSS'));
+    // The totals exactly as stored: number fields with their price type and currency, nothing else.
+    expect([record.metadata.net, record.metadata.total]).toEqual(
+      [
+        ['net', 'Importe neto', 53.58, 'NET'],
+        ['total', 'Total', 54, 'GROSS'],
+      ].map(([name, label, value, priceType]) => ({
+        name,
+        label,
+        type: 'NUMBER',
+        value,
+        priceType,
+        currency: 'EUR',
+      })),
+    );
   });
 
   it('applies a 21 % tax on the net and rounds the gross: 53.58 + 11.25 → 65', async () => {

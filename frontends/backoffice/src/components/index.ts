@@ -10,3 +10,5 @@ export { PageHeader } from './PageHeader';
 export { SlotChooser } from './SlotChooser';
 export { useServerPages } from './use-server-pages';
 export { AlertNotice } from './AlertNotice';
+export { ViewLink } from './ViewLink';
+export { TablePage } from './TablePage';

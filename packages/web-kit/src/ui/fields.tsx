@@ -106,6 +106,11 @@ export function FullNameField({ label = 'Nombre Completo', ...props }: PresetPro
   return <TextField label={label} name="name" autoComplete="name" required {...props} />;
 }
 
+/** The password that proves who is asking (sign-in, erasing the account): the browser may fill it in. */
+export function CurrentPasswordField({ label = 'Contraseña', ...props }: PresetProps) {
+  return <PasswordField label={label} name="password" autoComplete="current-password" required {...props} />;
+}
+
 /** Phone input: formats as typed ("+34 612 345678"); send `phoneDigits(value)`. */
 export function PhoneField(props: Omit<FieldProps, 'type'>) {
   const { onValueChange, ...rest } = props;

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'react-router-dom';
 import type { AgendaEntry, AgendaResponse, AppointmentView } from '@crm/contracts';
 import { displayPhone } from '@crm/web-kit';
 import { formatDay, formatTime, todayAtCentre } from '@crm/web-kit/time';
-import { AlertNotice, PageHeader } from '@/components';
+import { AlertNotice, PageHeader, ViewLink } from '@/components';
 import { useAgenda } from '../api/get-agenda';
 import { AGENDA_STATUS_LABELS, agendaActions, minutesWaited, waitedText } from './agenda-labels';
 import { useAgendaAction, type AgendaAction } from './use-agenda-action';
@@ -63,13 +63,7 @@ function AgendaItem({ entry, now, busy, onAction }: EntryProps) {
         )}
       </div>
       <div className="bo-agenda__actions">
-        <Link
-          className="wk-button wk-button--secondary bo-small"
-          to={`/doctor/appointments/${entry.id}`}
-          aria-label={`Ver la cita de ${who}`}
-        >
-          Ver
-        </Link>
+        <ViewLink to={`/doctor/appointments/${entry.id}`} label={`Ver la cita de ${who}`} />
         {ACTION_BUTTONS.filter(({ action }) => actions[action]).map(({ action, label, tone }) => (
           <button
             key={action}

@@ -1,10 +1,9 @@
 import { useMemo } from 'react';
-import { Link } from 'react-router-dom';
 import { createColumnHelper } from '@tanstack/react-table';
 import type { AppointmentView } from '@crm/contracts';
 import { displayPhone, useSession } from '@crm/web-kit';
 import { formatDateTime } from '@crm/web-kit/time';
-import { AlertNotice, DataTable, PageHeader, SearchBox, useDebouncedSearch, usePageSize } from '@/components';
+import { SearchBox, TablePage, useDebouncedSearch, usePageSize, ViewLink } from '@/components';
 import { matchesSearch } from '@/lib/text';
 import { useAppointments } from '../api/appointments';
 import { useDeleteAppointment } from './use-delete-appointment';
@@ -58,13 +57,7 @@ export default function AppointmentListPage() {
           const who = appointment.user?.name ?? appointment.name;
           return (
             <div className="bo-row-actions">
-              <Link
-                className="wk-button wk-button--secondary bo-small"
-                to={`/doctor/appointments/${appointment.id}`}
-                aria-label={`Ver la cita de ${who}`}
-              >
-                Ver
-              </Link>
+              <ViewLink to={`/doctor/appointments/${appointment.id}`} label={`Ver la cita de ${who}`} />
               {isAdmin && (
                 <button
                   type="button"
@@ -84,22 +77,19 @@ export default function AppointmentListPage() {
   );
 
   return (
-    <section className="bo-page">
-      <PageHeader title="Listado de Citas" />
-      {error && <AlertNotice>No se pudieron cargar las citas.</AlertNotice>}
-      <DataTable
-        label="Listado de Citas"
-        columns={columns}
-        data={rows}
-        pageSize={pageSize}
-        loading={isLoading && !data}
-        loadingText="Cargando citas..."
-        emptyText="No se encontraron citas."
-        initialSorting={[{ id: 'date', desc: false }]}
-        totalNoun={['cita', 'citas']}
-        getRowId={(a) => a.id}
-        toolbar={<SearchBox label="Buscar paciente" value={search} onChange={setSearch} />}
-      />
-    </section>
+    <TablePage
+      title="Listado de Citas"
+      failure={error && 'No se pudieron cargar las citas.'}
+      columns={columns}
+      data={rows}
+      pageSize={pageSize}
+      loading={isLoading && !data}
+      loadingText="Cargando citas..."
+      emptyText="No se encontraron citas."
+      initialSorting={[{ id: 'date', desc: false }]}
+      totalNoun={['cita', 'citas']}
+      getRowId={(a) => a.id}
+      toolbar={<SearchBox label="Buscar paciente" value={search} onChange={setSearch} />}
+    />
   );
 }

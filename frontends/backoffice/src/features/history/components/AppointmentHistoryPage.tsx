@@ -5,7 +5,7 @@ import { createColumnHelper } from '@tanstack/react-table';
 import type { AppointmentStatus, AppointmentView, PatientHistory } from '@crm/contracts';
 import { api } from '@crm/web-kit';
 import { formatDateTime } from '@crm/web-kit/time';
-import { AlertNotice, DataTable, PageHeader, SearchBox, useDebouncedSearch, usePageSize } from '@/components';
+import { SearchBox, TablePage, useDebouncedSearch, usePageSize } from '@/components';
 import { historyKey } from '@/lib/cache-keys';
 import { matchesSearch } from '@/lib/text';
 
@@ -51,26 +51,24 @@ export default function AppointmentHistoryPage() {
   const patientName = data?.user?.name ?? '';
 
   return (
-    <section className="bo-page">
-      <PageHeader title={`Listado de Citas de ${patientName}`}>
+    <TablePage
+      title={`Listado de Citas de ${patientName}`}
+      actions={
         <Link className="wk-button wk-button--secondary" to={`/doctor/patient/${patientId}`}>
           Volver al paciente
         </Link>
-      </PageHeader>
-      {error && <AlertNotice>No se pudo cargar el historial.</AlertNotice>}
-      <DataTable
-        label={`Listado de Citas de ${patientName}`}
-        columns={columns}
-        data={rows}
-        pageSize={pageSize}
-        loading={isLoading}
-        loadingText="Cargando citas..."
-        emptyText="No se encontraron citas."
-        initialSorting={[{ id: 'date', desc: true }]}
-        totalNoun={['cita', 'citas']}
-        getRowId={(a) => a.id}
-        toolbar={<SearchBox label="Buscar cita" value={search} onChange={setSearch} />}
-      />
-    </section>
+      }
+      failure={error && 'No se pudo cargar el historial.'}
+      columns={columns}
+      data={rows}
+      pageSize={pageSize}
+      loading={isLoading}
+      loadingText="Cargando citas..."
+      emptyText="No se encontraron citas."
+      initialSorting={[{ id: 'date', desc: true }]}
+      totalNoun={['cita', 'citas']}
+      getRowId={(a) => a.id}
+      toolbar={<SearchBox label="Buscar cita" value={search} onChange={setSearch} />}
+    />
   );
 }

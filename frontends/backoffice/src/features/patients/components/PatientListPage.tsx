@@ -1,17 +1,8 @@
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
 import { createColumnHelper } from '@tanstack/react-table';
 import type { UserView } from '@crm/contracts';
 import { displayPhone } from '@crm/web-kit';
-import {
-  AlertNotice,
-  DataTable,
-  PageHeader,
-  SearchBox,
-  useDebouncedValue,
-  usePageSize,
-  useServerPages,
-} from '@/components';
+import { SearchBox, TablePage, useDebouncedValue, usePageSize, useServerPages, ViewLink } from '@/components';
 import { usePatientsPage } from '../api/patients';
 
 const column = createColumnHelper<UserView>();
@@ -35,13 +26,7 @@ const columns = [
     enableSorting: false,
     size: 110,
     cell: ({ row }) => (
-      <Link
-        className="wk-button wk-button--secondary bo-small"
-        to={`/doctor/patient/${row.original._id}`}
-        aria-label={`Ver a ${row.original.name}`}
-      >
-        Ver
-      </Link>
+      <ViewLink to={`/doctor/patient/${row.original._id}`} label={`Ver a ${row.original.name}`} />
     ),
   }),
 ];
@@ -58,23 +43,20 @@ export default function PatientListPage() {
   const { data, error, isLoading } = usePatientsPage({ page, limit, search: debouncedSearch });
 
   return (
-    <section className="bo-page">
-      <PageHeader title="Listado de Pacientes" />
-      {error && <AlertNotice>No se pudieron cargar los pacientes.</AlertNotice>}
-      <DataTable
-        label="Listado de Pacientes"
-        columns={columns}
-        data={data?.pacients ?? []}
-        pageSize={limit}
-        loading={isLoading && !data}
-        loadingText="Cargando pacientes..."
-        emptyText="No se encontraron pacientes."
-        columnVisibilityKey={PATIENT_COLUMNS_KEY}
-        server={server(data)}
-        totalNoun={['paciente', 'pacientes']}
-        getRowId={(p) => p._id}
-        toolbar={<SearchBox label="Buscar paciente" value={search} onChange={setSearch} />}
-      />
-    </section>
+    <TablePage
+      title="Listado de Pacientes"
+      failure={error && 'No se pudieron cargar los pacientes.'}
+      columns={columns}
+      data={data?.pacients ?? []}
+      pageSize={limit}
+      loading={isLoading && !data}
+      loadingText="Cargando pacientes..."
+      emptyText="No se encontraron pacientes."
+      columnVisibilityKey={PATIENT_COLUMNS_KEY}
+      server={server(data)}
+      totalNoun={['paciente', 'pacientes']}
+      getRowId={(p) => p._id}
+      toolbar={<SearchBox label="Buscar paciente" value={search} onChange={setSearch} />}
+    />
   );
 }

@@ -5,7 +5,7 @@ import {
   homeForRole,
   LoadingScreen,
   MESSAGES,
-  PasswordField,
+  CurrentPasswordField,
   preloadDialogs,
   showSuccess,
   EmailField,
@@ -67,14 +67,7 @@ export default function SignInPage() {
     >
       <FormAlert message={errors.general} />
       <EmailField value={email} onValueChange={setEmail} onFocus={preloadDialogs} {...fieldProps('email')} />
-      <PasswordField
-        label="Contraseña"
-        autoComplete="current-password"
-        required
-        value={password}
-        onValueChange={setPassword}
-        {...fieldProps('password')}
-      />
+      <CurrentPasswordField value={password} onValueChange={setPassword} {...fieldProps('password')} />
       <button type="submit" className="wk-button wk-button--block" disabled={busy}>
         Acceder
       </button>

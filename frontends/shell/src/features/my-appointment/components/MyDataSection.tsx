@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import {
   confirmDialog,
   FormAlert,
-  PasswordField,
+  CurrentPasswordField,
   showRequestError,
   useServerForm,
   useSession,
@@ -86,14 +86,7 @@ export function MyDataSection() {
             durante el plazo legal (al menos 5 años) y después se borran.
           </p>
           <FormAlert message={errors.general} />
-          <PasswordField
-            label="Contraseña"
-            autoComplete="current-password"
-            required
-            value={password}
-            onValueChange={setPassword}
-            {...fieldProps('password')}
-          />
+          <CurrentPasswordField value={password} onValueChange={setPassword} {...fieldProps('password')} />
           <div className="appointment-card__actions">
             <button type="submit" className="wk-button wk-button--danger" disabled={busy}>
               Eliminar mi cuenta definitivamente
