@@ -8,15 +8,23 @@ export const FRONTEND_REMOTES = ['backoffice', 'kiosk'] as const;
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
 
+/** Vite's output name: `<name>-<content hash>.<ext>`, directly in `assets/` (its hash is 8 characters). */
+const HASHED_NAME = /-[\w-]{6,}\.[a-z0-9]+$/i;
+
 /**
- * Vite puts content-hashed files under `assets/`: they never change, so browsers keep them a year.
- * Everything else (index.html, remoteEntry.js, favicon…) keeps its name across builds and must be
- * revalidated, or users would mix an old shell with new remotes.
+ * Files Vite names by their content (`assets/<name>-<hash>.<ext>`) never change, so browsers keep them
+ * a year. Everything else keeps its name across builds and must be revalidated: index.html,
+ * remoteEntry.js, and the files copied from `public/` as they are, such as
+ * `assets/images/logo.png` (else users would keep an old logo, or mix an old shell with new remotes).
  */
+export function isHashedAsset(relativePath: string): boolean {
+  const segments = relativePath.split(/[\\/]/);
+  return segments.length === 2 && segments[0] === 'assets' && HASHED_NAME.test(segments[1]!);
+}
+
 function cacheHeadersFor(root: string) {
   return (res: ServerResponse, filePath: string): void => {
-    const isHashedAsset = path.relative(root, filePath).split(path.sep)[0] === 'assets';
-    res.setHeader('Cache-Control', isHashedAsset ? IMMUTABLE : REVALIDATE);
+    res.setHeader('Cache-Control', isHashedAsset(path.relative(root, filePath)) ? IMMUTABLE : REVALIDATE);
   };
 }
 

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isHashedAsset } from '../src/static-frontends';
 import { startGateway, type RunningGateway } from './support/gateway';
 import { rawRequest, startEchoUpstream, type TestServer } from './support/upstreams';
 
@@ -18,6 +19,8 @@ function fakeFrontends(): string {
   file('shell/dist/index.html', SHELL_INDEX);
   file('shell/dist/assets/index-3f2a1b.js', BIG_SCRIPT);
   file('shell/dist/favicon.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  // Copied from public/ as it is: in assets/, but not named by its content.
+  file('shell/dist/assets/images/logo.png', 'not really a png');
   file('kiosk/dist/remoteEntry.js', 'export const kiosk = 1;');
   file('kiosk/dist/assets/routes-9c8d7e.js', 'export default 1;');
   return dir;
@@ -71,6 +74,18 @@ describe('shell and SPA fallback', () => {
     const icon = await fetch(`${gw.url}/favicon.svg`);
     expect(icon.status).toBe(200);
     expect(icon.headers.get('cache-control')).toBe('no-cache');
+    const logo = await fetch(`${gw.url}/assets/images/logo.png`);
+    expect(logo.status).toBe(200);
+    expect(logo.headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it('tells content-hashed file names from names kept across builds', () => {
+    expect(isHashedAsset('assets/BookingPage-BS-Cgop_.js')).toBe(true);
+    expect(isHashedAsset('assets/index-D95o5U0f.css')).toBe(true);
+    expect(isHashedAsset('assets/images/logo.png')).toBe(false);
+    expect(isHashedAsset('assets/logo.png')).toBe(false);
+    expect(isHashedAsset('remoteEntry-CJxGFW3K.js')).toBe(false);
+    expect(isHashedAsset('index.html')).toBe(false);
   });
 
   it.each(['br', 'gzip'])('compresses static assets with %s', async (encoding) => {

@@ -1,4 +1,4 @@
-import type { Plugin } from 'vite';
+import type { IndexHtmlTransformContext, Plugin } from 'vite';
 import { HERO } from '../src/features/landing/hero-content.ts';
 
 const escape = (text: string): string =>
@@ -17,7 +17,7 @@ const placeholder = (width: string): string =>
  * fallback of every other route, so the copy is shown only when public/route-flag.js (a tiny
  * render-blocking script: the CSP allows no inline script) has marked the document as "/".
  */
-export function homeMarkup(): string {
+export function homeMarkup(logoUrl: string): string {
   const e = escape;
   return `<div class="layout layout--home prerender-home">
   <header class="site-header site-header--light site-header--overlay">
@@ -26,7 +26,7 @@ export function homeMarkup(): string {
       <span class="site-header__contact"><img src="/assets/icons/location.svg" alt="" width="18" height="18">${placeholder('22em')}</span>
     </div>
     <div class="site-header__slot"><div class="site-header__bar">
-      <a class="brand" href="/"><img class="brand__logo" src="/assets/images/logo.png" alt="" width="52" height="52"><span class="brand__text"><span class="wk-visually-hidden">Inicio</span><span class="brand__title">${placeholder('11em')}</span><span class="brand__subtitle">${placeholder('13em')}</span></span></a>
+      <a class="brand" href="/"><img class="brand__logo" src="${logoUrl}" alt="" width="52" height="52"><span class="brand__text"><span class="wk-visually-hidden">Inicio</span><span class="brand__title">${placeholder('11em')}</span><span class="brand__subtitle">${placeholder('13em')}</span></span></a>
     </div></div>
   </header>
   <main class="layout__main"><div class="landing">
@@ -40,15 +40,28 @@ export function homeMarkup(): string {
 </div>`;
 }
 
+/**
+ * The URL the build gave src/assets/logo.png (`/assets/logo-<hash>.png`), so that the static header
+ * and React's show the same file; the source path in the dev server, which has no bundle.
+ */
+function builtLogoUrl({ bundle }: IndexHtmlTransformContext): string {
+  const logo = Object.values(bundle ?? {}).find(
+    (output) =>
+      output.type === 'asset' &&
+      output.originalFileNames.some((name) => name.endsWith('src/assets/logo.png')),
+  );
+  return logo ? `/${logo.fileName}` : '/src/assets/logo.png';
+}
+
 export function prerenderHome(): Plugin {
   return {
     name: 'crm:prerender-home',
     transformIndexHtml: {
       // After Vite's own tags, so the preload scanner meets the stylesheet and modules first.
       order: 'post',
-      handler: (html) =>
+      handler: (html, context) =>
         html
-          .replace('<div id="root"></div>', `<div id="root">${homeMarkup()}</div>`)
+          .replace('<div id="root"></div>', `<div id="root">${homeMarkup(builtLogoUrl(context))}</div>`)
           .replace('</head>', '  <script src="/route-flag.js"></script>\n  </head>'),
     },
   };

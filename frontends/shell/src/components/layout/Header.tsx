@@ -5,6 +5,7 @@ import { Placeholder } from '@/components/centre/Placeholder';
 import { trackPhoneConversion } from '@/lib/analytics';
 import { scrollToSection, SCROLL_SPY_THROTTLE_MS, STICKY_OFFSET, throttle } from '@/lib/scroll';
 import { HOME_SECTIONS, menuFor, type MenuItem } from './menus';
+import logoUrl from '@/assets/logo.png';
 
 function AccessMenu({ onNavigate }: { onNavigate(): void }) {
   const { status, user } = useSession();
@@ -220,7 +221,7 @@ export function Header() {
       <div className="site-header__slot">
         <div className="site-header__bar">
           <Link to="/" className="brand" onClick={closeMenu}>
-            <img className="brand__logo" src="/assets/images/logo.png" alt="" width="52" height="52" />
+            <img className="brand__logo" src={logoUrl} alt="" width="52" height="52" />
             <BrandText />
           </Link>
           <button
