@@ -134,7 +134,12 @@ export async function measureRoute(base: string, route: RouteCase): Promise<Rout
     const requests = recordRequests(cdp);
     const documentUrl = `${base}${route.path}`;
     await page.goto(documentUrl, { waitUntil: 'commit', timeout: 60_000 });
-    await page.waitForFunction('window.__mainAt !== undefined', null, { timeout: 60_000, polling: 100 });
+    // Polled from here: the page's CSP forbids the string evaluation waitForFunction would need.
+    const deadline = Date.now() + 60_000;
+    while ((await page.evaluate('window.__mainAt')) === undefined) {
+      if (Date.now() > deadline) throw new Error(`${route.path}: "${route.main}" not shown within 60 s`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     const timing = (await page.evaluate(`({
       origin: performance.timeOrigin,
       main: window.__mainAt,
