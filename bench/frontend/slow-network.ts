@@ -136,8 +136,11 @@ export async function measureRoute(base: string, route: RouteCase): Promise<Rout
     await page.goto(documentUrl, { waitUntil: 'commit', timeout: 60_000 });
     // Polled from here: the page's CSP forbids the string evaluation waitForFunction would need.
     const deadline = Date.now() + 60_000;
-    while ((await page.evaluate('window.__mainAt')) === undefined) {
-      if (Date.now() > deadline) throw new Error(`${route.path}: "${route.main}" not shown within 60 s`);
+    const shown =
+      "window.__mainAt !== undefined && performance.getEntriesByName('first-contentful-paint').length > 0";
+    while (!(await page.evaluate(shown))) {
+      if (Date.now() > deadline)
+        throw new Error(`${route.path}: "${route.main}" or a first paint not within 60 s`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const timing = (await page.evaluate(`({

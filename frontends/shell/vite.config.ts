@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { federation } from '@module-federation/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { preloadSharedStartUp } from './build/preload-shared.ts';
 import { prerenderHome } from './build/prerender-home.ts';
 import { reactRouterClientOnly } from './build/react-router-client-only.ts';
 import { SHARED_SINGLETONS } from '../../packages/web-kit/build/federation.ts';
@@ -28,6 +29,8 @@ export default defineConfig({
     reactRouterClientOnly(),
     // The first screen of "/" as static HTML (see build/prerender-home.ts).
     prerenderHome(),
+    // The shared singletons' code, preloaded from index.html (see build/preload-shared.ts).
+    preloadSharedStartUp(),
     react(),
     federation({
       name: 'shell',
