@@ -1,7 +1,15 @@
 import { useState } from 'react';
 import { useSWRConfig } from 'swr';
 import type { UserView } from '@crm/contracts';
-import { confirmDialog, MESSAGES, SlotPatientPicker, showBookingError, showSuccess } from '@crm/web-kit';
+import {
+  confirmDialog,
+  describeOpeningHours,
+  MESSAGES,
+  SlotPatientPicker,
+  showBookingError,
+  showSuccess,
+  useCentreProfile,
+} from '@crm/web-kit';
 import { formatDate, formatTime } from '@crm/web-kit/time';
 import { PageHeader, SlotChooser } from '@/components';
 import { APPOINTMENTS_KEY, BOOKED_DATES_PATH } from '@/lib/cache-keys';
@@ -17,6 +25,8 @@ const slotText = (slot: string) => `Fecha ${formatDate(slot)} Hora ${formatTime(
 export default function ScheduleAppointmentPage() {
   const { mutate } = useSWRConfig();
   const [pickerSlot, setPickerSlot] = useState<string | null>(null);
+  // The hours come from the centre profile (one truth); the sentence waits for it rather than guess.
+  const { profile } = useCentreProfile();
 
   const book = async (slot: string, patient: UserView) => {
     const confirmed = await confirmDialog({
@@ -43,8 +53,8 @@ export default function ScheduleAppointmentPage() {
     <section className="bo-page">
       <PageHeader title="Agendar Cita" />
       <p className="bo-lead">
-        Elija un día y una hora libre; después, el paciente. Horario de lunes a viernes de 9:00 a 13:00 y de
-        17:00 a 20:00 (hora de Canarias).
+        Elija un día y una hora libre; después, el paciente.
+        {profile ? ` Horario ${describeOpeningHours(profile.openingHours)} (hora de Canarias).` : null}
       </p>
       <SlotChooser onPick={setPickerSlot} />
       <SlotPatientPicker
