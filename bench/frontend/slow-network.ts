@@ -87,7 +87,7 @@ function recordRequests(cdp: CDPSession) {
   return requests;
 }
 
-/** Depth of each URL's chain: the document 1, a request whose initiator is at depth d gets d + 1. */
+/** The longest initiator chain among `requests`, from the document (depth 1) to the deepest request. */
 function longestChain(requests: Request[], documentUrl: string): string[] {
   const byUrl = new Map(requests.map((r) => [r.url, r]));
   const chainOf = (request: Request, seen = new Set<string>()): string[] => {

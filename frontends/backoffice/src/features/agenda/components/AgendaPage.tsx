@@ -22,10 +22,10 @@ function useNow(everyMs = 15_000): number {
 }
 
 /** The agenda's own buttons, in the order shown; each only when `agendaActions` allows it. */
-const ACTION_BUTTONS: Array<{ action: AgendaAction; label: string; tone: string }> = [
-  { action: 'checkIn', label: 'Registrar llegada', tone: '' },
-  { action: 'attended', label: 'Atendida', tone: '' },
-  { action: 'noShow', label: 'No presentado', tone: ' wk-button--danger' },
+const ACTION_BUTTONS: Array<{ action: AgendaAction; label: string; danger?: boolean }> = [
+  { action: 'checkIn', label: 'Registrar llegada' },
+  { action: 'attended', label: 'Atendida' },
+  { action: 'noShow', label: 'No presentado', danger: true },
 ];
 
 interface EntryProps {
@@ -64,11 +64,11 @@ function AgendaItem({ entry, now, busy, onAction }: EntryProps) {
       </div>
       <div className="bo-agenda__actions">
         <ViewLink to={`/doctor/appointments/${entry.id}`} label={`Ver la cita de ${who}`} />
-        {ACTION_BUTTONS.filter(({ action }) => actions[action]).map(({ action, label, tone }) => (
+        {ACTION_BUTTONS.filter(({ action }) => actions[action]).map(({ action, label, danger }) => (
           <button
             key={action}
             type="button"
-            className={`wk-button${tone} bo-small`}
+            className={`wk-button${danger ? ' wk-button--danger' : ''} bo-small`}
             disabled={busy}
             onClick={() => onAction(entry, action)}
           >

@@ -29,7 +29,12 @@ export const INVITATION_SENT =
 export default function RegisterPatientPage() {
   const [values, setValues] = useState(EMPTY);
   const { errors, busy, run, fieldProps } = useServerForm(FIELDS);
-  const set = (field: Field) => (value: string) => setValues((old) => ({ ...old, [field]: value }));
+  /** A field's value, its setter and its part of the last refusal. */
+  const bind = (field: Field) => ({
+    value: values[field],
+    onValueChange: (value: string) => setValues((old) => ({ ...old, [field]: value })),
+    ...fieldProps(field),
+  });
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -53,33 +58,14 @@ export default function RegisterPatientPage() {
       <PageHeader title="Registrar Paciente" />
       <form className="bo-card bo-form" onSubmit={submit} noValidate={false} aria-label="Registrar Paciente">
         <FormAlert message={errors.general} />
-        <FullNameField
-          autoComplete="off"
-          value={values.name}
-          onValueChange={set('name')}
-          {...fieldProps('name')}
-        />
-        <PhoneField
-          label="Número de Teléfono"
-          autoComplete="off"
-          required
-          value={values.phone}
-          onValueChange={set('phone')}
-          {...fieldProps('phone')}
-        />
-        <EmailField
-          autoComplete="off"
-          value={values.email}
-          onValueChange={set('email')}
-          {...fieldProps('email')}
-        />
+        <FullNameField autoComplete="off" {...bind('name')} />
+        <PhoneField label="Número de Teléfono" autoComplete="off" required {...bind('phone')} />
+        <EmailField autoComplete="off" {...bind('email')} />
         <PasswordField
           label="Contraseña"
           autoComplete="new-password"
           placeholder="Opcional"
-          value={values.password}
-          onValueChange={set('password')}
-          {...fieldProps('password')}
+          {...bind('password')}
         />
         <p className="bo-form__hint" id="register-password-hint">
           Opcional. Si la deja en blanco, el paciente recibirá un correo electrónico para crear su contraseña.
