@@ -14,11 +14,11 @@ export interface AuthClaims {
 }
 
 export interface AuthenticatedUser {
-  id: string;
-  rol: Role;
-  tokenId: string;
-  issuedAt: number;
-  expiresAt: number;
+  readonly id: string;
+  readonly rol: Role;
+  readonly tokenId: string;
+  readonly issuedAt: number;
+  readonly expiresAt: number;
 }
 
 declare module 'express-serve-static-core' {
@@ -35,12 +35,19 @@ export class TokenError extends Error {
   }
 }
 
+/** How many verified tokens a TokenService remembers (a few MB at most). */
+const VERIFIED_TOKENS_KEPT = 10_000;
+
 /**
  * Signs and verifies session tokens with one pinned algorithm. The secret becomes a KeyObject once:
  * jsonwebtoken would otherwise try to parse a string secret as a PEM key on every call (~50x slower).
+ * A token whose signature was verified is remembered by its exact text until it expires, so the
+ * next call with the same token skips the HMAC and the JSON parsing (most of the gateway's JWT cost);
+ * its expiry is still checked on every call. The oldest entries go first when the cache is full.
  */
 export class TokenService {
   private readonly key: KeyObject;
+  private readonly verified = new Map<string, AuthenticatedUser>();
 
   constructor(
     secret: string,
@@ -62,6 +69,19 @@ export class TokenService {
   }
 
   verify(token: string): AuthenticatedUser {
+    const known = this.verified.get(token);
+    if (known) {
+      if (Math.floor(Date.now() / 1000) < known.expiresAt) return known;
+      this.verified.delete(token);
+      throw new TokenError('expired');
+    }
+    const user = this.verifySignature(token);
+    if (this.verified.size >= VERIFIED_TOKENS_KEPT) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, user);
+    return user;
+  }
+
+  private verifySignature(token: string): AuthenticatedUser {
     let payload: string | jwt.JwtPayload;
     try {
       payload = jwt.verify(token, this.key, { algorithms: [ALGORITHM] });
@@ -78,13 +98,14 @@ export class TokenService {
     ) {
       throw new TokenError('invalid');
     }
-    return {
+    // Frozen: the same object is handed to every request that carries this token.
+    return Object.freeze({
       id: payload.sub,
       rol: payload.rol,
       tokenId: payload.jti,
       issuedAt: payload.iat,
       expiresAt: payload.exp,
-    };
+    });
   }
 }
 
