@@ -23,6 +23,16 @@ const otherServices = {
   message: 'Services never import each other: use events or HTTP, and shared code in packages/.',
 };
 
+/**
+ * Browser code takes only types from the contracts' index: its values come from the zod-free modules
+ * (`@crm/contracts/src/<module>`), because importing the index bundles every zod schema (~30 KB gzip).
+ */
+const contractsIndexInBrowser = {
+  name: '@crm/contracts',
+  allowTypeImports: true,
+  message: "Import values from '@crm/contracts/src/<module>' (zod-free); the index bundles every schema.",
+};
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.infra/**', 'artifacts/**', 'coverage/**'] },
   js.configs.recommended,
@@ -85,6 +95,7 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.flat.recommended.rules,
       ...jsxA11y.flatConfigs.recommended.rules,
+      'no-restricted-imports': ['error', { paths: [contractsIndexInBrowser] }],
     },
   },
   { files: ['frontends/*/public/**/*.js'], languageOptions: { globals: { ...globals.browser } } },
@@ -94,6 +105,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
+          paths: [contractsIndexInBrowser],
           patterns: [
             {
               group: ['@/features/*', '../../*', '../../../features/*'],

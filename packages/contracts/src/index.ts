@@ -1,5 +1,6 @@
 export * from './api';
 export * from './events';
+export * from './booking-rules';
 export * from './centre-hours';
 export * from './name-search';
 export * from './phone';

@@ -9,13 +9,14 @@ export const WEB_KIT_VERSION = '0.1.0';
 
 /**
  * The singletons: one React, one router, one SWR cache and one @crm/web-kit (session, dialog queue)
- * per page, whichever app loaded them first.
+ * per page, whichever app loaded them first. `react-router-dom` is not among them: in v7 it only
+ * re-exports `react-router` (which is shared, and holds the router's contexts), so each app keeps its
+ * own few lines of it instead of a shared chunk of its own on every page.
  */
 export const SHARED_SINGLETONS = {
   react: { singleton: true, requiredVersion: '^19.0.0' },
   'react-dom': { singleton: true, requiredVersion: '^19.0.0' },
   'react-router': { singleton: true, requiredVersion: '^7.0.0' },
-  'react-router-dom': { singleton: true, requiredVersion: '^7.0.0' },
   swr: { singleton: true, requiredVersion: '^2.0.0' },
   '@crm/web-kit': { singleton: true, requiredVersion: `^${WEB_KIT_VERSION}`, version: WEB_KIT_VERSION },
 };

@@ -1,7 +1,7 @@
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { useRoutes, type RouteObject } from 'react-router-dom';
 import { LoadingScreen } from '@crm/web-kit';
-import { RouteErrorScreen } from '@/components/errors/RouteErrorScreen';
+import { RouteErrorBoundary } from '@/components/errors/RouteErrorScreen';
 import { NotFound } from '@/components/errors/NotFound';
 import { PublicLayout } from '@/components/layout/PublicLayout';
 // The landing page is most visits' first page: it ships with the app instead of after it.
@@ -23,7 +23,6 @@ export const routes: RouteObject[] = [
   {
     path: '/',
     element: <PublicLayout />,
-    errorElement: <RouteErrorScreen />,
     children: [
       { index: true, element: <LandingPage /> },
       { path: 'dates', element: page(() => import('@/features/booking/components/BookingPage')) },
@@ -55,7 +54,6 @@ export const routes: RouteObject[] = [
         <PublicLayout />
       </RequireRole>
     ),
-    errorElement: <RouteErrorScreen />,
     children: [
       { index: true, element: page(() => import('@/features/my-appointment/components/MyAppointmentPage')) },
       { path: 'accesos', element: page(() => import('@/features/access-log/components/MyAccessesPage')) },
@@ -68,7 +66,6 @@ export const routes: RouteObject[] = [
         <RemoteApp name="backoffice" />
       </RequireRole>
     ),
-    errorElement: <RouteErrorScreen />,
   },
   {
     path: '/onboarding/*',
@@ -77,14 +74,18 @@ export const routes: RouteObject[] = [
         <RemoteApp name="kiosk" />
       </RequireRole>
     ),
-    errorElement: <RouteErrorScreen />,
   },
   {
     path: '/privacy-policy',
     element: page(() => import('@/features/legal/components/PrivacyPolicyPage')),
-    errorElement: <RouteErrorScreen />,
   },
-  { path: '*', element: <NotFound />, errorElement: <RouteErrorScreen /> },
+  { path: '*', element: <NotFound /> },
 ];
 
-export const router = createBrowserRouter(routes);
+/**
+ * The pages for the current address. The declarative router (not the data router: no loaders or
+ * actions here) keeps react-router's shared bundle at half its size; see build/react-router-client-only.ts.
+ */
+export function AppRoutes() {
+  return <RouteErrorBoundary>{useRoutes(routes)}</RouteErrorBoundary>;
+}

@@ -136,11 +136,3 @@ export const centreProfileSchema = centreProfileBody.extend({
   version: z.number().int().min(1),
   updatedAt: z.string().min(1),
 });
-
-/** SPEC §9: a cancellation made more than the refund window before the start is refunded. */
-export const isRefundable = (start: Date, cancelledAt: Date, windowHours: number): boolean =>
-  start.getTime() - cancelledAt.getTime() > windowHours * 3_600_000;
-
-/** What a patient brings to the check-up (the FAQ's list, the patient area, the reminder e-mail). */
-export const WHAT_TO_BRING =
-  'Traiga su DNI o NIE, gafas o lentillas si las usa y, si renueva el permiso de conducir, el permiso actual.';

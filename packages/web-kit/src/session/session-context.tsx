@@ -8,7 +8,8 @@ import {
   type ReactNode,
 } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
-import { IDLE_SESSION_MESSAGE, type Role, type UserView } from '@crm/contracts';
+import type { Role, UserView } from '@crm/contracts';
+import { IDLE_SESSION_MESSAGE } from '@crm/contracts/src/session-keys';
 import { apiRequest, SESSION_REFUSED_EVENT } from '../api/client';
 import { showError } from '../dialogs/dialogs';
 import { tokenStore } from './token-store';

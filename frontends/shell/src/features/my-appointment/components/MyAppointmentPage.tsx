@@ -10,7 +10,7 @@ import {
   useSession,
 } from '@crm/web-kit';
 import { formatDate, formatTime } from '@crm/web-kit/time';
-import { isRefundable, WHAT_TO_BRING } from '@crm/contracts';
+import { isRefundable, WHAT_TO_BRING } from '@crm/contracts/src/booking-rules';
 import { cancelDate } from '../api/cancel-date';
 import { useCurrentDate } from '../api/get-current-date';
 import { usePageTitle } from '@/lib/page-title';
