@@ -4,7 +4,7 @@
  * books a free slot, sees it on /user and cancels it.
  */
 import type { Page } from 'playwright-core';
-import { screenshot, DESKTOP, MOBILE, type Browser } from './support/browser';
+import { screenshot, DESKTOP, MOBILE, type Browser, appStarted } from './support/browser';
 import { browserOnProduct } from './support/browser-product';
 import { pickFutureSlot } from './support/booking';
 import { acceptCookies, answerDialog } from './support/dialogs';
@@ -85,7 +85,7 @@ it('signs in and lands on /user without an appointment', async () => {
 
 it('books a free weekday slot of next month after the confirmation, and /user shows it', async () => {
   await page.goto(`${stack.gatewayUrl}/dates`);
-  await page.getByRole('heading', { name: 'Reserve su cita' }).waitFor();
+  await appStarted(page);
   const slot = await pickFutureSlot(page, { nth: 2, slot: 1 });
   const { date, time } = centreDateTime(slot);
 

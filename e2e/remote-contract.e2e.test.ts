@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { startStack } from '../test-support/stack';
-import { launchBrowser, REPO_ROOT, screenshot, DESKTOP, type Browser } from './support/browser';
+import { launchBrowser, REPO_ROOT, screenshot, DESKTOP, type Browser, appStarted } from './support/browser';
 import { acceptCookies, answerDialog } from './support/dialogs';
 import { BOOTSTRAP, type Stack } from './support/product';
 
@@ -59,7 +59,7 @@ it('does not download any remote on the public pages', async () => {
   await page.goto(`${stack.gatewayUrl}/`);
   await acceptCookies(page);
   await page.goto(`${stack.gatewayUrl}/dates`);
-  await page.getByRole('heading', { name: 'Reserve su cita' }).waitFor();
+  await appStarted(page);
   await page.waitForLoadState('networkidle');
   expect(remoteRequests).toEqual([]);
 });

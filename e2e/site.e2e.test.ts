@@ -4,13 +4,25 @@
  * desktop (1280 px) and phone (375 px) widths into artifacts/screenshots/.
  */
 import fs from 'node:fs';
+import moment from 'moment-timezone';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchBrowser, REPO_ROOT, screenshot, DESKTOP, MOBILE, type Browser } from './support/browser';
+import {
+  appStarted,
+  launchBrowser,
+  REPO_ROOT,
+  screenshot,
+  DESKTOP,
+  MOBILE,
+  type Browser,
+} from './support/browser';
 import { browserOnProduct } from './support/browser-product';
 import { pickFutureSlot } from './support/booking';
 import { answerDialog } from './support/dialogs';
 import { BOOTSTRAP, createConfirmedPatient, startProduct, type Stack } from './support/product';
+
+const SPANISH_MONTHS =
+  'Enero Febrero Marzo Abril Mayo Junio Julio Agosto Septiembre Octubre Noviembre Diciembre'.split(' ');
 
 let stack: Stack;
 let browser: Browser;
@@ -109,9 +121,44 @@ describe('deep links and errors', () => {
       );
       await other.goto(`${stack.gatewayUrl}/faqs`);
       expect(await other.locator('.prerender-home').isVisible()).toBe(false);
+      expect(await other.locator('.prerender-dates').isVisible()).toBe(false);
     } finally {
       await bare.close();
     }
+  });
+
+  it('paints the calendar of "/dates" before any JavaScript, this month at the centre, then the app takes over', async () => {
+    const bare = await launchBrowser();
+    const other = await bare.newPage(MOBILE);
+    try {
+      await other.route(/\.js$/, (route) =>
+        route.request().url().endsWith('/route-flag.js') ? route.continue() : route.abort(),
+      );
+      await other.goto(`${stack.gatewayUrl}/dates`);
+      const atCentre = moment.tz('Atlantic/Canary');
+      const today = atCentre.format('YYYY-MM-DD');
+      expect(await other.locator('.prerender-dates .wk-calendar__title').textContent()).toBe(
+        `${SPANISH_MONTHS[atCentre.month()]} ${atCentre.year()}`,
+      );
+      const todayButton = other.locator(`.prerender-dates button[data-day="${today}"]`);
+      expect(await todayButton.getAttribute('class')).toContain('wk-calendar__day--today');
+      expect(await todayButton.isDisabled()).toBe(false);
+      const days = other.locator('.prerender-dates .wk-calendar__grid button');
+      expect(await days.count()).toBe(atCentre.daysInMonth());
+      if (!today.endsWith('-01')) expect(await days.first().isDisabled()).toBe(true);
+      await screenshot(other, 'dates-first-screen');
+      // A reschedule ("cambiar") is another page: no pre-rendered booking calendar there.
+      await other.goto(`${stack.gatewayUrl}/dates?cambiar=1`);
+      expect(await other.locator('.prerender-dates').isVisible()).toBe(false);
+    } finally {
+      await bare.close();
+    }
+    // With the scripts, the app's calendar replaces the static one: same month, days that respond.
+    await page.goto(`${stack.gatewayUrl}/dates`);
+    const firstOpenDay = page.locator('.booking-page .wk-calendar__grid button:not([disabled])').first();
+    await firstOpenDay.click();
+    await page.locator('.booking-page .wk-calendar__grid button[aria-pressed="true"]').waitFor();
+    expect(await page.locator('.prerender-dates').count()).toBe(0);
   });
 
   it('answers an unknown path with the bare 404 heading', async () => {
@@ -193,7 +240,7 @@ describe('header', () => {
 
   it('is usable with the keyboard: skip link first, visible focus', async () => {
     await page.goto(`${stack.gatewayUrl}/dates`);
-    await page.getByRole('heading', { level: 1, name: 'Reserve su cita' }).waitFor();
+    await appStarted(page);
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Saltar al contenido');
     await page.keyboard.press('Tab');

@@ -4,7 +4,7 @@
  * password field.
  */
 import type { Page } from 'playwright-core';
-import { screenshot, DESKTOP, MOBILE, type Browser } from './support/browser';
+import { screenshot, DESKTOP, MOBILE, type Browser, appStarted } from './support/browser';
 import { browserOnProduct } from './support/browser-product';
 import { pickFutureSlot } from './support/booking';
 import { acceptCookies, answerDialog, fieldError } from './support/dialogs';
@@ -73,7 +73,7 @@ it('books the picked slot by itself once the patient has signed in', async () =>
 it('shows "Mi Cita" in the Acceso menu of a signed-in patient, also on a phone', async () => {
   await page.setViewportSize(MOBILE);
   await page.goto(`${stack.gatewayUrl}/dates`);
-  await page.getByRole('heading', { name: 'Reserve su cita' }).waitFor();
+  await appStarted(page);
   await page.waitForLoadState('networkidle');
   await page.getByRole('button', { name: 'Abrir menú' }).click();
   await page.getByRole('button', { name: 'Acceso' }).click();

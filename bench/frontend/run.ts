@@ -121,6 +121,18 @@ interface ChromeLauncher {
 // Both packages are ESM only; loaded at run time so this file stays CommonJS like the other benches.
 const importEsm = (specifier: string): Promise<unknown> => import(specifier);
 
+/** Lighthouse, run again (up to 3 attempts) when a run fails to measure at all. */
+async function lighthouseWithRetries(url: string): Promise<LighthouseScores> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await runLighthouse(url);
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      console.log(`  ${(error as Error).message}; trying again`);
+    }
+  }
+}
+
 async function runLighthouse(url: string): Promise<LighthouseScores> {
   const { default: lighthouse } = (await importEsm('lighthouse')) as { default: LighthouseFn };
   const launcher = (await importEsm('chrome-launcher')) as ChromeLauncher;
@@ -138,6 +150,11 @@ async function runLighthouse(url: string): Promise<LighthouseScores> {
       onlyCategories: ['performance', 'accessibility', 'best-practices'],
     });
     if (!result) throw new Error('lighthouse returned no result');
+    // A run that could not measure (e.g. NO_FCP when the emulated device stalls) has no scores: it
+    // is an error to report and retry, not a performance of 0.
+    const runtimeError = (result.lhr as { runtimeError?: { code: string; message: string } }).runtimeError;
+    if (runtimeError)
+      throw new Error(`lighthouse could not measure ${url}: ${runtimeError.code} ${runtimeError.message}`);
     const { categories, audits } = result.lhr;
     const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
     const metric = (id: string) => audits[id]?.displayValue ?? '-';
@@ -241,7 +258,7 @@ async function main(): Promise<number> {
     const lighthouse: Record<string, { performance: number; accessibility: number }> = {};
     for (const route of LIGHTHOUSE_ROUTES) {
       const runs: LighthouseScores[] = [];
-      for (let i = 0; i < RUNS; i += 1) runs.push(await runLighthouse(`${origin}${route}`));
+      for (let i = 0; i < RUNS; i += 1) runs.push(await lighthouseWithRetries(`${origin}${route}`));
       const pick = (key: 'performance' | 'accessibility' | 'bestPractices') =>
         median(runs.map((r) => r[key]));
       lighthouse[route] = { performance: pick('performance'), accessibility: pick('accessibility') };

@@ -78,3 +78,13 @@ export async function screenshot(page: Page, name: string, fullPage = false): Pr
   await page.screenshot({ path: file, fullPage });
   return file;
 }
+
+/**
+ * Waits until the shell app has replaced index.html's pre-rendered first screen ("/" and "/dates"
+ * paint their heading before any JavaScript): only the app renders the main menu.
+ */
+export async function appStarted(page: Page): Promise<void> {
+  await page
+    .getByRole('navigation', { name: 'Principal', includeHidden: true })
+    .waitFor({ state: 'attached' });
+}

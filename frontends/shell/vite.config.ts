@@ -5,7 +5,7 @@ import { federation } from '@module-federation/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { preloadSharedStartUp } from './build/preload-shared.ts';
-import { prerenderHome } from './build/prerender-home.ts';
+import { prerenderFirstScreens } from './build/prerender-first-screens.ts';
 import { reactRouterClientOnly } from './build/react-router-client-only.ts';
 import { SHARED_SINGLETONS } from '../../packages/web-kit/build/federation.ts';
 
@@ -27,8 +27,8 @@ export default defineConfig({
   plugins: [
     // The shared react-router is its client-side API only (see build/react-router-client-only.ts).
     reactRouterClientOnly(),
-    // The first screen of "/" as static HTML (see build/prerender-home.ts).
-    prerenderHome(),
+    // The first screens of "/" and "/dates" as static HTML (see build/prerender-first-screens.ts).
+    prerenderFirstScreens(),
     // The shared singletons' code, preloaded from index.html (see build/preload-shared.ts).
     preloadSharedStartUp(),
     react(),

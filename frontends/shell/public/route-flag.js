@@ -1,10 +1,17 @@
-/* Marks the document as the home page before the first paint, so index.html's pre-rendered home
-   screen shows on "/" only (see build/prerender-home.ts). Kept tiny: it blocks rendering.
-   On a remote's routes it also starts fetching that remote's entry right away, instead of after the
-   shell's own code has run (one round trip less on a slow connection). */
+/* Runs before the first paint (render-blocking, so kept small; the CSP allows no inline script).
+   1. Marks the document with its route, so index.html's pre-rendered first screen of "/" or "/dates"
+      shows on that route only (see build/prerender-first-screens.ts).
+   2. On "/dates", fills the pre-rendered calendar with this month at the centre (Atlantic/Canary),
+      in the markup of web-kit's Calendar, as soon as the parser has inserted it.
+   3. On a remote's routes, starts fetching that remote's entry right away, instead of after the
+      shell's own code has run (one round trip less on a slow connection). */
 (function () {
-  var path = location.pathname;
-  document.documentElement.setAttribute('data-route', path === '/' ? 'home' : 'app');
+  var path = location.pathname.replace(/\/+$/, '') || '/';
+  var moving = /[?&]cambiar=1(&|$)/.test(location.search);
+  var route = path === '/' ? 'home' : path === '/dates' && !moving ? 'dates' : 'app';
+  document.documentElement.setAttribute('data-route', route);
+  if (route === 'dates') fillCalendarWhenParsed();
+
   var remote = /^\/doctor(\/|$)/.test(path) ? 'backoffice' : /^\/onboarding(\/|$)/.test(path) ? 'kiosk' : '';
   if (!remote) return;
   var link = document.createElement('link');
@@ -12,4 +19,80 @@
   link.crossOrigin = '';
   link.href = '/mf/' + remote + '/remoteEntry.js';
   document.head.appendChild(link);
+
+  function fillCalendarWhenParsed() {
+    var observer = new MutationObserver(function () {
+      var calendar = document.querySelector('[data-first-screen-calendar]');
+      var grid = calendar && calendar.querySelector('.wk-calendar__grid');
+      if (!grid) return;
+      observer.disconnect();
+      fillCalendar(calendar, grid);
+    });
+    observer.observe(document.documentElement, { childList: true, subtree: true });
+  }
+
+  function fillCalendar(calendar, grid) {
+    var MONTHS = [
+      'enero',
+      'febrero',
+      'marzo',
+      'abril',
+      'mayo',
+      'junio',
+      'julio',
+      'agosto',
+      'septiembre',
+      'octubre',
+      'noviembre',
+      'diciembre',
+    ];
+    var WEEKDAYS = ['domingo', 'lunes', 'martes', 'miércoles', 'jueves', 'viernes', 'sábado'];
+    var today;
+    try {
+      // "2026-11-27": the centre's date, whatever the browser's zone.
+      today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Atlantic/Canary' }).format(new Date());
+    } catch {
+      return; // no time-zone support: the app draws the calendar when it starts
+    }
+    var year = Number(today.slice(0, 4));
+    var month = Number(today.slice(5, 7)) - 1;
+    var leading = new Date(Date.UTC(year, month, 1)).getUTCDay();
+    var count = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+    var title = MONTHS[month].charAt(0).toUpperCase() + MONTHS[month].slice(1) + ' ' + year;
+    calendar.querySelector('.wk-calendar__title').textContent = title;
+
+    var html = '';
+    for (var w = 0; w < 7; w++) {
+      html +=
+        '<abbr class="wk-calendar__weekday" title="' + WEEKDAYS[w] + '">' + 'DLMMJVS'.charAt(w) + '</abbr>';
+    }
+    for (var b = 0; b < leading; b++) html += '<span aria-hidden="true"></span>';
+    for (var date = 1; date <= count; date++) {
+      var day = today.slice(0, 8) + (date < 10 ? '0' : '') + date;
+      var weekday = (leading + date - 1) % 7;
+      var classes =
+        'wk-calendar__day' +
+        (weekday === 0 || weekday === 6 ? ' wk-calendar__day--weekend' : '') +
+        (day === today ? ' wk-calendar__day--today' : '');
+      html +=
+        '<button type="button" class="' +
+        classes +
+        '"' +
+        (day < today ? ' disabled' : '') +
+        ' aria-pressed="false" aria-label="' +
+        WEEKDAYS[weekday] +
+        ', ' +
+        date +
+        ' de ' +
+        MONTHS[month] +
+        ' de ' +
+        year +
+        '" data-day="' +
+        day +
+        '">' +
+        date +
+        '</button>';
+    }
+    grid.innerHTML = html;
+  }
 })();

@@ -1,5 +1,5 @@
-import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
-import { useRoutes, type RouteObject } from 'react-router-dom';
+import { lazy, Suspense, type ComponentType } from 'react';
+import { matchRoutes, useRoutes, type RouteObject } from 'react-router-dom';
 import { LoadingScreen } from '@crm/web-kit';
 import { RouteErrorBoundary } from '@/components/errors/RouteErrorScreen';
 import { NotFound } from '@/components/errors/NotFound';
@@ -9,14 +9,36 @@ import LandingPage from '@/features/landing/components/LandingPage';
 import { RequireRole } from './guards';
 import { RemoteApp } from './remotes';
 
-/** Lazy page with the full-screen "Loading..." placeholder (SPEC §2). */
-function page(load: () => Promise<{ default: ComponentType }>): ReactNode {
-  const Page = lazy(load);
-  return (
-    <Suspense fallback={<LoadingScreen />}>
-      <Page />
-    </Suspense>
+type PageModule = { default: ComponentType };
+
+/**
+ * A lazy page with the full-screen "Loading..." placeholder (SPEC §2), and its `preload` in the
+ * route's handle. Once its code is loaded, the page renders without suspending: React.lazy takes the
+ * module from a thenable that answers at once, so a page preloaded before the first render (see
+ * `preloadPage`) never shows the placeholder.
+ */
+function page(load: () => Promise<PageModule>): Pick<RouteObject, 'element' | 'handle'> {
+  let loaded: PageModule | undefined;
+  let loading: Promise<PageModule> | undefined;
+  const preload = () =>
+    (loading ??= load().then(
+      (module) => (loaded = module),
+      (error: unknown) => {
+        loading = undefined; // a failed download is tried again on the next visit
+        throw error;
+      },
+    ));
+  const Page = lazy(() =>
+    loaded ? ({ then: (resolve: (m: PageModule) => void) => resolve(loaded!) } as Promise<PageModule>) : preload(),
   );
+  return {
+    element: (
+      <Suspense fallback={<LoadingScreen />}>
+        <Page />
+      </Suspense>
+    ),
+    handle: { preload },
+  };
 }
 
 export const routes: RouteObject[] = [
@@ -25,24 +47,24 @@ export const routes: RouteObject[] = [
     element: <PublicLayout />,
     children: [
       { index: true, element: <LandingPage /> },
-      { path: 'dates', element: page(() => import('@/features/booking/components/BookingPage')) },
-      { path: 'dates/offer/:token', element: page(() => import('@/features/waitlist/components/OfferPage')) },
-      { path: 'faqs', element: page(() => import('@/features/faqs/components/FaqPage')) },
-      { path: 'terms-and-conditions', element: page(() => import('@/features/legal/components/TermsPage')) },
-      { path: 'login', element: page(() => import('@/features/auth/components/SignInPage')) },
-      { path: 'signup', element: page(() => import('@/features/auth/components/SignUpPage')) },
+      { path: 'dates', ...page(() => import('@/features/booking/components/BookingPage')) },
+      { path: 'dates/offer/:token', ...page(() => import('@/features/waitlist/components/OfferPage')) },
+      { path: 'faqs', ...page(() => import('@/features/faqs/components/FaqPage')) },
+      { path: 'terms-and-conditions', ...page(() => import('@/features/legal/components/TermsPage')) },
+      { path: 'login', ...page(() => import('@/features/auth/components/SignInPage')) },
+      { path: 'signup', ...page(() => import('@/features/auth/components/SignUpPage')) },
       {
         path: 'forgot-password',
-        element: page(() => import('@/features/auth/components/ForgotPasswordPage')),
+        ...page(() => import('@/features/auth/components/ForgotPasswordPage')),
       },
-      { path: 'signOut', element: page(() => import('@/features/auth/components/SignOutPage')) },
+      { path: 'signOut', ...page(() => import('@/features/auth/components/SignOutPage')) },
       {
         path: 'reset-password/:token',
-        element: page(() => import('@/features/auth/components/ResetPasswordPage')),
+        ...page(() => import('@/features/auth/components/ResetPasswordPage')),
       },
       {
         path: 'confirm-account/:token',
-        element: page(() => import('@/features/auth/components/ConfirmAccountPage')),
+        ...page(() => import('@/features/auth/components/ConfirmAccountPage')),
       },
     ],
   },
@@ -55,8 +77,8 @@ export const routes: RouteObject[] = [
       </RequireRole>
     ),
     children: [
-      { index: true, element: page(() => import('@/features/my-appointment/components/MyAppointmentPage')) },
-      { path: 'accesos', element: page(() => import('@/features/access-log/components/MyAccessesPage')) },
+      { index: true, ...page(() => import('@/features/my-appointment/components/MyAppointmentPage')) },
+      { path: 'accesos', ...page(() => import('@/features/access-log/components/MyAccessesPage')) },
     ],
   },
   {
@@ -77,10 +99,20 @@ export const routes: RouteObject[] = [
   },
   {
     path: '/privacy-policy',
-    element: page(() => import('@/features/legal/components/PrivacyPolicyPage')),
+    ...page(() => import('@/features/legal/components/PrivacyPolicyPage')),
   },
   { path: '*', element: <NotFound /> },
 ];
+
+/**
+ * Loads the code of the lazy page at this address, if it is one, so that the app's first render
+ * shows it (main.tsx waits for this; "/dates" keeps its pre-rendered first screen meanwhile).
+ */
+export function preloadPage(pathname: string): Promise<unknown> {
+  const route = matchRoutes(routes, pathname)?.at(-1)?.route;
+  const preload = (route?.handle as { preload?: () => Promise<unknown> } | undefined)?.preload;
+  return preload ? preload().catch(() => undefined) : Promise.resolve();
+}
 
 /**
  * The pages for the current address. The declarative router (not the data router: no loaders or

@@ -1,7 +1,7 @@
 /**
  * Neutral stand-ins for the centre's facts while `GET /config/centre` loads: a bar as tall as the
  * text it replaces (so nothing moves when the text arrives) and never a guessed value.
- * build/prerender-home.ts writes the same markup into index.html.
+ * build/prerender-first-screens.ts writes the same markup into index.html.
  */
 export function Placeholder({ width }: { width: string }) {
   return (

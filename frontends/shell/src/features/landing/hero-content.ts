@@ -1,5 +1,5 @@
 /**
- * Texts of the landing page's first screen; also pre-rendered into index.html (build/prerender-home.ts),
+ * Texts of the landing page's first screen; also pre-rendered into index.html (build/prerender-first-screens.ts),
  * which is why this module imports nothing. No fact of the centre profile here (brand, town, prices):
  * those come from `GET /config/centre` and the static copy cannot know them.
  */

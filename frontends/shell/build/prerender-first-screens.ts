@@ -1,0 +1,108 @@
+import type { IndexHtmlTransformContext, Plugin } from 'vite';
+import { HERO } from '../src/features/landing/hero-content.ts';
+
+const escape = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** The neutral stand-in of a fact of the centre profile (src/components/centre/Placeholder.tsx). */
+const placeholder = (width: string): string =>
+  `<span class="fact-placeholder" style="width: ${width};" aria-hidden="true">&nbsp;</span>`;
+
+/**
+ * The site header as React renders it while the centre profile loads: logo, and placeholders for the
+ * centre's facts (brand, phone, address), which are not known at build time and are never copied
+ * here, or an ADMIN's change would make them wrong. `home`: the light header over the hero.
+ */
+function headerMarkup(logoUrl: string, home: boolean): string {
+  const tone = home ? 'site-header--light site-header--overlay' : 'site-header--dark';
+  return `<header class="site-header ${tone}">
+    <div class="site-header__top">
+      <span class="site-header__contact"><img src="/assets/icons/phone.svg" alt="" width="18" height="18">${placeholder('8.5em')}</span>
+      <span class="site-header__contact"><img src="/assets/icons/location.svg" alt="" width="18" height="18">${placeholder('22em')}</span>
+    </div>
+    <div class="site-header__slot"><div class="site-header__bar">
+      <a class="brand" href="/"><img class="brand__logo" src="${logoUrl}" alt="" width="52" height="52"><span class="brand__text"><span class="wk-visually-hidden">Inicio</span><span class="brand__title">${placeholder('11em')}</span><span class="brand__subtitle">${placeholder('13em')}</span></span></a>
+    </div></div>
+  </header>`;
+}
+
+/** The first screen of "/": header and hero. */
+export function homeMarkup(logoUrl: string): string {
+  const e = escape;
+  return `<div class="layout layout--home prerender-home">
+  <a class="skip-link" href="#prerender-main-home">Saltar al contenido</a>
+  ${headerMarkup(logoUrl, true)}
+  <main id="prerender-main-home" class="layout__main" tabindex="-1"><div class="landing">
+    <section class="hero" aria-labelledby="prerender-hero-title"><div class="hero__inner">
+      <p class="hero__eyebrow">${e(HERO.eyebrow)}</p>
+      <h1 id="prerender-hero-title" class="hero__title">${e(HERO.title)}</h1>
+      <p class="hero__text">${e(HERO.text)}</p>
+      <div class="hero__actions"><a class="wk-button hero__cta" href="/dates">${e(HERO.cta)}</a></div>
+    </div></section>
+  </div></main>
+</div>`;
+}
+
+/**
+ * The first screen of "/dates": header, the page's title and the calendar. The month depends on the
+ * day the page is opened, so the calendar's title and days are filled in by public/route-flag.js as
+ * soon as the parser has inserted them (`data-first-screen-calendar`), with the markup of web-kit's
+ * Calendar. Choosing a day needs the app: until it has started, the days do nothing.
+ */
+export function datesMarkup(logoUrl: string): string {
+  return `<div class="layout prerender-dates">
+  <a class="skip-link" href="#prerender-main-dates">Saltar al contenido</a>
+  ${headerMarkup(logoUrl, false)}
+  <main id="prerender-main-dates" class="layout__main" tabindex="-1"><div class="page booking-page">
+    <header class="page__header"><h1>Reserve su cita</h1><p>Elija un día y una hora libre. ${placeholder('24em')}</p></header>
+    <div class="booking-page__body">
+      <section class="wk-calendar" aria-labelledby="prerender-calendar-title" data-first-screen-calendar>
+        <div class="wk-calendar__header">
+          <button type="button" class="wk-calendar__nav" disabled aria-label="Mes anterior"><span aria-hidden="true">‹</span></button>
+          <h2 id="prerender-calendar-title" class="wk-calendar__title" aria-live="polite"></h2>
+          <button type="button" class="wk-calendar__nav" disabled aria-label="Mes siguiente"><span aria-hidden="true">›</span></button>
+        </div>
+        <div class="wk-calendar__grid"></div>
+      </section>
+      <div><section class="wk-slots" aria-labelledby="prerender-slots-title"><p id="prerender-slots-title" class="wk-slots__hint">Seleccione un día del calendario para ver los horarios disponibles.</p></section></div>
+    </div>
+  </div></main>
+</div>`;
+}
+
+/**
+ * The URL the build gave src/assets/logo.png (`/assets/logo-<hash>.png`), so that the static header
+ * and React's show the same file; the source path in the dev server, which has no bundle.
+ */
+function builtLogoUrl({ bundle }: IndexHtmlTransformContext): string {
+  const logo = Object.values(bundle ?? {}).find(
+    (output) =>
+      output.type === 'asset' &&
+      output.originalFileNames.some((name) => name.endsWith('src/assets/logo.png')),
+  );
+  return logo ? `/${logo.fileName}` : '/src/assets/logo.png';
+}
+
+/**
+ * The first screens of "/" and "/dates" as static HTML inside #root, with the same markup and classes
+ * React renders, so those pages paint as soon as the HTML and CSS arrive instead of after the
+ * JavaScript (React replaces them when it mounts). index.html is the SPA fallback of every route, so
+ * each copy shows only on its own route: public/route-flag.js (a tiny render-blocking script: the CSP
+ * allows no inline script) marks the document with `data-route` first.
+ */
+export function prerenderFirstScreens(): Plugin {
+  return {
+    name: 'crm:prerender-first-screens',
+    transformIndexHtml: {
+      // After Vite's own tags, so the preload scanner meets the stylesheet and modules first.
+      order: 'post',
+      handler: (html, context) =>
+        html
+          .replace(
+            '<div id="root"></div>',
+            `<div id="root">${homeMarkup(builtLogoUrl(context))}${datesMarkup(builtLogoUrl(context))}</div>`,
+          )
+          .replace('</head>', '  <script src="/route-flag.js"></script>\n  </head>'),
+    },
+  };
+}
