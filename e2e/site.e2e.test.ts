@@ -147,6 +147,8 @@ describe('deep links and errors', () => {
       expect(await days.count()).toBe(atCentre.daysInMonth());
       if (!today.endsWith('-01')) expect(await days.first().isDisabled()).toBe(true);
       await screenshot(other, 'dates-first-screen');
+      await other.setViewportSize(DESKTOP);
+      await screenshot(other, 'dates-first-screen');
       // A reschedule ("cambiar") is another page: no pre-rendered booking calendar there.
       await other.goto(`${stack.gatewayUrl}/dates?cambiar=1`);
       expect(await other.locator('.prerender-dates').isVisible()).toBe(false);
