@@ -98,7 +98,10 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { paths: [contractsIndexInBrowser] }],
     },
   },
-  { files: ['frontends/*/public/**/*.js'], languageOptions: { globals: { ...globals.browser } } },
+  {
+    files: ['frontends/*/public/**/*.js', 'frontends/*/inline/**/*.js'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
   {
     files: ['frontends/*/src/features/**/*.{ts,tsx}'],
     rules: {

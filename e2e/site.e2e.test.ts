@@ -111,10 +111,8 @@ describe('deep links and errors', () => {
     const bare = await launchBrowser(); // its own browser: the blocked scripts log errors on purpose
     const other = await bare.newPage(MOBILE);
     try {
-      // Only the render-blocking route flag runs: what a visitor sees before the app starts.
-      await other.route(/\.js$/, (route) =>
-        route.request().url().endsWith('/route-flag.js') ? route.continue() : route.abort(),
-      );
+      // Only the inline route flag runs: what a visitor sees before the app starts.
+      await other.route(/\.js$/, (route) => route.abort());
       await other.goto(`${stack.gatewayUrl}/`);
       expect(await other.getByRole('heading', { level: 1 }).textContent()).toBe(
         'Su certificado médico oficial, en el día y sin esperas',
@@ -131,9 +129,7 @@ describe('deep links and errors', () => {
     const bare = await launchBrowser();
     const other = await bare.newPage(MOBILE);
     try {
-      await other.route(/\.js$/, (route) =>
-        route.request().url().endsWith('/route-flag.js') ? route.continue() : route.abort(),
-      );
+      await other.route(/\.js$/, (route) => route.abort());
       await other.goto(`${stack.gatewayUrl}/dates`);
       const atCentre = moment.tz('Atlantic/Canary');
       const today = atCentre.format('YYYY-MM-DD');

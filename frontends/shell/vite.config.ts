@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { federation } from '@module-federation/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { inlineEntryCss } from './build/inline-entry-css.ts';
 import { preloadSharedStartUp } from './build/preload-shared.ts';
 import { prerenderFirstScreens } from './build/prerender-first-screens.ts';
 import { reactRouterClientOnly } from './build/react-router-client-only.ts';
@@ -31,6 +32,8 @@ export default defineConfig({
     prerenderFirstScreens(),
     // The shared singletons' code, preloaded from index.html (see build/preload-shared.ts).
     preloadSharedStartUp(),
+    // The entry's stylesheet inside index.html (see build/inline-entry-css.ts).
+    inlineEntryCss(),
     react(),
     federation({
       name: 'shell',

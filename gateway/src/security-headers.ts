@@ -51,6 +51,17 @@ function captureHelmetHeaders(): ReadonlyArray<readonly [string, string]> {
 }
 
 const STATIC_HEADERS = captureHelmetHeaders();
+const CSP = STATIC_HEADERS.find(([name]) => name === 'Content-Security-Policy')![1];
+
+/**
+ * The CSP of an HTML document whose own inline scripts (and only those) may run: their SHA-256
+ * hashes join `script-src`. Everything else keeps the policy above, which allows no inline script.
+ */
+export function contentSecurityPolicyAllowing(scriptHashes: readonly string[]): string {
+  if (scriptHashes.length === 0) return CSP;
+  const allowed = scriptHashes.map((hash) => `'sha256-${hash}'`).join(' ');
+  return CSP.replace(/(^|;)script-src ([^;]*)/, `$1script-src $2 ${allowed}`);
+}
 
 /** Two years, subdomains: only ever sent on https, where it cannot lock out a plain-http setup. */
 const HSTS = 'max-age=63072000; includeSubDomains';

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { ServerResponse } from 'node:http';
-import express, { Router, type Request, type Response } from 'express';
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import { contentSecurityPolicyAllowing } from './security-headers';
+import { shellDocumentLoader } from './shell-document';
 
 /** Federated remotes, served under /mf/<name>/ from frontends/<name>/dist (see ARCHITECTURE "Frontends"). */
 export const FRONTEND_REMOTES = ['backoffice', 'kiosk'] as const;
@@ -55,6 +57,32 @@ export function wantsSpaFallback(req: Request): boolean {
 }
 
 /**
+ * The shell's index.html, with a CSP that lets its own inline scripts run (the render-blocking route
+ * flag is inline, so the first screen does not wait for a request; see
+ * frontends/shell/build/prerender-first-screens.ts) and nothing else inline. Until the shell is built
+ * the answer is 503.
+ */
+function shellDocument(file: string) {
+  const load = shellDocumentLoader(file);
+  return (_req: Request, res: Response, next: NextFunction) => {
+    load().then(
+      (document) => {
+        res.setHeader('Content-Security-Policy', contentSecurityPolicyAllowing(document.scriptHashes));
+        res.setHeader('Cache-Control', REVALIDATE);
+        res.type('html').send(document.body);
+      },
+      (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT' && error.code !== 'ENOTDIR') return next(error);
+        res
+          .status(503)
+          .type('text/plain')
+          .send('El sitio se está preparando. Inténtelo de nuevo en un momento.');
+      },
+    );
+  };
+}
+
+/**
  * `/` serves the shell (frontends/shell/dist) with a fallback to its index.html for client-side
  * routes such as `/faqs`; `/mf/<remote>/` serves a remote with no fallback (a missing chunk must 404,
  * not turn into HTML). Until a frontend is built the gateway answers 404, or 503 for app routes.
@@ -65,26 +93,11 @@ export function staticFrontends(frontendsDir: string): Router {
     router.use(`/mf/${remote}`, staticDir(path.join(frontendsDir, remote, 'dist')));
   }
   const shellDist = path.join(frontendsDir, 'shell', 'dist');
+  const serveShell = shellDocument(path.join(shellDist, 'index.html'));
+  router.get('/index.html', serveShell);
   router.use(staticDir(shellDist));
-
-  const shellIndex = path.join(shellDist, 'index.html');
-  router.use((req: Request, res: Response, next) => {
-    if (!wantsSpaFallback(req)) return next();
-    res.sendFile(
-      shellIndex,
-      { headers: { 'Cache-Control': REVALIDATE }, dotfiles: 'deny' },
-      (error?: NodeJS.ErrnoException) => {
-        if (!error || res.headersSent) return;
-        if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {
-          res
-            .status(503)
-            .type('text/plain')
-            .send('El sitio se está preparando. Inténtelo de nuevo en un momento.');
-          return;
-        }
-        next(error);
-      },
-    );
-  });
+  router.use((req: Request, res: Response, next) =>
+    wantsSpaFallback(req) ? serveShell(req, res, next) : next(),
+  );
   return router;
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -5,8 +6,8 @@ import { isHashedAsset } from '../src/static-frontends';
 import { startGateway, type RunningGateway } from './support/gateway';
 import { rawRequest, startEchoUpstream, type TestServer } from './support/upstreams';
 
-const SHELL_INDEX =
-  '<!doctype html><html><head><title>shell</title></head><body><div id="root"></div></body></html>';
+const ROUTE_FLAG = "document.documentElement.setAttribute('data-route', 'app');";
+const SHELL_INDEX = `<!doctype html><html><head><title>shell</title><script>${ROUTE_FLAG}</script><script type="module" src="/assets/index-3f2a1b.js"></script></head><body><div id="root"></div></body></html>`;
 const BIG_SCRIPT = `console.log(${JSON.stringify('a fairly repetitive bundle '.repeat(400))});`;
 
 /** A fake build of the shell and the kiosk remote; the backoffice is "not built yet". */
@@ -65,6 +66,31 @@ describe('shell and SPA fallback', () => {
     const missingAsset = await fetch(`${gw.url}/assets/x.js`, { headers: html });
     expect(missingAsset.status).toBe(404);
     expect(await missingAsset.text()).not.toContain('<div id="root">');
+  });
+
+  it('lets the inline scripts of index.html run, and no other inline script anywhere', async () => {
+    const hash = `'sha256-${createHash('sha256').update(ROUTE_FLAG).digest('base64')}'`;
+    for (const route of ['/', '/dates', '/index.html']) {
+      const res = await fetch(gw.url + route, { headers: html });
+      expect(res.status).toBe(200);
+      const policy = res.headers.get('content-security-policy') ?? '';
+      expect(policy).toMatch(new RegExp(`(^|;)script-src 'self' ${hash}(;|$)`));
+      expect(policy).toContain("script-src-attr 'none'");
+    }
+    const asset = await fetch(`${gw.url}/assets/index-3f2a1b.js`);
+    expect(asset.headers.get('content-security-policy')).toMatch(/(^|;)script-src 'self'(;|$)/);
+    const api = await fetch(`${gw.url}/api/v1/rooms`);
+    expect(api.headers.get('content-security-policy')).not.toContain('sha256');
+  });
+
+  it('answers a repeated visit to index.html with 304 when it has not changed', async () => {
+    const first = await fetch(`${gw.url}/faqs`, { headers: html });
+    const etag = first.headers.get('etag');
+    expect(etag).toBeTruthy();
+    // A browser's revalidation (fetch() would add Cache-Control: no-cache to a conditional request).
+    const again = await rawRequest(gw.url, { path: '/faqs', headers: { ...html, 'if-none-match': etag! } });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
   });
 
   it('caches hashed assets for a year and revalidates other files', async () => {

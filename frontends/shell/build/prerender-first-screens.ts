@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { IndexHtmlTransformContext, Plugin } from 'vite';
 import { HERO } from '../src/features/landing/hero-content.ts';
 
@@ -45,7 +46,7 @@ export function homeMarkup(logoUrl: string): string {
 
 /**
  * The first screen of "/dates": header, the page's title and the calendar. The month depends on the
- * day the page is opened, so the calendar's title and days are filled in by public/route-flag.js as
+ * day the page is opened, so the calendar's title and days are filled in by inline/route-flag.js as
  * soon as the parser has inserted them (`data-first-screen-calendar`), with the markup of web-kit's
  * Calendar. Choosing a day needs the app: until it has started, the days do nothing.
  */
@@ -84,11 +85,19 @@ function builtLogoUrl({ bundle }: IndexHtmlTransformContext): string {
 }
 
 /**
+ * The route flag (inline/route-flag.js), inline in <head>: it must run before the first paint, and as
+ * a file it would be a render-blocking request sharing a slow connection with the preloaded scripts.
+ * The gateway's CSP for index.html allows exactly the inline scripts the file contains, by hash
+ * (gateway/src/shell-document.ts); nothing else may run inline.
+ */
+const ROUTE_FLAG = readFileSync(new URL('../inline/route-flag.js', import.meta.url), 'utf8').trim();
+if (/<\/script/i.test(ROUTE_FLAG)) throw new Error('inline/route-flag.js must not contain "</script"');
+
+/**
  * The first screens of "/" and "/dates" as static HTML inside #root, with the same markup and classes
- * React renders, so those pages paint as soon as the HTML and CSS arrive instead of after the
- * JavaScript (React replaces them when it mounts). index.html is the SPA fallback of every route, so
- * each copy shows only on its own route: public/route-flag.js (a tiny render-blocking script: the CSP
- * allows no inline script) marks the document with `data-route` first.
+ * React renders, so those pages paint as soon as the HTML arrives instead of after the JavaScript
+ * (React replaces them when it mounts). index.html is the SPA fallback of every route, so each copy
+ * shows only on its own route: the route flag marks the document with `data-route` first.
  */
 export function prerenderFirstScreens(): Plugin {
   return {
@@ -102,7 +111,7 @@ export function prerenderFirstScreens(): Plugin {
             '<div id="root"></div>',
             `<div id="root">${homeMarkup(builtLogoUrl(context))}${datesMarkup(builtLogoUrl(context))}</div>`,
           )
-          .replace('</head>', '  <script src="/route-flag.js"></script>\n  </head>'),
+          .replace('</head>', `  <script>${ROUTE_FLAG}</script>\n  </head>`),
     },
   };
 }

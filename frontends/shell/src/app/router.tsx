@@ -29,7 +29,9 @@ function page(load: () => Promise<PageModule>): Pick<RouteObject, 'element' | 'h
       },
     ));
   const Page = lazy(() =>
-    loaded ? ({ then: (resolve: (m: PageModule) => void) => resolve(loaded!) } as Promise<PageModule>) : preload(),
+    loaded
+      ? ({ then: (resolve: (m: PageModule) => void) => resolve(loaded!) } as Promise<PageModule>)
+      : preload(),
   );
   return {
     element: (

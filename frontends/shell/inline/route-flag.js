@@ -1,4 +1,5 @@
-/* Runs before the first paint (render-blocking, so kept small; the CSP allows no inline script).
+/* Inlined into index.html's <head> by build/prerender-first-screens.ts and run before the first
+   paint, so kept small (the gateway's CSP allows this script by its hash, and no other inline one).
    1. Marks the document with its route, so index.html's pre-rendered first screen of "/" or "/dates"
       shows on that route only (see build/prerender-first-screens.ts).
    2. On "/dates", fills the pre-rendered calendar with this month at the centre (Atlantic/Canary),

@@ -1,0 +1,33 @@
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+
+/** The shell's index.html as served: its bytes and the SHA-256 hashes (base64) of its inline scripts. */
+export interface ShellDocument {
+  body: Buffer;
+  scriptHashes: string[];
+}
+
+/** `<script>` elements without attributes: the build's inline scripts (external ones have `src`). */
+const INLINE_SCRIPT = /<script>([\s\S]*?)<\/script>/g;
+
+export function inlineScriptHashes(html: string): string[] {
+  return [...html.matchAll(INLINE_SCRIPT)].map(([, code]) =>
+    createHash('sha256').update(code!, 'utf8').digest('base64'),
+  );
+}
+
+/**
+ * Reads index.html once and again only when the file changes (a new build), so the CSP always names
+ * the inline scripts of the document it goes with. Rejects (ENOENT) while the shell is not built.
+ */
+export function shellDocumentLoader(file: string): () => Promise<ShellDocument> {
+  let cached: { mtimeMs: number; size: number; document: ShellDocument } | undefined;
+  return async () => {
+    const { mtimeMs, size } = await stat(file);
+    if (cached?.mtimeMs === mtimeMs && cached.size === size) return cached.document;
+    const body = await readFile(file);
+    const document = { body, scriptHashes: inlineScriptHashes(body.toString('utf8')) };
+    cached = { mtimeMs, size, document };
+    return document;
+  };
+}
