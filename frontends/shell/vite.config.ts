@@ -28,12 +28,13 @@ export default defineConfig({
   plugins: [
     // The shared react-router is its client-side API only (see build/react-router-client-only.ts).
     reactRouterClientOnly(),
-    // The first screens of "/" and "/dates" as static HTML (see build/prerender-first-screens.ts).
-    prerenderFirstScreens(),
     // The shared singletons' code, preloaded from index.html (see build/preload-shared.ts).
     preloadSharedStartUp(),
     // The entry's stylesheet inside index.html (see build/inline-entry-css.ts).
     inlineEntryCss(),
+    // The first screens of "/" and "/dates" as static HTML, and the inline route flag, which preloads
+    // the chunks of a few pages (see build/prerender-first-screens.ts).
+    prerenderFirstScreens(),
     react(),
     federation({
       name: 'shell',

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { IndexHtmlTransformContext, Plugin } from 'vite';
+import type { IndexHtmlTransformContext, Plugin, Rollup } from 'vite';
+import { startUpImports } from './preload-shared.ts';
 import { HERO } from '../src/features/landing/hero-content.ts';
 
 const escape = (text: string): string =>
@@ -94,6 +95,44 @@ const ROUTE_FLAG = readFileSync(new URL('../inline/route-flag.js', import.meta.u
 if (/<\/script/i.test(ROUTE_FLAG)) throw new Error('inline/route-flag.js must not contain "</script"');
 
 /**
+ * The pages whose code the route flag starts fetching with the document: where visitors arrive (the
+ * booking calendar) and where staff start their day (sign-in). Others load after the shell's code.
+ */
+const PRELOADED_PAGES: Record<string, string> = {
+  '/dates': 'src/features/booking/components/BookingPage.tsx',
+  '/login': 'src/features/auth/components/SignInPage.tsx',
+};
+
+/**
+ * The chunk of each preloaded page and the chunks it imports, minus those index.html preloads anyway:
+ * named in the HTML so far, added by build/preload-shared.ts, or the shared singletons' own chunks
+ * (`…__loadShare__…`), which the federation plugin adds to index.html after this hook.
+ */
+export function routeChunks(bundle: Rollup.OutputBundle, html: string): Record<string, string[]> {
+  const preloaded = new Set(startUpImports(bundle));
+  const chunks = Object.values(bundle).filter((o): o is Rollup.OutputChunk => o.type === 'chunk');
+  const routes: Record<string, string[]> = {};
+  for (const [route, page] of Object.entries(PRELOADED_PAGES)) {
+    const entry = chunks.find((chunk) => chunk.facadeModuleId?.endsWith(page));
+    if (!entry) throw new Error(`no chunk for ${page}: update PRELOADED_PAGES`);
+    const files = new Set<string>();
+    const visit = (fileName: string) => {
+      const chunk = bundle[fileName];
+      if (chunk?.type !== 'chunk' || files.has(fileName)) return;
+      files.add(fileName);
+      chunk.imports.forEach(visit);
+    };
+    visit(entry.fileName);
+    routes[route] = [...files]
+      .filter(
+        (file) => !preloaded.has(file) && !file.includes('__loadShare__') && !html.includes(`/${file}"`),
+      )
+      .map((file) => `/${file}`);
+  }
+  return routes;
+}
+
+/**
  * The first screens of "/" and "/dates" as static HTML inside #root, with the same markup and classes
  * React renders, so those pages paint as soon as the HTML arrives instead of after the JavaScript
  * (React replaces them when it mounts). index.html is the SPA fallback of every route, so each copy
@@ -105,13 +144,16 @@ export function prerenderFirstScreens(): Plugin {
     transformIndexHtml: {
       // After Vite's own tags, so the preload scanner meets the stylesheet and modules first.
       order: 'post',
-      handler: (html, context) =>
-        html
+      handler: (html, context) => {
+        const chunks = context.bundle ? routeChunks(context.bundle, html) : {};
+        const routeFlag = ROUTE_FLAG.replace('ROUTE_CHUNKS = {}', `ROUTE_CHUNKS = ${JSON.stringify(chunks)}`);
+        return html
           .replace(
             '<div id="root"></div>',
             `<div id="root">${homeMarkup(builtLogoUrl(context))}${datesMarkup(builtLogoUrl(context))}</div>`,
           )
-          .replace('</head>', `  <script>${ROUTE_FLAG}</script>\n  </head>`),
+          .replace('</head>', `  <script>${routeFlag}</script>\n  </head>`);
+      },
     },
   };
 }
