@@ -4,7 +4,9 @@
  * Starts, each in its own process, an upstream service (bench/gateway/upstream.ts) and the real
  * gateway (gateway/src/main.ts, with Redis for rate limits and session checks as in production),
  * then measures with autocannon in this process, 50 connections for ~10 s each after a warm-up:
- *   (a) the upstream directly, (b) the same call through the gateway with a valid JWT.
+ *   (a) the upstream directly, (b) the same call through the gateway with a valid JWT, and, for
+ *   reference, (c) through a bare Node proxy with no checks (bench/gateway/bare-proxy.ts): the cost
+ *   of one more Node process in the path on this machine, which the gateway cannot go below.
  * Targets (issue 19), on the median of BENCH_ROUNDS rounds: through the gateway ≥ 85 % of the
  * direct throughput, p99 ≤ direct p99 + 5 ms, and ≤ 250 µs of gateway CPU per request, with every
  * check on the path (JWT, ended-session check in Redis, rate limits, identity headers).
@@ -49,7 +51,7 @@ const startedAt = Date.now();
 const isUp = (url: string) => async () => (await fetch(url)).ok;
 
 async function main(): Promise<void> {
-  const [upstreamPort, gatewayPort] = [await freePort(), await freePort()];
+  const [upstreamPort, gatewayPort, barePort] = [await freePort(), await freePort(), await freePort()];
   const upstreamUrl = `http://127.0.0.1:${upstreamPort}`;
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const quiet = { LOG_LEVEL: 'warn', NODE_ENV: 'production' };
@@ -77,15 +79,22 @@ async function main(): Promise<void> {
     },
     profiling ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [],
   );
+  const bare = processes.start('bench/gateway/bare-proxy.ts', {
+    PORT: String(barePort),
+    UPSTREAM_URL: upstreamUrl,
+  });
+  const bareUrl = `http://127.0.0.1:${barePort}`;
   if (profiling) mkdirSync(PROFILE_DIR, { recursive: true });
   await Promise.all([
     waitUntil(isUp(`${upstreamUrl}/healthz`), 'upstream up'),
     waitUntil(isUp(`${gatewayUrl}/healthz`), 'gateway up'),
+    waitUntil(isUp(`${bareUrl}/healthz`), 'bare proxy up'),
   ]);
 
   const token = new TokenService(BENCH_SECRET, 3600).sign({ id: 'bench-user', rol: 'PACIENT' }).token;
   const directTarget = `${upstreamUrl}/dates/currentDate`;
   const gatewayTarget = `${gatewayUrl}/api/v1/dates/currentDate`;
+  const bareTarget = `${bareUrl}/dates/currentDate`;
 
   const check = await fetch(gatewayTarget, { headers: { authorization: `Bearer ${token}` } });
   if (check.status !== 200) throw new Error(`gateway answered ${check.status}: ${await check.text()}`);
@@ -93,6 +102,7 @@ async function main(): Promise<void> {
   console.log(`warming up ${WARMUP}s each…`);
   await load(directTarget, token, WARMUP);
   await load(gatewayTarget, token, WARMUP);
+  await load(bareTarget, token, WARMUP);
 
   console.log(`measuring ${DURATION}s each at ${CONNECTIONS} connections, ${ROUNDS} round(s)…`);
   const loadBefore = os.loadavg()[0]!;
@@ -100,12 +110,15 @@ async function main(): Promise<void> {
   const pids = { upstream: upstream.pid, gateway: gateway.pid };
   const directRounds: Figures[] = [];
   const gatewayRounds: Figures[] = [];
+  const bareRounds: Figures[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     directRounds.push(await measure(directTarget, token, { upstream: pids.upstream }));
     gatewayRounds.push(await measure(gatewayTarget, token, pids));
+    bareRounds.push(await measure(bareTarget, token, { upstream: pids.upstream, gateway: bare.pid }));
   }
   const direct = median(directRounds);
   const viaGateway = median(gatewayRounds);
+  const viaBare = median(bareRounds);
 
   const ratio = viaGateway.rps / direct.rps;
   const p99Delta = viaGateway.p99 - direct.p99;
@@ -120,8 +133,9 @@ async function main(): Promise<void> {
   );
   console.log(row('direct', direct));
   console.log(row('through gateway', viaGateway));
+  console.log(row('bare proxy (ref)', viaBare));
   console.log(
-    '(µs = CPU time per request of that process; load average 1 min: ' +
+    "(µs = CPU time per request of that process, the proxy's in the gateway column; load average 1 min: " +
       `${loadBefore.toFixed(2)} before, ${os.loadavg()[0]!.toFixed(2)} after, on ${os.cpus().length} cores)`,
   );
   console.log('');
@@ -137,6 +151,9 @@ async function main(): Promise<void> {
   );
   console.log(
     `gateway CPU:      ${viaGateway.cpu.gateway?.toFixed(0) ?? 'n/a'} µs per request (target ≤ 250 µs) → ${cpuOk ? 'met' : 'NOT met'}`,
+  );
+  console.log(
+    `reference, bare Node proxy with no checks: ${((viaBare.rps / direct.rps) * 100).toFixed(1)} % of direct, p99 ${viaBare.p99 - direct.p99 >= 0 ? '+' : ''}${(viaBare.p99 - direct.p99).toFixed(1)} ms, ${viaBare.cpu.gateway?.toFixed(0) ?? 'n/a'} µs per request`,
   );
   if (!clean)
     console.log('warning: some requests failed or answered non-2xx; the figures are not comparable');
