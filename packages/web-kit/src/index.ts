@@ -31,24 +31,12 @@ export {
 export type { DialogOptions, ConfirmOptions } from './dialogs/dialogs';
 export { formatPhoneInput, phoneDigits, displayPhone } from './phone/phone';
 export { LoadingScreen } from './ui/LoadingScreen';
-export {
-  TextField,
-  PasswordField,
-  CurrentPasswordField,
-  PhoneField,
-  EmailField,
-  FullNameField,
-  FormAlert,
-} from './ui/fields';
-export type { FieldProps } from './ui/fields';
-export { Modal } from './ui/Modal';
 export { PatientPickerModal, SlotPatientPicker } from './patient-picker/LazyPatientPickerModal';
 export type {
   PatientPickerModalProps,
   SlotPatientPickerProps,
 } from './patient-picker/LazyPatientPickerModal';
 export { useServerForm } from './ui/use-server-form';
-export type { ModalProps } from './ui/Modal';
 export * from './centre';
-export { MfaEnrolment } from './mfa/MfaEnrolment';
+export { MfaEnrolment } from './mfa/LazyMfaEnrolment';
 export { downloadFile, fileNameOf } from './api/download';

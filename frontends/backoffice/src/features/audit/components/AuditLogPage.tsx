@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { createColumnHelper } from '@tanstack/react-table';
 import type { AuditEntryView } from '@crm/contracts';
-import { ApiError, showRequestError, TextField, useSession } from '@crm/web-kit';
+import { ApiError, showRequestError, useSession } from '@crm/web-kit';
+import { TextField } from '@crm/web-kit/forms';
 import { formatDateTime } from '@crm/web-kit/time';
 import { AlertNotice, DataTable, PageHeader, usePageSize, useServerPages } from '@/components';
 import { NO_AUDIT_FILTERS, useAuditEntries, type AuditFilters } from '../api/get-audit-entries';

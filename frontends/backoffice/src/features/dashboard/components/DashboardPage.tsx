@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState, type FormEvent } from 'react';
-import { ApiError, TextField, useSession } from '@crm/web-kit';
+import { ApiError, useSession } from '@crm/web-kit';
+import { TextField } from '@crm/web-kit/forms';
 import { AlertNotice, PageHeader } from '@/components';
 import { useReportSummary } from '../api/get-report-summary';
 import { formatMoney, formatPercent, isoDay } from './format';

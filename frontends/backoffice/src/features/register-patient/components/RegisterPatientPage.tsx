@@ -1,16 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import {
-  api,
-  FormAlert,
-  MESSAGES,
-  PasswordField,
-  phoneDigits,
-  PhoneField,
-  showSuccess,
-  EmailField,
-  FullNameField,
-  useServerForm,
-} from '@crm/web-kit';
+import { api, MESSAGES, phoneDigits, showSuccess, useServerForm } from '@crm/web-kit';
+import { FormAlert, PasswordField, PhoneField, EmailField, FullNameField } from '@crm/web-kit/forms';
 import { PageHeader } from '@/components';
 import './register-patient.css';
 

@@ -1,15 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { StaffRole, StaffView } from '@crm/contracts';
-import {
-  confirmDialog,
-  FormAlert,
-  showRequestError,
-  showSuccess,
-  EmailField,
-  FullNameField,
-  useServerForm,
-  useSession,
-} from '@crm/web-kit';
+import { confirmDialog, showRequestError, showSuccess, useServerForm, useSession } from '@crm/web-kit';
+import { FormAlert, EmailField, FullNameField } from '@crm/web-kit/forms';
 import { AlertNotice, PageHeader } from '@/components';
 import { inviteStaff, setStaffDisabled, useStaff } from '../api/staff';
 import './staff.css';

@@ -1,5 +1,5 @@
 import type { FormEvent } from 'react';
-import { FullNameField, PhoneField } from '@crm/web-kit';
+import { FullNameField, PhoneField } from '@crm/web-kit/forms';
 import { useFocusOnMount } from '@/lib/use-focus-on-mount';
 import type { OnboardingState } from '../hooks/use-onboarding-flow';
 

@@ -1,5 +1,5 @@
 import type { FormEvent } from 'react';
-import { EmailField } from '@crm/web-kit';
+import { EmailField } from '@crm/web-kit/forms';
 import { useFocusOnMount } from '@/lib/use-focus-on-mount';
 
 interface EmailStepProps {

@@ -1,14 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import {
-  EmailField,
-  FormAlert,
-  FullNameField,
-  MESSAGES,
-  preloadDialogs,
-  showSuccess,
-  useServerForm,
-} from '@crm/web-kit';
+import { MESSAGES, preloadDialogs, showSuccess, useServerForm } from '@crm/web-kit';
+import { EmailField, FormAlert, FullNameField } from '@crm/web-kit/forms';
 import { forgotPassword } from '../api/forgot-password';
 import { AuthCard } from './AuthCard';
 import { usePageTitle } from '@/lib/page-title';

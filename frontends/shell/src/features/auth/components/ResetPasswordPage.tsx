@@ -1,15 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import {
-  FormAlert,
-  homeForRole,
-  MESSAGES,
-  PasswordField,
-  preloadDialogs,
-  showSuccess,
-  useServerForm,
-  useSession,
-} from '@crm/web-kit';
+import { homeForRole, MESSAGES, preloadDialogs, showSuccess, useServerForm, useSession } from '@crm/web-kit';
+import { FormAlert, PasswordField } from '@crm/web-kit/forms';
 import { resetPassword } from '../api/reset-password';
 import { signIn } from '../api/sign-in';
 import { AuthCard } from './AuthCard';

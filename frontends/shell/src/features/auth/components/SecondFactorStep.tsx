@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { MfaChallengeResponse, SignInResponse } from '@crm/contracts';
-import { FormAlert, MfaEnrolment, TextField, useServerForm } from '@crm/web-kit';
+import { MfaEnrolment, useServerForm } from '@crm/web-kit';
+import { FormAlert, TextField } from '@crm/web-kit/forms';
 import { enrolConfirm, enrolSetup, signInWithCode } from '../api/second-factor';
 import { AuthCard } from './AuthCard';
 

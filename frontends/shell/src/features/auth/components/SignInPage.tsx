@@ -1,17 +1,15 @@
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate } from 'react-router-dom';
 import {
-  FormAlert,
   homeForRole,
   LoadingScreen,
   MESSAGES,
-  CurrentPasswordField,
   preloadDialogs,
   showSuccess,
-  EmailField,
   useSession,
   useServerForm,
 } from '@crm/web-kit';
+import { FormAlert, CurrentPasswordField, EmailField } from '@crm/web-kit/forms';
 import type { MfaChallengeResponse, SignInResponse } from '@crm/contracts';
 import { signIn } from '../api/sign-in';
 import { SecondFactorStep } from './SecondFactorStep';

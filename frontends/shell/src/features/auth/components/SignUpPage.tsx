@@ -2,20 +2,16 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import {
   ApiError,
-  FormAlert,
   homeForRole,
   MESSAGES,
-  PasswordField,
   phoneDigits,
-  PhoneField,
   preloadDialogs,
   showSuccess,
-  EmailField,
-  FullNameField,
   toFormErrors,
   useSession,
   useServerForm,
 } from '@crm/web-kit';
+import { FormAlert, PasswordField, PhoneField, EmailField, FullNameField } from '@crm/web-kit/forms';
 import { signUp } from '../api/sign-up';
 import { AuthCard } from './AuthCard';
 import { usePageTitle } from '@/lib/page-title';

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { Modal } from '@crm/web-kit';
+import { Modal } from '@crm/web-kit/forms';
 import { formatDate, formatTime } from '@crm/web-kit/time';
 
 /** A visitor picked a slot: sign in or sign up first; the slot is kept and booked afterwards. */

@@ -1,12 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import {
-  confirmDialog,
-  FormAlert,
-  CurrentPasswordField,
-  showRequestError,
-  useServerForm,
-  useSession,
-} from '@crm/web-kit';
+import { confirmDialog, showRequestError, useServerForm, useSession } from '@crm/web-kit';
+import { FormAlert, CurrentPasswordField } from '@crm/web-kit/forms';
 import { flashNotice } from '@/lib/flash-notice';
 import { deleteMyAccount, downloadMyData } from '../api/my-data';
 import './my-data.css';
