@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { federation } from '@module-federation/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { remoteFederationOptions } from '../../packages/web-kit/build/federation.ts';
+import { REMOTE_CODE_SPLITTING, remoteFederationOptions } from '../../packages/web-kit/build/federation.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -25,5 +25,6 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: false,
+    rolldownOptions: { output: { codeSplitting: REMOTE_CODE_SPLITTING } },
   },
 });

@@ -35,3 +35,18 @@ export function remoteFederationOptions(name: string, appModule: string) {
     experiments: { externalRuntime: true },
   };
 }
+
+/**
+ * Output chunking of a remote: `@crm/web-kit/forms` (and the phone formatting its fields use) is
+ * bundled into each remote, and left to itself the bundler puts it into chunks of its own, one
+ * static import after another (App → fields → phone): one more round trip each before the remote
+ * can render on a slow connection. One chunk for all of it keeps the request chain short.
+ */
+export const REMOTE_CODE_SPLITTING = {
+  groups: [
+    {
+      name: 'web-kit-forms',
+      test: /[\\/]packages[\\/](web-kit[\\/]src[\\/](forms[\\/]|ui[\\/]fields\.|ui[\\/]Modal\.|phone[\\/])|contracts[\\/]src[\\/]phone\.)/,
+    },
+  ],
+};
