@@ -20,9 +20,7 @@ import { browserOnProduct } from './support/browser-product';
 import { pickFutureSlot } from './support/booking';
 import { answerDialog } from './support/dialogs';
 import { BOOTSTRAP, createConfirmedPatient, startProduct, type Stack } from './support/product';
-
-const SPANISH_MONTHS =
-  'Enero Febrero Marzo Abril Mayo Junio Julio Agosto Septiembre Octubre Noviembre Diciembre'.split(' ');
+import { MONTH_NAMES } from '../packages/web-kit/src/time/calendar-names';
 
 let stack: Stack;
 let browser: Browser;
@@ -134,7 +132,7 @@ describe('deep links and errors', () => {
       const atCentre = moment.tz('Atlantic/Canary');
       const today = atCentre.format('YYYY-MM-DD');
       expect(await other.locator('.prerender-dates .wk-calendar__title').textContent()).toBe(
-        `${SPANISH_MONTHS[atCentre.month()]} ${atCentre.year()}`,
+        `${MONTH_NAMES[atCentre.month()]} ${atCentre.year()}`,
       );
       const todayButton = other.locator(`.prerender-dates button[data-day="${today}"]`);
       expect(await todayButton.getAttribute('class')).toContain('wk-calendar__day--today');

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
+import { contentSecurityPolicyAllowing } from './security-headers';
 
-/** The shell's index.html as served: its bytes and the SHA-256 hashes (base64) of its inline scripts. */
+/** The shell's index.html as served: its bytes and the CSP that lets its own inline scripts run. */
 export interface ShellDocument {
   body: Buffer;
-  scriptHashes: string[];
+  contentSecurityPolicy: string;
 }
 
 /** `<script>` elements without attributes: the build's inline scripts (external ones have `src`). */
@@ -17,8 +18,8 @@ export function inlineScriptHashes(html: string): string[] {
 }
 
 /**
- * Reads index.html once and again only when the file changes (a new build), so the CSP always names
- * the inline scripts of the document it goes with. Rejects (ENOENT) while the shell is not built.
+ * Reads index.html (and works out its CSP) once, and again only when the file changes (a new build),
+ * so the CSP always names the inline scripts of the document it goes with. Rejects (ENOENT) while the shell is not built.
  */
 export function shellDocumentLoader(file: string): () => Promise<ShellDocument> {
   let cached: { mtimeMs: number; size: number; document: ShellDocument } | undefined;
@@ -26,7 +27,8 @@ export function shellDocumentLoader(file: string): () => Promise<ShellDocument> 
     const { mtimeMs, size } = await stat(file);
     if (cached?.mtimeMs === mtimeMs && cached.size === size) return cached.document;
     const body = await readFile(file);
-    const document = { body, scriptHashes: inlineScriptHashes(body.toString('utf8')) };
+    const scriptHashes = inlineScriptHashes(body.toString('utf8'));
+    const document = { body, contentSecurityPolicy: contentSecurityPolicyAllowing(scriptHashes) };
     cached = { mtimeMs, size, document };
     return document;
   };

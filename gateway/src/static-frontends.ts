@@ -1,7 +1,6 @@
 import path from 'node:path';
 import type { ServerResponse } from 'node:http';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import { contentSecurityPolicyAllowing } from './security-headers';
 import { shellDocumentLoader } from './shell-document';
 
 /** Federated remotes, served under /mf/<name>/ from frontends/<name>/dist (see ARCHITECTURE "Frontends"). */
@@ -67,7 +66,7 @@ function shellDocument(file: string) {
   return (_req: Request, res: Response, next: NextFunction) => {
     load().then(
       (document) => {
-        res.setHeader('Content-Security-Policy', contentSecurityPolicyAllowing(document.scriptHashes));
+        res.setHeader('Content-Security-Policy', document.contentSecurityPolicy);
         res.setHeader('Cache-Control', REVALIDATE);
         res.type('html').send(document.body);
       },

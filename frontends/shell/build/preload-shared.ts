@@ -5,11 +5,8 @@ type OutputBundle = Rollup.OutputBundle;
 const isChunk = (output: OutputBundle[string] | undefined): output is Rollup.OutputChunk =>
   output?.type === 'chunk';
 
-/**
- * The files the shared singletons' chunks (`…__loadShare__…`) import when the federation runtime
- * starts them, with everything those files import in turn: on every page, at start-up.
- */
-export function startUpImports(bundle: OutputBundle): string[] {
+/** These chunks and every chunk they import statically, in turn (what loading them fetches). */
+export function withStaticImports(bundle: OutputBundle, fileNames: Iterable<string>): string[] {
   const found = new Set<string>();
   const visit = (fileName: string) => {
     const chunk = bundle[fileName];
@@ -17,10 +14,22 @@ export function startUpImports(bundle: OutputBundle): string[] {
     found.add(fileName);
     chunk.imports.forEach(visit);
   };
-  for (const chunk of Object.values(bundle).filter(isChunk)) {
-    if (chunk.fileName.includes('__loadShare__')) chunk.dynamicImports.forEach(visit);
-  }
+  for (const fileName of fileNames) visit(fileName);
   return [...found];
+}
+
+/**
+ * The files the shared singletons' chunks (`…__loadShare__…`) import when the federation runtime
+ * starts them, with everything those files import in turn: on every page, at start-up.
+ */
+export function startUpImports(bundle: OutputBundle): string[] {
+  const loadShares = Object.values(bundle).filter(
+    (output): output is Rollup.OutputChunk => isChunk(output) && output.fileName.includes('__loadShare__'),
+  );
+  return withStaticImports(
+    bundle,
+    loadShares.flatMap((chunk) => chunk.dynamicImports),
+  );
 }
 
 /**

@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { IndexHtmlTransformContext, Plugin, Rollup } from 'vite';
-import { startUpImports } from './preload-shared.ts';
+import { startUpImports, withStaticImports } from './preload-shared.ts';
+import {
+  MONTH_NAMES,
+  WEEKDAY_INITIALS,
+  WEEKDAY_NAMES,
+} from '../../../packages/web-kit/src/time/calendar-names.ts';
 import { HERO } from '../src/features/landing/hero-content.ts';
 
 const escape = (text: string): string =>
@@ -93,6 +98,19 @@ function builtLogoUrl({ bundle }: IndexHtmlTransformContext): string {
  */
 const ROUTE_FLAG = readFileSync(new URL('../inline/route-flag.js', import.meta.url), 'utf8').trim();
 if (/<\/script/i.test(ROUTE_FLAG)) throw new Error('inline/route-flag.js must not contain "</script"');
+if (!ROUTE_FLAG.includes('FROM_BUILD = {}'))
+  throw new Error('inline/route-flag.js must declare FROM_BUILD = {}');
+
+/** What the route flag gets from the build: the calendar's names (web-kit's) and the pages' chunks. */
+function routeFlagFor(routeChunks: Record<string, string[]>): string {
+  const fromBuild = {
+    months: MONTH_NAMES,
+    weekdays: WEEKDAY_NAMES,
+    weekdayInitials: WEEKDAY_INITIALS,
+    routeChunks,
+  };
+  return ROUTE_FLAG.replace('FROM_BUILD = {}', `FROM_BUILD = ${JSON.stringify(fromBuild)}`);
+}
 
 /**
  * The pages whose code the route flag starts fetching with the document: where visitors arrive (the
@@ -115,15 +133,7 @@ export function routeChunks(bundle: Rollup.OutputBundle, html: string): Record<s
   for (const [route, page] of Object.entries(PRELOADED_PAGES)) {
     const entry = chunks.find((chunk) => chunk.facadeModuleId?.endsWith(page));
     if (!entry) throw new Error(`no chunk for ${page}: update PRELOADED_PAGES`);
-    const files = new Set<string>();
-    const visit = (fileName: string) => {
-      const chunk = bundle[fileName];
-      if (chunk?.type !== 'chunk' || files.has(fileName)) return;
-      files.add(fileName);
-      chunk.imports.forEach(visit);
-    };
-    visit(entry.fileName);
-    routes[route] = [...files]
+    routes[route] = withStaticImports(bundle, [entry.fileName])
       .filter(
         (file) => !preloaded.has(file) && !file.includes('__loadShare__') && !html.includes(`/${file}"`),
       )
@@ -145,12 +155,12 @@ export function prerenderFirstScreens(): Plugin {
       // After Vite's own tags, so the preload scanner meets the stylesheet and modules first.
       order: 'post',
       handler: (html, context) => {
-        const chunks = context.bundle ? routeChunks(context.bundle, html) : {};
-        const routeFlag = ROUTE_FLAG.replace('ROUTE_CHUNKS = {}', `ROUTE_CHUNKS = ${JSON.stringify(chunks)}`);
+        const logoUrl = builtLogoUrl(context);
+        const routeFlag = routeFlagFor(context.bundle ? routeChunks(context.bundle, html) : {});
         return html
           .replace(
             '<div id="root"></div>',
-            `<div id="root">${homeMarkup(builtLogoUrl(context))}${datesMarkup(builtLogoUrl(context))}</div>`,
+            `<div id="root">${homeMarkup(logoUrl)}${datesMarkup(logoUrl)}</div>`,
           )
           .replace('</head>', `  <script>${routeFlag}</script>\n  </head>`);
       },

@@ -5,10 +5,11 @@
    2. On "/dates", fills the pre-rendered calendar with this month at the centre (Atlantic/Canary),
       in the markup of web-kit's Calendar, as soon as the parser has inserted it.
    3. Starts fetching the code of the page at this address right away, instead of after the shell's
-      own code has run: the page's chunks (ROUTE_CHUNKS, written in by the build) on the busiest
-      routes, the remote's entry on a remote's routes (one round trip less on a slow connection). */
+      own code has run: the page's chunks on the busiest routes, the remote's entry on a remote's
+      routes (one round trip less on a slow connection).
+   FROM_BUILD is written in by the build: the calendar's names (web-kit's) and the pages' chunks. */
 (function () {
-  var ROUTE_CHUNKS = {};
+  var FROM_BUILD = {};
   var path = location.pathname.replace(/\/+$/, '') || '/';
   var moving = /[?&]cambiar=1(&|$)/.test(location.search);
   var route = path === '/' ? 'home' : path === '/dates' && !moving ? 'dates' : 'app';
@@ -17,7 +18,7 @@
 
   var remote = /^\/doctor(\/|$)/.test(path) ? 'backoffice' : /^\/onboarding(\/|$)/.test(path) ? 'kiosk' : '';
   if (remote) preload('/mf/' + remote + '/remoteEntry.js');
-  (ROUTE_CHUNKS[path] || []).forEach(preload);
+  (FROM_BUILD.routeChunks[path] || []).forEach(preload);
 
   function preload(href) {
     var link = document.createElement('link');
@@ -39,21 +40,8 @@
   }
 
   function fillCalendar(calendar, grid) {
-    var MONTHS = [
-      'enero',
-      'febrero',
-      'marzo',
-      'abril',
-      'mayo',
-      'junio',
-      'julio',
-      'agosto',
-      'septiembre',
-      'octubre',
-      'noviembre',
-      'diciembre',
-    ];
-    var WEEKDAYS = ['domingo', 'lunes', 'martes', 'miércoles', 'jueves', 'viernes', 'sábado'];
+    var MONTHS = FROM_BUILD.months;
+    var WEEKDAYS = FROM_BUILD.weekdays;
     var today;
     try {
       // "2026-11-27": the centre's date, whatever the browser's zone.
@@ -65,13 +53,16 @@
     var month = Number(today.slice(5, 7)) - 1;
     var leading = new Date(Date.UTC(year, month, 1)).getUTCDay();
     var count = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-    var title = MONTHS[month].charAt(0).toUpperCase() + MONTHS[month].slice(1) + ' ' + year;
-    calendar.querySelector('.wk-calendar__title').textContent = title;
+    calendar.querySelector('.wk-calendar__title').textContent = MONTHS[month] + ' ' + year;
 
     var html = '';
     for (var w = 0; w < 7; w++) {
       html +=
-        '<abbr class="wk-calendar__weekday" title="' + WEEKDAYS[w] + '">' + 'DLMMJVS'.charAt(w) + '</abbr>';
+        '<abbr class="wk-calendar__weekday" title="' +
+        WEEKDAYS[w] +
+        '">' +
+        FROM_BUILD.weekdayInitials[w] +
+        '</abbr>';
     }
     for (var b = 0; b < leading; b++) html += '<span aria-hidden="true"></span>';
     for (var date = 1; date <= count; date++) {
@@ -91,7 +82,7 @@
         ', ' +
         date +
         ' de ' +
-        MONTHS[month] +
+        MONTHS[month].toLowerCase() +
         ' de ' +
         year +
         '" data-day="' +

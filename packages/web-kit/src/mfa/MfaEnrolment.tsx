@@ -13,7 +13,7 @@ const grouped = (secret: string) => secret.replace(/(.{4})/g, '$1 ').trim();
  * office's "Seguridad" page: the QR code (and the secret, for typing), the first code from the app,
  * then the 10 recovery codes, shown this once. `onDone` gets the confirmation's answer.
  */
-export function MfaEnrolment({
+export default function MfaEnrolment({
   setup,
   confirm,
   onDone,

@@ -1,7 +1,7 @@
-import { lazy, Suspense, type ComponentProps } from 'react';
+import type { ComponentProps } from 'react';
 import type { UserView } from '@crm/contracts';
-
-const PatientPicker = lazy(() => import('./PatientPickerModal'));
+import { loadedOnFirstRender } from '../ui/loaded-on-first-render';
+import type PatientPicker from './PatientPickerModal';
 
 export type PatientPickerModalProps = ComponentProps<typeof PatientPicker>;
 
@@ -10,13 +10,7 @@ export type PatientPickerModalProps = ComponentProps<typeof PatientPicker>;
  * remote too, it uses this singleton's session, API client and dialog queue) but its code stays out
  * of the shell's "/". It is a closed modal until opened, so nothing is shown while it loads.
  */
-export function PatientPickerModal(props: PatientPickerModalProps) {
-  return (
-    <Suspense fallback={null}>
-      <PatientPicker {...props} />
-    </Suspense>
-  );
-}
+export const PatientPickerModal = loadedOnFirstRender(() => import('./PatientPickerModal'));
 
 export interface SlotPatientPickerProps {
   /** The slot chosen by staff; the picker is open while it is set. */

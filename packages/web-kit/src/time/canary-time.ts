@@ -1,6 +1,7 @@
 import moment from 'moment-timezone/moment-timezone';
 import { CENTRE_TIME_ZONE, isOpeningWeekday, slotMinutesOfDay } from '@crm/contracts/src/centre-hours';
 import tzData from './tz-atlantic-canary.json';
+import { MONTH_NAMES, WEEKDAY_NAMES } from './calendar-names';
 
 /**
  * Time of the centre (SPEC §9): every date the site and the back office show or offer is wall-clock
@@ -14,30 +15,7 @@ moment.tz.load(tzData);
 
 export const CENTRE_TZ = CENTRE_TIME_ZONE;
 
-export const MONTH_NAMES = [
-  'Enero',
-  'Febrero',
-  'Marzo',
-  'Abril',
-  'Mayo',
-  'Junio',
-  'Julio',
-  'Agosto',
-  'Septiembre',
-  'Octubre',
-  'Noviembre',
-  'Diciembre',
-] as const;
-export const WEEKDAY_INITIALS = ['D', 'L', 'M', 'M', 'J', 'V', 'S'] as const;
-export const WEEKDAY_NAMES = [
-  'domingo',
-  'lunes',
-  'martes',
-  'miércoles',
-  'jueves',
-  'viernes',
-  'sábado',
-] as const;
+export { MONTH_NAMES, WEEKDAY_INITIALS, WEEKDAY_NAMES } from './calendar-names';
 
 /** A calendar day as "YYYY-MM-DD". */
 export type Day = string;
