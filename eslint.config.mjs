@@ -4,6 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import importPlugin from 'eslint-plugin-import';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import routerClientExports from './frontends/shell/build/router-client-exports.json' with { type: 'json' };
 
 /**
  * Import boundaries: services never import each other (they talk over HTTP and events), and domain
@@ -32,6 +33,19 @@ const contractsIndexInBrowser = {
   allowTypeImports: true,
   message: "Import values from '@crm/contracts/src/<module>' (zod-free); the index bundles every schema.",
 };
+
+/**
+ * Browser code uses only the part of react-router the shell shares (its build cuts the shared module
+ * to these exports, see frontends/shell/build/react-router-client-only.ts): anything else would be
+ * undefined in a remote running on the shell's copy.
+ */
+const sharedRouterOnly = ['react-router', 'react-router-dom'].map((name) => ({
+  name,
+  allowImportNames: routerClientExports,
+  allowTypeImports: true,
+  message: 'The shared router offers only the exports of frontends/shell/build/router-client-exports.json.',
+}));
+const browserImportPaths = [contractsIndexInBrowser, ...sharedRouterOnly];
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.infra/**', 'artifacts/**', 'coverage/**'] },
@@ -95,7 +109,7 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.flat.recommended.rules,
       ...jsxA11y.flatConfigs.recommended.rules,
-      'no-restricted-imports': ['error', { paths: [contractsIndexInBrowser] }],
+      'no-restricted-imports': ['error', { paths: browserImportPaths }],
     },
   },
   {
@@ -108,7 +122,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [contractsIndexInBrowser],
+          paths: browserImportPaths,
           patterns: [
             {
               group: ['@/features/*', '../../*', '../../../features/*'],

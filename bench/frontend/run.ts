@@ -233,7 +233,7 @@ async function main(): Promise<number> {
     const raw = scripts.reduce((sum, s) => sum + s.raw, 0);
     const gzip = scripts.reduce((sum, s) => sum + s.gzip, 0);
     console.log(`JavaScript downloaded by "/": ${scripts.length} files, ${kb(raw)} raw, ${kb(gzip)} gzip`);
-    for (const s of scripts.slice(0, 8)) {
+    for (const s of scripts) {
       console.log(
         `  ${kb(s.gzip).padStart(9)} gzip ${kb(s.raw).padStart(9)} raw  ${shortName(new URL(s.url).pathname)}`,
       );

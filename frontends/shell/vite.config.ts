@@ -7,7 +7,8 @@ import { defineConfig } from 'vite';
 import { inlineEntryCss } from './build/inline-entry-css.ts';
 import { preloadSharedStartUp } from './build/preload-shared.ts';
 import { prerenderFirstScreens } from './build/prerender-first-screens.ts';
-import { reactRouterClientOnly } from './build/react-router-client-only.ts';
+import { reactRouterClientModule, reactRouterClientOnly } from './build/react-router-client-only.ts';
+import { slimFederationRuntime } from './build/slim-federation-runtime.ts';
 import { SHARED_SINGLETONS } from '../../packages/web-kit/build/federation.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -20,7 +21,7 @@ const routerVersion: string = require('react-router/package.json').version;
  * React, the router, SWR and @crm/web-kit are singletons so that the remotes use the host's
  * instances (one session, one router, one dialog queue per page).
  */
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   base: '/',
   resolve: {
     alias: { '@': path.resolve(here, 'src') },
@@ -28,6 +29,8 @@ export default defineConfig({
   plugins: [
     // The shared react-router is its client-side API only (see build/react-router-client-only.ts).
     reactRouterClientOnly(),
+    // The federation runtime's version without the rest of its package.json.
+    slimFederationRuntime(),
     // The shared singletons' code, preloaded from index.html (see build/preload-shared.ts).
     preloadSharedStartUp(),
     // The entry's stylesheet inside index.html (see build/inline-entry-css.ts).
@@ -55,10 +58,16 @@ export default defineConfig({
         },
       },
       shareStrategy: 'loaded-first',
-      // The shared react-router is cut to its client API, so it is offered under the installed version.
+      // The shared react-router is cut to its client API (in builds), offered under the installed version.
       shared: {
         ...SHARED_SINGLETONS,
-        'react-router': { ...SHARED_SINGLETONS['react-router'], version: routerVersion },
+        'react-router': {
+          ...SHARED_SINGLETONS['react-router'],
+          version: routerVersion,
+          ...(command === 'build'
+            ? { import: reactRouterClientModule(path.resolve(here, 'node_modules/.crm-build')) }
+            : {}),
+        },
       },
       // Remotes are loaded from their remoteEntry.js, never from a manifest: no snapshot support needed.
       disableSnapshot: true,
@@ -73,5 +82,8 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: false,
+    // Every browser the centre supports has <link rel="modulepreload"> (Safari since 17); an older one
+    // only loads the preloaded chunks later, when they are imported.
+    modulePreload: { polyfill: false },
   },
-});
+}));

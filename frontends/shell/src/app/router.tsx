@@ -1,5 +1,6 @@
 import { lazy, Suspense, type ComponentType } from 'react';
-import { matchRoutes, useRoutes, type RouteObject } from 'react-router-dom';
+import { matchRoutes, useRoutes } from 'react-router-dom';
+import type { RouteObject } from 'react-router-dom';
 import { LoadingScreen } from '@crm/web-kit';
 import { RouteErrorBoundary } from '@/components/errors/RouteErrorScreen';
 import { NotFound } from '@/components/errors/NotFound';
