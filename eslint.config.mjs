@@ -103,7 +103,7 @@ export default tseslint.config(
   },
   // Front ends (browser code, React): hooks rules, accessibility rules, and feature boundaries.
   {
-    files: ['frontends/*/src/**/*.{ts,tsx}', 'packages/web-kit/src/**/*.{ts,tsx}'],
+    files: ['frontends/*/{src,inline}/**/*.{ts,tsx}', 'packages/web-kit/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
     rules: {
@@ -113,7 +113,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['frontends/*/public/**/*.js', 'frontends/*/inline/**/*.js'],
+    files: ['frontends/*/public/**/*.js'],
     languageOptions: { globals: { ...globals.browser } },
   },
   {

@@ -149,3 +149,24 @@ it('downloads no file twice (preloads are used, not fetched again)', () => {
   expect(downloadedTwice(visitor)).toEqual([]);
   expect(downloadedTwice(doctor)).toEqual([]);
 });
+
+it('starts no script before the first paint of "/" and "/dates", and asks for the centre profile once', async () => {
+  await page.evaluate(() => localStorage.removeItem('token'));
+  for (const path of ['/', '/dates']) {
+    const seen = await responsesDuring(async () => {
+      await page.goto(`${stack.gatewayUrl}${path}`);
+      await page.locator('.layout:not([class*="prerender"]) .site-header').waitFor();
+    });
+    const profileRequests = seen.filter((s) => pathOf(s.url) === '/api/v1/config/centre');
+    expect(profileRequests.map((s) => s.status)).toEqual([200]);
+    const { firstPaint, scriptStarts } = await page.evaluate(() => ({
+      firstPaint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
+      scriptStarts: performance
+        .getEntriesByType('resource')
+        .filter((entry) => new URL(entry.name).pathname.endsWith('.js'))
+        .map((entry) => entry.startTime),
+    }));
+    expect(scriptStarts.length).toBeGreaterThan(5);
+    expect(Math.min(...scriptStarts)).toBeGreaterThanOrEqual(firstPaint);
+  }
+});

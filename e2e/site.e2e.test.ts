@@ -124,6 +124,7 @@ describe('deep links and errors', () => {
   });
 
   it('paints the calendar of "/dates" before any JavaScript, this month at the centre, then the app takes over', async () => {
+    let staticIntro: string | null = null;
     const bare = await launchBrowser();
     const other = await bare.newPage(MOBILE);
     try {
@@ -140,6 +141,13 @@ describe('deep links and errors', () => {
       const days = other.locator('.prerender-dates .wk-calendar__grid button');
       expect(await days.count()).toBe(atCentre.daysInMonth());
       if (!today.endsWith('-01')) expect(await days.first().isDisabled()).toBe(true);
+      // The introduction is completed from the centre profile, as the app words it (checked below).
+      const intro = '.prerender-dates .page__header p';
+      await other.waitForFunction((p) => document.querySelector(p)?.textContent?.includes('€'), intro);
+      staticIntro = await other.locator(intro).textContent();
+      expect(staticIntro).toMatch(
+        /^Elija un día y una hora libre\. Atendemos de lunes a viernes de .+ \(hora de Canarias\)\. El reconocimiento cuesta \d+ €\.$/,
+      );
       await screenshot(other, 'dates-first-screen');
       await other.setViewportSize(DESKTOP);
       await screenshot(other, 'dates-first-screen');
@@ -151,10 +159,11 @@ describe('deep links and errors', () => {
     }
     // With the scripts, the app's calendar replaces the static one: same month, days that respond.
     await page.goto(`${stack.gatewayUrl}/dates`);
+    await page.locator('.prerender-dates').waitFor({ state: 'detached' });
     const firstOpenDay = page.locator('.booking-page .wk-calendar__grid button:not([disabled])').first();
     await firstOpenDay.click();
     await page.locator('.booking-page .wk-calendar__grid button[aria-pressed="true"]').waitFor();
-    expect(await page.locator('.prerender-dates').count()).toBe(0);
+    expect(await page.locator('.booking-page .page__header p').textContent()).toBe(staticIntro);
   });
 
   it('answers an unknown path with the bare 404 heading', async () => {

@@ -7,6 +7,7 @@ import { defineConfig } from 'vite';
 import { inlineEntryCss } from './build/inline-entry-css.ts';
 import { preloadSharedStartUp } from './build/preload-shared.ts';
 import { prerenderFirstScreens } from './build/prerender-first-screens.ts';
+import { routeFlag } from './build/route-flag.ts';
 import { reactRouterClientModule, reactRouterClientOnly } from './build/react-router-client-only.ts';
 import { slimFederationRuntime } from './build/slim-federation-runtime.ts';
 import { SHARED_SINGLETONS } from '../../packages/web-kit/build/federation.ts';
@@ -35,9 +36,10 @@ export default defineConfig(({ command }) => ({
     preloadSharedStartUp(),
     // The entry's stylesheet inside index.html (see build/inline-entry-css.ts).
     inlineEntryCss(),
-    // The first screens of "/" and "/dates" as static HTML, and the inline route flag, which preloads
-    // the chunks of a few pages (see build/prerender-first-screens.ts).
+    // The first screens of "/" and "/dates" as static HTML (see build/prerender-first-screens.ts).
     prerenderFirstScreens(),
+    // The inline route flag, which completes those screens and starts the shell (see build/route-flag.ts).
+    routeFlag(),
     react(),
     federation({
       name: 'shell',

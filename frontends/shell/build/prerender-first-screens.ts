@@ -1,11 +1,5 @@
-import { readFileSync } from 'node:fs';
-import type { IndexHtmlTransformContext, Plugin, Rollup } from 'vite';
-import { startUpImports, withStaticImports } from './preload-shared.ts';
-import {
-  MONTH_NAMES,
-  WEEKDAY_INITIALS,
-  WEEKDAY_NAMES,
-} from '../../../packages/web-kit/src/time/calendar-names.ts';
+import type { IndexHtmlTransformContext, Plugin } from 'vite';
+import { BOOKING_INTRO } from '../src/features/booking/booking-intro.ts';
 import { HERO } from '../src/features/landing/hero-content.ts';
 
 const escape = (text: string): string =>
@@ -52,7 +46,7 @@ export function homeMarkup(logoUrl: string): string {
 
 /**
  * The first screen of "/dates": header, the page's title and the calendar. The month depends on the
- * day the page is opened, so the calendar's title and days are filled in by inline/route-flag.js as
+ * day the page is opened, so the calendar's title and days are filled in by inline/route-flag.ts as
  * soon as the parser has inserted them (`data-first-screen-calendar`), with the markup of web-kit's
  * Calendar. Choosing a day needs the app: until it has started, the days do nothing.
  */
@@ -61,7 +55,7 @@ export function datesMarkup(logoUrl: string): string {
   <a class="skip-link" href="#prerender-main-dates">Saltar al contenido</a>
   ${headerMarkup(logoUrl, false)}
   <main id="prerender-main-dates" class="layout__main" tabindex="-1"><div class="page booking-page">
-    <header class="page__header"><h1>Reserve su cita</h1><p>Elija un día y una hora libre. ${placeholder('24em')}</p></header>
+    <header class="page__header"><h1>Reserve su cita</h1><p data-first-screen-intro>${escape(BOOKING_INTRO)} ${placeholder('24em')}</p></header>
     <div class="booking-page__body">
       <section class="wk-calendar" aria-labelledby="prerender-calendar-title" data-first-screen-calendar>
         <div class="wk-calendar__header">
@@ -91,58 +85,6 @@ function builtLogoUrl({ bundle }: IndexHtmlTransformContext): string {
 }
 
 /**
- * The route flag (inline/route-flag.js), inline in <head>: it must run before the first paint, and as
- * a file it would be a render-blocking request sharing a slow connection with the preloaded scripts.
- * The gateway's CSP for index.html allows exactly the inline scripts the file contains, by hash
- * (gateway/src/shell-document.ts); nothing else may run inline.
- */
-const ROUTE_FLAG = readFileSync(new URL('../inline/route-flag.js', import.meta.url), 'utf8').trim();
-if (/<\/script/i.test(ROUTE_FLAG)) throw new Error('inline/route-flag.js must not contain "</script"');
-if (!ROUTE_FLAG.includes('FROM_BUILD = {}'))
-  throw new Error('inline/route-flag.js must declare FROM_BUILD = {}');
-
-/** What the route flag gets from the build: the calendar's names (web-kit's) and the pages' chunks. */
-function routeFlagFor(routeChunks: Record<string, string[]>): string {
-  const fromBuild = {
-    months: MONTH_NAMES,
-    weekdays: WEEKDAY_NAMES,
-    weekdayInitials: WEEKDAY_INITIALS,
-    routeChunks,
-  };
-  return ROUTE_FLAG.replace('FROM_BUILD = {}', `FROM_BUILD = ${JSON.stringify(fromBuild)}`);
-}
-
-/**
- * The pages whose code the route flag starts fetching with the document: where visitors arrive (the
- * booking calendar) and where staff start their day (sign-in). Others load after the shell's code.
- */
-const PRELOADED_PAGES: Record<string, string> = {
-  '/dates': 'src/features/booking/components/BookingPage.tsx',
-  '/login': 'src/features/auth/components/SignInPage.tsx',
-};
-
-/**
- * The chunk of each preloaded page and the chunks it imports, minus those index.html preloads anyway:
- * named in the HTML so far, added by build/preload-shared.ts, or the shared singletons' own chunks
- * (`…__loadShare__…`), which the federation plugin adds to index.html after this hook.
- */
-export function routeChunks(bundle: Rollup.OutputBundle, html: string): Record<string, string[]> {
-  const preloaded = new Set(startUpImports(bundle));
-  const chunks = Object.values(bundle).filter((o): o is Rollup.OutputChunk => o.type === 'chunk');
-  const routes: Record<string, string[]> = {};
-  for (const [route, page] of Object.entries(PRELOADED_PAGES)) {
-    const entry = chunks.find((chunk) => chunk.facadeModuleId?.endsWith(page));
-    if (!entry) throw new Error(`no chunk for ${page}: update PRELOADED_PAGES`);
-    routes[route] = withStaticImports(bundle, [entry.fileName])
-      .filter(
-        (file) => !preloaded.has(file) && !file.includes('__loadShare__') && !html.includes(`/${file}"`),
-      )
-      .map((file) => `/${file}`);
-  }
-  return routes;
-}
-
-/**
  * The first screens of "/" and "/dates" as static HTML inside #root, with the same markup and classes
  * React renders, so those pages paint as soon as the HTML arrives instead of after the JavaScript
  * (React replaces them when it mounts). index.html is the SPA fallback of every route, so each copy
@@ -152,17 +94,13 @@ export function prerenderFirstScreens(): Plugin {
   return {
     name: 'crm:prerender-first-screens',
     transformIndexHtml: {
-      // After Vite's own tags, so the preload scanner meets the stylesheet and modules first.
       order: 'post',
       handler: (html, context) => {
         const logoUrl = builtLogoUrl(context);
-        const routeFlag = routeFlagFor(context.bundle ? routeChunks(context.bundle, html) : {});
-        return html
-          .replace(
-            '<div id="root"></div>',
-            `<div id="root">${homeMarkup(logoUrl)}${datesMarkup(logoUrl)}</div>`,
-          )
-          .replace('</head>', `  <script>${routeFlag}</script>\n  </head>`);
+        return html.replace(
+          '<div id="root"></div>',
+          `<div id="root">${homeMarkup(logoUrl)}${datesMarkup(logoUrl)}</div>`,
+        );
       },
     },
   };

@@ -1,10 +1,11 @@
 import { useEffect } from 'react';
 import useSWR, { preload } from 'swr';
 import type { CentreProfile } from '@crm/contracts';
-import { apiRequest } from '../api/client';
+import { API_BASE, apiRequest } from '../api/client';
+import { CENTRE_PROFILE_URL, takeEarlyRequest } from './early-request';
 
 /** `GET /config/centre`: public, cached at the gateway; the SWR key of the profile. */
-export const CENTRE_PROFILE_PATH = '/config/centre';
+export const CENTRE_PROFILE_PATH = CENTRE_PROFILE_URL.slice(API_BASE.length);
 
 /**
  * The last profile this page received. It backs the hook's `fallbackData`, so the facts stay on
@@ -13,12 +14,16 @@ export const CENTRE_PROFILE_PATH = '/config/centre';
  */
 let lastProfile: CentreProfile | undefined;
 
-/** Fetches the profile without the session token: it is public, and one answer fits every visitor. */
-export const getCentreProfile = (): Promise<CentreProfile> =>
-  apiRequest<CentreProfile>(CENTRE_PROFILE_PATH, { auth: false }).then((profile) => {
-    lastProfile = profile;
-    return profile;
-  });
+/**
+ * Fetches the profile without the session token (it is public, and one answer fits every visitor),
+ * or takes the request the page started before the app (see early-request.ts).
+ */
+export const getCentreProfile = async (): Promise<CentreProfile> => {
+  const profile =
+    (await takeEarlyRequest()) ?? (await apiRequest<CentreProfile>(CENTRE_PROFILE_PATH, { auth: false }));
+  lastProfile = profile;
+  return profile;
+};
 
 /**
  * Starts the request before React renders (call it from an app's entry): the first `useCentreProfile`

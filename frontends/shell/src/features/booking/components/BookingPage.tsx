@@ -25,6 +25,7 @@ import { useBookedDates } from '../api/get-booked-dates';
 import { SlotList } from './SlotList';
 import { WaitlistButton } from './WaitlistButton';
 import { WelcomeModal } from './WelcomeModal';
+import { BOOKING_INTRO, hoursAndPrice, MOVING_INTRO } from '../booking-intro';
 import { Placeholder } from '@/components/centre/Placeholder';
 import { usePageTitle } from '@/lib/page-title';
 
@@ -107,11 +108,12 @@ export default function BookingPage() {
       <header className="page__header">
         <h1>{moving ? 'Cambie su cita' : 'Reserve su cita'}</h1>
         <p>
-          {moving
-            ? 'Elija el nuevo día y la nueva hora: su cita actual se mantiene hasta que confirme la nueva.'
-            : 'Elija un día y una hora libre.'}
+          {moving ? MOVING_INTRO : BOOKING_INTRO}
           {profile ? (
-            ` Atendemos ${describeOpeningHours(profile.openingHours)} (hora de Canarias). El reconocimiento cuesta ${formatPrice(profile.prices.checkUp, profile.prices.currency)}.`
+            hoursAndPrice(
+              describeOpeningHours(profile.openingHours),
+              formatPrice(profile.prices.checkUp, profile.prices.currency),
+            )
           ) : profileStatus === 'loading' ? (
             <>
               {' '}
