@@ -95,7 +95,10 @@ function whenParsed(selector: string, fill: (element: HTMLElement) => void): voi
  */
 function completeIntroduction(): void {
   const profile = fetch(CENTRE_PROFILE_URL, { credentials: 'include' })
-    .then((response) => (response.ok ? (response.json() as Promise<CentreProfile>) : undefined))
+    // An error's body is read too: left unread, the request would stay open.
+    .then((response) =>
+      response.ok ? (response.json() as Promise<CentreProfile>) : response.text().then(() => undefined),
+    )
     .catch(() => undefined);
   (window as EarlyRequestWindow).crmCentreProfile = profile;
   whenParsed('[data-first-screen-intro]', (intro) => {
