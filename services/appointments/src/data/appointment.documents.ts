@@ -103,7 +103,8 @@ export function activeDocument(appointment: NewAppointment, id: string, event: E
 
 /**
  * A copy of the active document as another kind (check-in, final), under other keys. The active
- * document's pending events are not copied: the relay publishes them from there.
+ * document's pending events are not copied: the relay publishes them from there (see `pendingEvents`
+ * for a copy that outlives it).
  */
 export function copyOf(
   active: AppointmentDocument,
@@ -118,4 +119,16 @@ export function copyOf(
   } = active as AppointmentDocument & { outbox?: unknown; outboxRejected?: unknown };
   const copy = { ...kept, _id: new Types.ObjectId(), ...fields };
   return events.length ? withOutbox(copy, ...events) : copy;
+}
+
+/**
+ * The events the relay has not yet published from a document. The final copy of an ended appointment
+ * carries them ahead of its own, because the active document is deleted right after: an appointment
+ * booked and cancelled within a moment would otherwise lose its booked event. Should the relay have
+ * been publishing one of them at that moment, it goes out twice, which consumers drop by its id
+ * (delivery is at-least-once).
+ */
+export function pendingEvents(document: AppointmentDocument): EventEnvelope[] {
+  const { outbox } = document as AppointmentDocument & { outbox?: EventEnvelope[] };
+  return Array.isArray(outbox) ? outbox : [];
 }

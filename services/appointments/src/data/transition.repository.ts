@@ -9,7 +9,7 @@ import type {
   TransitionRepository,
   UnconfirmedHolds,
 } from '../domain/appointment';
-import { copyOf, currentOf, keys, toAppointment } from './appointment.documents';
+import { copyOf, currentOf, keys, pendingEvents, toAppointment } from './appointment.documents';
 import type { AppointmentDocument, AppointmentModels } from './appointment.model';
 
 const PAGE = 500;
@@ -90,7 +90,7 @@ export class MongoTransitionRepository implements TransitionRepository, Unconfir
         ...(ending.rescheduledTo ? { rescheduledTo: ending.rescheduledTo } : {}),
         ...(ending.refundable !== undefined ? { refundable: ending.refundable } : {}),
       },
-      [event(ended)],
+      [...pendingEvents(active), event(ended)],
     );
     if (!(await this.insert(final))) return undefined;
     // Ended now; deleting the active document frees slot and patient (housekeeping, if this fails).
