@@ -1,5 +1,5 @@
 import type { IndexHtmlTransformContext, Plugin } from 'vite';
-import { BOOKING_INTRO } from '../src/features/booking/booking-intro.ts';
+import { BOOKING_INTRO, FACT_WIDTHS, HOURS_AND_PRICE } from '../src/features/booking/booking-intro.ts';
 import { HERO } from '../src/features/landing/hero-content.ts';
 
 const escape = (text: string): string =>
@@ -44,6 +44,12 @@ export function homeMarkup(logoUrl: string): string {
 </div>`;
 }
 
+/** The booking page's introduction as React renders it while the centre profile loads. */
+const introMarkup = (): string => {
+  const [lead, middle, end] = HOURS_AND_PRICE.map(escape);
+  return `${escape(BOOKING_INTRO)}${lead}${placeholder(FACT_WIDTHS.hours)}${middle}${placeholder(FACT_WIDTHS.price)}${end}`;
+};
+
 /**
  * The first screen of "/dates": header, the page's title and the calendar. The month depends on the
  * day the page is opened, so the calendar's title and days are filled in by inline/route-flag.ts as
@@ -55,7 +61,7 @@ export function datesMarkup(logoUrl: string): string {
   <a class="skip-link" href="#prerender-main-dates">Saltar al contenido</a>
   ${headerMarkup(logoUrl, false)}
   <main id="prerender-main-dates" class="layout__main" tabindex="-1"><div class="page booking-page">
-    <header class="page__header"><h1>Reserve su cita</h1><p data-first-screen-intro>${escape(BOOKING_INTRO)} ${placeholder('24em')}</p></header>
+    <header class="page__header"><h1>Reserve su cita</h1><p data-first-screen-intro>${introMarkup()}</p></header>
     <div class="booking-page__body">
       <section class="wk-calendar" aria-labelledby="prerender-calendar-title" data-first-screen-calendar>
         <div class="wk-calendar__header">

@@ -25,7 +25,7 @@ import { useBookedDates } from '../api/get-booked-dates';
 import { SlotList } from './SlotList';
 import { WaitlistButton } from './WaitlistButton';
 import { WelcomeModal } from './WelcomeModal';
-import { BOOKING_INTRO, hoursAndPrice, MOVING_INTRO } from '../booking-intro';
+import { BOOKING_INTRO, FACT_WIDTHS, HOURS_AND_PRICE, hoursAndPrice, MOVING_INTRO } from '../booking-intro';
 import { Placeholder } from '@/components/centre/Placeholder';
 import { usePageTitle } from '@/lib/page-title';
 
@@ -116,8 +116,11 @@ export default function BookingPage() {
             )
           ) : profileStatus === 'loading' ? (
             <>
-              {' '}
-              <Placeholder width="24em" />
+              {HOURS_AND_PRICE[0]}
+              <Placeholder width={FACT_WIDTHS.hours} />
+              {HOURS_AND_PRICE[1]}
+              <Placeholder width={FACT_WIDTHS.price} />
+              {HOURS_AND_PRICE[2]}
             </>
           ) : null}
         </p>
