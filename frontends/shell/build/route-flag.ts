@@ -18,7 +18,7 @@ const PRELOADED_PAGES: Record<string, string> = {
 };
 
 /** The chunk of each preloaded page and the chunks it imports, minus those the shell starts with. */
-export function routeChunks(bundle: Rollup.OutputBundle, startUp: Set<string>): Record<string, string[]> {
+function routeChunks(bundle: Rollup.OutputBundle, startUp: Set<string>): Record<string, string[]> {
   const chunks = Object.values(bundle).filter((o): o is Rollup.OutputChunk => o.type === 'chunk');
   const routes: Record<string, string[]> = {};
   for (const [route, page] of Object.entries(PRELOADED_PAGES)) {
