@@ -29,7 +29,8 @@ import { slotAllocator } from './support/slots';
 /**
  * Issue 16, what happens without a call: a clinical record saved (records.record.created.v1 on the
  * exchange) marks its appointment attended; the no-show sweep, run by two replicas at once, moves
- * each due appointment once with one event; housekeeping finishes a kiosk swap a crash cut short.
+ * each due appointment once with one event; housekeeping finishes a kiosk swap a crash cut short;
+ * an appointment ended before the relay published its booked event still announces both, in order.
  */
 
 let stack: Stack;
@@ -50,7 +51,7 @@ beforeAll(async () => {
   await appointmentsStackReady(stack);
   await waitForConsumer(stack.amqpUrl, `${stack.env.QUEUE_PREFIX}.appointments.records`);
   staff = await staffTokens(stack);
-  patients = await createPatients(stack, staff.DOCTOR, 4, 'events');
+  patients = await createPatients(stack, staff.DOCTOR, 5, 'events');
 }, 60_000);
 afterAll(async () => {
   await stack?.stop();
@@ -233,5 +234,33 @@ describe('housekeeping', () => {
     expect(held).toMatchObject({ id: walkInId, status: 'booked', channel: 'kiosk', walkIn: true });
     expect(await service().models.Appointment.countDocuments({ appointmentId: walkInId })).toBe(1);
     expect((await housekeeper().housekeeping()).replaced).toBe(0);
+  });
+});
+
+describe('an appointment ended before the relay published its booked event', () => {
+  it('still announces the booking, then the cancellation (the final copy carries the pending event)', async () => {
+    const patient = freshPatient();
+    const events = await listenForMessages<{ data: { id: string } }>(
+      stack.amqpUrl,
+      stack.exchange,
+      'appointments.appointment.*.v1',
+    );
+    // Booked and cancelled while the relay is stopped: the active document, with the booked event
+    // still in its outbox, is deleted by the cancellation.
+    await service().relay.stop();
+    let id: string;
+    try {
+      id = (await walkIn(patient)).id;
+      expect((await stack.api.delete(`/dates/cancel/${id}`, staff.DOCTOR)).status).toBe(200);
+    } finally {
+      service().relay.start();
+    }
+    try {
+      await events.waitFor((m) => m.routingKey.endsWith('.cancelled.v1') && m.body.data.id === id);
+      const mine = events.received.filter((m) => m.body.data.id === id).map((m) => m.routingKey);
+      expect(mine).toEqual(['appointments.appointment.booked.v1', 'appointments.appointment.cancelled.v1']);
+    } finally {
+      await events.close();
+    }
   });
 });
