@@ -112,10 +112,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { paths: browserImportPaths }],
     },
   },
-  {
-    files: ['frontends/*/public/**/*.js'],
-    languageOptions: { globals: { ...globals.browser } },
-  },
+  { files: ['frontends/*/public/**/*.js'], languageOptions: { globals: { ...globals.browser } } },
   {
     files: ['frontends/*/src/features/**/*.{ts,tsx}'],
     rules: {

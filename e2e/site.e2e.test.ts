@@ -159,7 +159,7 @@ describe('deep links and errors', () => {
     }
     // With the scripts, the app's calendar replaces the static one: same month, days that respond.
     await page.goto(`${stack.gatewayUrl}/dates`);
-    await page.locator('.prerender-dates').waitFor({ state: 'detached' });
+    await appStarted(page);
     const firstOpenDay = page.locator('.booking-page .wk-calendar__grid button:not([disabled])').first();
     await firstOpenDay.click();
     await page.locator('.booking-page .wk-calendar__grid button[aria-pressed="true"]').waitFor();

@@ -2,9 +2,13 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { contentSecurityPolicyAllowing } from './security-headers';
 
-/** The shell's index.html as served: its bytes and the CSP that lets its own inline scripts run. */
+/**
+ * The shell's index.html as served: its bytes, their ETag (for 304s, worked out once per read rather
+ * than on every answer) and the CSP that lets its own inline scripts run.
+ */
 export interface ShellDocument {
   body: Buffer;
+  etag: string;
   contentSecurityPolicy: string;
 }
 
@@ -28,7 +32,11 @@ export function shellDocumentLoader(file: string): () => Promise<ShellDocument> 
     if (cached?.mtimeMs === mtimeMs && cached.size === size) return cached.document;
     const body = await readFile(file);
     const scriptHashes = inlineScriptHashes(body.toString('utf8'));
-    const document = { body, contentSecurityPolicy: contentSecurityPolicyAllowing(scriptHashes) };
+    const document = {
+      body,
+      etag: `"${createHash('sha256').update(body).digest('base64url')}"`,
+      contentSecurityPolicy: contentSecurityPolicyAllowing(scriptHashes),
+    };
     cached = { mtimeMs, size, document };
     return document;
   };

@@ -68,6 +68,8 @@ function shellDocument(file: string) {
       (document) => {
         res.setHeader('Content-Security-Policy', document.contentSecurityPolicy);
         res.setHeader('Cache-Control', REVALIDATE);
+        // Set, Express answers a matching If-None-Match with 304 instead of hashing the body again.
+        res.setHeader('ETag', document.etag);
         res.type('html').send(document.body);
       },
       (error: NodeJS.ErrnoException) => {

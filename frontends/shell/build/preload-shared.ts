@@ -22,7 +22,7 @@ export function withStaticImports(bundle: OutputBundle, fileNames: Iterable<stri
  * The files the shared singletons' chunks (`…__loadShare__…`) import when the federation runtime
  * starts them, with everything those files import in turn: on every page, at start-up.
  */
-export function startUpImports(bundle: OutputBundle): string[] {
+function startUpImports(bundle: OutputBundle): string[] {
   const loadShares = Object.values(bundle).filter(
     (output): output is Rollup.OutputChunk => isChunk(output) && output.fileName.includes('__loadShare__'),
   );

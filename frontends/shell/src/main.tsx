@@ -14,9 +14,8 @@ import { preloadPage } from './app/router';
 preloadCentreProfile();
 
 // The first render waits for the page's own code, so it shows the page (not "Loading..." in
-// between the pre-rendered first screen and the page).
-// In a transition React renders in slices that yield to the browser, instead of one long task that
-// would keep a phone from responding (and count against the page's Total Blocking Time).
+// between the pre-rendered first screen and the page), and runs in a transition: React renders in
+// slices that yield to the browser instead of one long task that keeps a phone from responding.
 void preloadPage(location.pathname).then(() => {
   const root = createRoot(document.getElementById('root')!);
   startTransition(() =>

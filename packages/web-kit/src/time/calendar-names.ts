@@ -1,6 +1,6 @@
 /**
- * The calendar's Spanish names, with no dependency: web-kit's Calendar uses them, and the build of
- * the shell writes them into the static first screen of "/dates" (build/prerender-first-screens.ts).
+ * The calendar's Spanish names, with no dependency: web-kit's Calendar uses them, and so does the
+ * shell's inline route flag, which draws the static first screen of "/dates" (inline/route-flag.ts).
  */
 export const MONTH_NAMES = [
   'Enero',
