@@ -18,7 +18,7 @@ import type { RouteMiddleware } from './proxy-table';
 import { createRateLimiters } from './rate-limit';
 import { createRedisClient } from './redis-client';
 import { applySecurityHeaders } from './security-headers';
-import { createSessionCheck } from './session-check';
+import { createSessionChecker, type SessionChecker } from './session-check';
 import { createIdleCheck } from './idle-timeout';
 import { staticFrontends } from './static-frontends';
 import { createUpstreams } from './upstream-proxy';
@@ -38,6 +38,8 @@ export interface Gateway {
   /** Express app for everything that is not `/api/*` (health, frontends). */
   app: Express;
   redis: Redis;
+  /** The ended-session check (whether it remembers answers right now, for tests). */
+  sessions: Pick<SessionChecker, 'remembering'>;
   /** `/readyz` answers 503 from now on, so load balancers stop sending traffic before we stop. */
   startDraining: () => void;
   close: () => Promise<void>;
@@ -55,13 +57,14 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
   const tokens = new TokenService(config.JWT_SECRET, durationToSeconds(config.JWT_TTL));
   const upstreams = createUpstreams(config, logger);
   const rateLimiters = createRateLimiters(config, redis, logger);
+  const sessions = createSessionChecker(redis, logger, config.SESSION_CHECK_CACHE_MS);
   let draining = false;
 
   const api = createApiHandler({
     config,
     logger,
     tokens,
-    sessionCheck: createSessionCheck(redis, logger),
+    sessionCheck: sessions.check,
     idleCheck: createIdleCheck(redis, logger, {
       timeoutMs: config.STAFF_IDLE_TIMEOUT_MINUTES * 60_000,
       roles: ['DOCTOR', 'ADMIN'],
@@ -96,11 +99,13 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     listener,
     app,
     redis,
+    sessions,
     startDraining: () => {
       draining = true;
     },
     close: async () => {
       rateLimiters.close();
+      await sessions.close();
       for (const upstream of upstreams.values()) upstream.agent.destroy();
       if (ownsRedis) await redis.quit().catch(() => redis.disconnect());
     },

@@ -38,10 +38,22 @@ export const gatewayEnvSchema = baseEnvSchema
     REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
     /** Every Redis command gives up after this; a slow Redis must never slow the proxy down. */
     REDIS_COMMAND_TIMEOUT_MS: positiveInt(250),
+    /**
+     * How long a "session still valid" answer from Redis is reused (0: ask on every request). The auth
+     * service announces every ended session, which makes the gateway forget all such answers at once
+     * (session-check.ts), so this bounds the delay only if an announcement were lost.
+     */
+    SESSION_CHECK_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
 
     /** Global limit: requests per client address per window, on every /api route. */
     RATE_LIMIT_WINDOW_MS: positiveInt(60_000),
     RATE_LIMIT_MAX: positiveInt(600),
+    /**
+     * The global limit is counted in each gateway's memory and added to the shared count in Redis at
+     * most this often per client (every replica learns the others' counts then): replicas together
+     * may let through, over the limit, what reaches the others within this interval.
+     */
+    RATE_LIMIT_SYNC_MS: z.coerce.number().int().min(0).max(60_000).default(100),
     /**
      * Stricter limits per client address and route on the sign-in family. Sign-in counts only
      * failed attempts (a clinic's patients signing in over one Wi-Fi never add up); sign-up,

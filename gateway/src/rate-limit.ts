@@ -16,10 +16,11 @@ import type { GatewayConfig } from './config';
 import { clientIp } from './client-address';
 import { sendJson } from './json-response';
 import type { Middleware, Next } from './proxy-table';
+import { LocalFirstRedisStore, type OutageListener } from './local-first-store';
 import { isRedisReady } from './redis-client';
 
 /** Logs "fell back to memory" once per outage and "back on redis" once when it returns. */
-class OutageNotice {
+class OutageNotice implements OutageListener {
   private down = false;
   constructor(private readonly logger: Logger) {}
   fellBack(reason: string): void {
@@ -149,17 +150,16 @@ export interface RateLimiters {
 
 export function createRateLimiters(config: GatewayConfig, redis: Redis, logger: Logger): RateLimiters {
   const notice = new OutageNotice(logger);
-  const stores: RedisWithMemoryFallbackStore[] = [];
+  const stores: Array<{ shutdown(): void }> = [];
   const clientKey = (req: IncomingMessage) => ipKeyGenerator(clientIp(req, config.TRUST_PROXY_HOPS));
 
   const limiter = (
-    prefix: string,
+    store: Store & { shutdown(): void },
     windowMs: number,
     limit: number,
     keyOf: (req: IncomingMessage) => string,
     countOnlyFailures = false,
   ) => {
-    const store = new RedisWithMemoryFallbackStore(redis, prefix, notice);
     stores.push(store);
     const middleware = rateLimit({
       windowMs,
@@ -189,20 +189,24 @@ export function createRateLimiters(config: GatewayConfig, redis: Redis, logger: 
     return middleware as unknown as (req: IncomingMessage, res: ServerResponse, next: Next) => void;
   };
 
+  const prefix = config.RATE_LIMIT_REDIS_PREFIX;
+  const shared = (name: string) => new RedisWithMemoryFallbackStore(redis, `${prefix}${name}:`, notice);
+  // Every request passes the global limit: it decides in memory and shares through Redis behind
+  // the request. The stricter sign-in family is rare and counts every hit in Redis at once.
   const global = limiter(
-    `${config.RATE_LIMIT_REDIS_PREFIX}global:`,
+    new LocalFirstRedisStore(redis, `${prefix}global:`, config.RATE_LIMIT_SYNC_MS, notice),
     config.RATE_LIMIT_WINDOW_MS,
     config.RATE_LIMIT_MAX,
     clientKey,
   );
   const auth = limiter(
-    `${config.RATE_LIMIT_REDIS_PREFIX}auth:`,
+    shared('auth'),
     config.RATE_LIMIT_AUTH_WINDOW_MS,
     config.RATE_LIMIT_AUTH_MAX,
     (req) => `${(req as WithRouteName)[ROUTE_NAME]}:${clientKey(req)}`,
   );
   const signInFailures = limiter(
-    `${config.RATE_LIMIT_REDIS_PREFIX}signin-failures:`,
+    shared('signin-failures'),
     config.RATE_LIMIT_AUTH_WINDOW_MS,
     config.RATE_LIMIT_SIGNIN_FAILURES_MAX,
     clientKey,

@@ -3,7 +3,7 @@ import jwt from 'jsonwebtoken';
 import { sessionKeys } from '@crm/contracts';
 import { TokenService } from '@crm/server-kit';
 import { hostileTokens, mintToken, TEST_JWT_SECRET, uniqueName } from '@crm/testing';
-import { REDIS_URL, startGateway, type RunningGateway } from './support/gateway';
+import { REDIS_URL, startGateway, waitFor, type RunningGateway } from './support/gateway';
 import { rawRequest, startEchoUpstream, type Echo, type TestServer } from './support/upstreams';
 
 const patient = () => ({ id: uniqueName('user'), rol: 'PACIENT' as const });
@@ -140,14 +140,57 @@ describe('protected routes', () => {
     expect(body.headers.authorization).toBe(`Bearer ${token}`);
   });
 
-  it('answers 401 for a signed-out token (revoked jti in Redis)', async () => {
+  it('answers 401 at once for a signed-out token (revoked jti in Redis, announced), though it was just used', async () => {
+    await waitFor(() => gw.gateway.sessions.remembering(), 5000, 'the announcements subscription');
     const tokens = new TokenService(TEST_JWT_SECRET, 3600);
     const { token, claims } = tokens.sign(patient());
+    // Used twice: the second answer comes from what the gateway remembers.
     expect((await call('/api/v1/dates', { headers: bearer(token) })).status).toBe(200);
+    expect((await call('/api/v1/dates', { headers: bearer(token) })).status).toBe(200);
+    // As the auth service does it: the key, then the announcement.
     await redis.set(sessionKeys.revokedToken(claims.jti), '1', 'EX', 60);
+    await redis.publish(sessionKeys.endedChannel, JSON.stringify({ tokenId: claims.jti }));
     const { status, body } = await call('/api/v1/dates', { headers: bearer(token) });
     expect(status).toBe(401);
     expect(body).toEqual({ message: 'Unauthorized' });
+  });
+
+  it('refuses a password-reset user’s older token at once after the announcement, though it was just used', async () => {
+    await waitFor(() => gw.gateway.sessions.remembering(), 5000, 'the announcements subscription');
+    const user = patient();
+    const token = mintToken(user);
+    expect((await call('/api/v1/dates', { headers: bearer(token) })).status).toBe(200);
+    const validAfter = Math.floor(Date.now() / 1000) + 5;
+    await redis.set(sessionKeys.validAfter(user.id), String(validAfter), 'EX', 60);
+    await redis.publish(sessionKeys.endedChannel, JSON.stringify({ userId: user.id, validAfter }));
+    expect((await call('/api/v1/dates', { headers: bearer(token) })).status).toBe(401);
+  });
+
+  it('remembers a valid answer no longer than SESSION_CHECK_CACHE_MS, and not at all with 0', async () => {
+    const short = await startGateway({
+      APPOINTMENTS_SERVICE_URL: appointments.url,
+      SESSION_CHECK_CACHE_MS: '300',
+    });
+    const never = await startGateway({
+      APPOINTMENTS_SERVICE_URL: appointments.url,
+      SESSION_CHECK_CACHE_MS: '0',
+    });
+    try {
+      await waitFor(() => short.gateway.sessions.remembering(), 5000, 'the announcements subscription');
+      expect(never.gateway.sessions.remembering()).toBe(false);
+      const { token, claims } = new TokenService(TEST_JWT_SECRET, 3600).sign(patient());
+      const status = async (g: RunningGateway) =>
+        (await fetch(`${g.url}/api/v1/dates`, { headers: bearer(token) })).status;
+      expect([await status(short), await status(never)]).toEqual([200, 200]);
+      // Written without an announcement (as if it were lost): only the bound of remembering applies.
+      await redis.set(sessionKeys.revokedToken(claims.jti), '1', 'EX', 60);
+      expect(await status(never)).toBe(401);
+      expect(await status(short)).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 350));
+      expect(await status(short)).toBe(401);
+    } finally {
+      await Promise.all([short.close(), never.close()]);
+    }
   });
 
   it('answers 401 for a token issued before the user’s valid-after instant (password reset)', async () => {

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { mintToken, uniqueName } from '@crm/testing';
 import { retryAfterSeconds } from '../src/rate-limit';
-import { isReady, startGateway, waitFor } from './support/gateway';
+import { isReady, REDIS_URL, startGateway, waitFor } from './support/gateway';
 import { hasRedisServerBinary, PrivateRedis } from './support/private-redis';
 import { startEchoUpstream, type TestServer } from './support/upstreams';
 
@@ -150,6 +150,38 @@ describe('rate limits', () => {
     }
   });
 
+  it('shares the global count between replicas through Redis, each deciding in memory meanwhile', async () => {
+    const shared = {
+      ROOMS_SERVICE_URL: rooms.url,
+      RATE_LIMIT_MAX: '4',
+      RATE_LIMIT_SYNC_MS: '20',
+      RATE_LIMIT_REDIS_PREFIX: `${uniqueName('rl')}:`,
+    };
+    const [a, b] = await Promise.all([startGateway(shared), startGateway(shared)]);
+    const inspector = new Redis(REDIS_URL);
+    const key = `${shared.RATE_LIMIT_REDIS_PREFIX}global:*`;
+    const sharedCount = async () => Number(await inspector.get((await inspector.keys(key))[0] ?? 'none'));
+    try {
+      const rooms = (g: { url: string }) => () => fetch(`${g.url}/api/v1/rooms`);
+      const shares = (count: number) =>
+        waitFor(async () => (await sharedCount()) === count, 2000, `${count}`);
+      expect(await statuses(rooms(a), 2)).toEqual([200, 200]);
+      await shares(2);
+      // The second replica learns the first one's hits with its own first sync, RATE_LIMIT_SYNC_MS on.
+      expect(await statuses(rooms(b), 1)).toEqual([200]);
+      await shares(3);
+      expect(await statuses(rooms(b), 2)).toEqual([200, 429]);
+      await shares(5);
+      // The first replica decides on the count it last saw plus its own hits, then learns the rest.
+      expect(await statuses(rooms(a), 1)).toEqual([200]);
+      await shares(6);
+      expect(await statuses(rooms(a), 2)).toEqual([429, 429]);
+    } finally {
+      inspector.disconnect();
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
   it('shares the counters between gateway replicas through Redis', async () => {
     const shared = {
       AUTH_SERVICE_URL: auth.url,
@@ -189,6 +221,8 @@ describeWithRedisBinary('when Redis goes down', () => {
 
       await privateRedis.stop();
       await waitFor(() => !isReady(gw.gateway.redis), 5000, 'gateway to notice the outage');
+      // Deaf to sign-out announcements, it remembers no session answer.
+      await waitFor(() => !gw.gateway.sessions.remembering(), 5000, 'gateway to stop remembering sessions');
 
       // Protected route: the session check is skipped (fail open), the token is still verified.
       const started = Date.now();
@@ -204,6 +238,11 @@ describeWithRedisBinary('when Redis goes down', () => {
 
       await privateRedis.start();
       await waitFor(() => isReady(gw.gateway.redis), 10000, 'gateway to reconnect to redis');
+      await waitFor(
+        () => gw.gateway.sessions.remembering(),
+        10000,
+        'gateway to listen to announcements again',
+      );
       await inspector.connect();
       await inspector.flushall();
       expect((await signIn(gw.url)).status).toBe(401);

@@ -1,3 +1,5 @@
+import { Redis } from 'ioredis';
+import { sessionKeys } from '@crm/contracts';
 import { BOOTSTRAP, startStack, uniqueEmail, type Stack } from '../../../test-support/stack';
 
 let stack: Stack;
@@ -174,6 +176,30 @@ describe('sign-in and sign-out', () => {
     expect((await stack.api.get('/auth/currentUser', token)).status).toBe(401);
     expect((await stack.api.get('/users', token)).status).toBe(401);
     expect((await stack.api.get('/auth/currentUser', other)).status).toBe(200);
+  });
+
+  it('tells the gateways: the ended session’s key in Redis, then an announcement naming it', async () => {
+    const token = await stack.signIn(BOOTSTRAP.doctor.email, BOOTSTRAP.doctor.password);
+    const { jti } = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { jti: string };
+    const listener = new Redis(stack.env.REDIS_URL!);
+    const reader = new Redis(stack.env.REDIS_URL!);
+    try {
+      await listener.subscribe(sessionKeys.endedChannel);
+      const announced = new Promise<{ message: unknown; keyThen: string | null }>((resolve) => {
+        listener.on('message', (_channel, message: string) => {
+          const parsed = JSON.parse(message) as { tokenId?: string };
+          if (parsed.tokenId !== jti) return;
+          void reader
+            .get(sessionKeys.revokedToken(jti))
+            .then((keyThen) => resolve({ message: parsed, keyThen }));
+        });
+      });
+      expect((await stack.api.post('/auth/signOut', {}, token)).status).toBe(200);
+      expect(await announced).toEqual({ message: { tokenId: jti }, keyThen: '1' });
+    } finally {
+      listener.disconnect();
+      reader.disconnect();
+    }
   });
 
   it('creates the bootstrap accounts with their roles', async () => {

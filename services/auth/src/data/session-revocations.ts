@@ -21,7 +21,8 @@ const RESYNC_OVERLAP_MS = 60_000;
  * announced, through the outbox in the same insert, as `auth.session.ended.v1`: every service that
  * verifies tokens keeps it and refuses the session by itself (server-kit's ended-sessions.ts), also
  * while Redis is down. Redis carries the same facts to the gateway, which checks every request
- * cheaply; a write to Redis that fails (an outage) is made again by `syncToRedis`, so the gateway's
+ * cheaply: a key per fact, and an announcement on `sessionKeys.endedChannel` right after it so that
+ * a gateway forgets the answers it remembers. A write to Redis that fails (an outage) is made again by `syncToRedis`, so the gateway's
  * view is only delayed, never lost.
  */
 export class SessionRevocationStore implements SessionRevocations {
@@ -67,7 +68,7 @@ export class SessionRevocationStore implements SessionRevocations {
     }).lean<RevokedSessionDocument[]>();
     if (docs.length > 0) {
       const pipeline = this.redis.pipeline();
-      for (const doc of docs) pipeline.set(...this.redisEntry(doc));
+      for (const doc of docs) pipeline.set(...this.redisEntry(doc)).publish(...this.announcement(doc));
       const results = await pipeline.exec();
       if (!results || results.some(([error]) => error))
         throw new Error('Redis did not take the ended sessions');
@@ -96,9 +97,22 @@ export class SessionRevocationStore implements SessionRevocations {
       : [sessionKeys.revokedToken(doc._id), '1', 'EX', ttl];
   }
 
+  /** What the gateways hear on the ended-sessions channel: they forget the answers they remember. */
+  private announcement(doc: RevokedSessionDocument): [string, string] {
+    const fact = doc.userId ? { userId: doc.userId, validAfter: doc.validAfter } : { tokenId: doc._id };
+    return [sessionKeys.endedChannel, JSON.stringify(fact)];
+  }
+
+  /** The key first, then the announcement (one connection keeps them in that order). */
   private async tellGateway(doc: RevokedSessionDocument): Promise<void> {
     try {
-      await this.redis.set(...this.redisEntry(doc));
+      const results = await this.redis
+        .pipeline()
+        .set(...this.redisEntry(doc))
+        .publish(...this.announcement(doc))
+        .exec();
+      const failure = results?.find(([error]) => error)?.[0];
+      if (!results || failure) throw failure ?? new Error('Redis did not take the ended session');
     } catch (error) {
       // Written again by the next `syncToRedis` from the database record.
       this.syncedUntil = undefined;
