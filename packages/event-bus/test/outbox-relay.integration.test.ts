@@ -56,7 +56,12 @@ async function storedOutbox(id: string): Promise<unknown[] | undefined> {
 }
 
 /** A document as the relay sees it, outbox fields included. */
-type RawThing = { _id: string; outbox?: unknown[]; [OUTBOX_REJECTED_FIELD]?: unknown[] };
+type RawThing = {
+  _id: string;
+  outbox?: unknown[];
+  outboxPending?: boolean;
+  [OUTBOX_REJECTED_FIELD]?: unknown[];
+};
 
 const consumedCount = (eventId: string): number => consumed.filter((e) => e.id === eventId).length;
 
@@ -95,7 +100,7 @@ describe('OutboxRelay', () => {
     relay().start();
 
     await waitFor('the event to be consumed', () => consumedCount(eventId) === 1);
-    await waitFor('the outbox entry to be removed', async () => (await storedOutbox(thingId))?.length === 0);
+    await waitFor('the outbox entry to be removed', async () => (await storedOutbox(thingId)) === undefined);
     await sleep(1_000); // five more relay polls: nothing is published again
     expect(consumedCount(eventId)).toBe(1);
     const [event] = consumed.filter((e) => e.id === eventId);
@@ -122,7 +127,7 @@ describe('OutboxRelay', () => {
     expect(latencyMs).toBeLessThan(2_000);
     const stored = await Things.findById(thingId).lean();
     expect(stored?.status).toBe('changed'); // the change and the event were one write
-    await waitFor('the outbox entry to be removed', async () => (await storedOutbox(thingId))?.length === 0);
+    await waitFor('the outbox entry to be removed', async () => (await storedOutbox(thingId)) === undefined);
   });
 
   it('keeps retrying while it cannot publish, logs the outage once, and publishes when the broker is back', async () => {
@@ -157,7 +162,8 @@ describe('OutboxRelay', () => {
     expect(outageLogger.find('outbox relay cannot publish; retrying until it can')).toHaveLength(1);
     expect(outageLogger.find('outbox relay publishing again')).toHaveLength(1);
     expect(published.map((e) => e.id)).toEqual([event.id]);
-    expect((await Others.findOne({ _id: thingId }))?.outbox).toEqual([]);
+    // Entries and pending flag gone in one write.
+    expect(await Others.findOne({ _id: thingId })).toEqual({ _id: thingId });
   });
 
   it('never runs two passes over a collection at once in one process, so each event is published once', async () => {
@@ -202,8 +208,60 @@ describe('OutboxRelay', () => {
     }).runOnce();
 
     expect(published).toEqual([good.id]);
-    const stored = await collection.findOne({ _id: 'odd' });
-    expect(stored?.outbox).toEqual([]);
-    expect(stored?.[OUTBOX_REJECTED_FIELD]).toEqual([bad]);
+    expect(await collection.findOne({ _id: 'odd' })).toEqual({ _id: 'odd', [OUTBOX_REJECTED_FIELD]: [bad] });
+  });
+
+  it('finds pending documents by their flag (indexed), reading every document only in its first pass', async () => {
+    const published: string[] = [];
+    const collection = db.collection<RawThing>(uniqueName('flagged_things', '_'));
+    const publisher: EnvelopePublisher = { publishEnvelope: async (e) => void published.push(e.id) };
+    const unflagged = () => createEnvelope(thingHappened, { thingId: 'old', n: 1 }, 'c');
+    const before = unflagged();
+    await collection.insertOne({ _id: 'before', outbox: [before] }); // as written before the flag
+    const running = relay({ publisher, sources: [collection] });
+    await running.runOnce();
+    expect(published).toEqual([before.id]);
+    expect((await collection.indexes()).map((index) => Object.keys(index.key))).toContainEqual([
+      'outboxPending',
+    ]);
+
+    const after = unflagged();
+    await collection.insertOne({ _id: 'after', outbox: [after] });
+    const flagged = createEnvelope(thingHappened, { thingId: 'new', n: 2 }, 'c');
+    await collection.insertOne(withOutbox({ _id: 'flagged' }, flagged));
+    await running.runOnce();
+    expect(published).toEqual([before.id, flagged.id]); // the unflagged one is not looked for…
+    await relay({ publisher, sources: [collection] }).runOnce();
+    expect(published).toEqual([before.id, flagged.id, after.id]); // …until a relay starts again
+    expect(await collection.countDocuments({ outboxPending: true })).toBe(0);
+  });
+
+  it('keeps an entry added while the document was being published, and its flag, for the next pass', async () => {
+    const collection = db.collection<RawThing>(uniqueName('growing_things', '_'));
+    const first = createEnvelope(thingHappened, { thingId: 'g', n: 1 }, 'c');
+    const second = createEnvelope(thingHappened, { thingId: 'g', n: 2 }, 'c');
+    await collection.insertOne(withOutbox({ _id: 'g' }, first));
+    const published: string[] = [];
+    const running = relay({
+      sources: [collection],
+      publisher: {
+        publishEnvelope: async (envelope) => {
+          published.push(envelope.id);
+          // A write lands between the relay's read and its removal.
+          if (envelope.id === first.id)
+            await collection.updateOne({ _id: 'g' }, withOutboxUpdate({}, second));
+        },
+      },
+    });
+    await running.runOnce();
+    expect(published).toEqual([first.id]);
+    expect(await collection.findOne({ _id: 'g' })).toEqual({
+      _id: 'g',
+      outbox: [second],
+      outboxPending: true,
+    });
+    await running.runOnce();
+    expect(published).toEqual([first.id, second.id]);
+    expect(await collection.findOne({ _id: 'g' })).toEqual({ _id: 'g' });
   });
 });

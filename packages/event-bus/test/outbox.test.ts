@@ -21,21 +21,26 @@ describe('outbox write helpers', () => {
       _id: 'a1',
       name: 'Room 1',
       outbox: [first, second],
+      outboxPending: true,
     });
   });
 
-  it('builds a $push of every envelope to merge into an update', () => {
+  it('flags a new document as pending only when it has events', () => {
+    expect(withOutbox({ _id: 'a1' })).toEqual({ _id: 'a1', outbox: [] });
+  });
+
+  it('builds a $push of every envelope and the $set of the pending flag', () => {
     const event = envelope();
-    expect({ $set: { status: 'confirmed' }, ...pushOutbox(event) }).toEqual({
-      $set: { status: 'confirmed' },
+    expect(pushOutbox(event)).toEqual({
       $push: { outbox: { $each: [event] } },
+      $set: { outboxPending: true },
     });
   });
 
-  it('merges the outbox push into an update that already pushes elsewhere', () => {
+  it('merges the outbox push and flag into an update that already pushes and sets elsewhere', () => {
     const event = envelope();
     expect(withOutboxUpdate({ $set: { a: 1 }, $push: { history: 'x' } }, event)).toEqual({
-      $set: { a: 1 },
+      $set: { a: 1, outboxPending: true },
       $push: { history: 'x', outbox: { $each: [event] } },
     });
   });

@@ -4,7 +4,7 @@ import { assertEnvelope, EventValidationError } from '../amqp/event-envelope';
 import type { EnvelopePublisher } from '../amqp/event-publisher';
 import { errorSummary, silentLogger, type Logger } from '../amqp/logger';
 import { nativeDb } from './mongo-helpers';
-import { OUTBOX_FIELD, OUTBOX_REJECTED_FIELD } from './outbox';
+import { OUTBOX_FIELD, OUTBOX_PENDING_FIELD, OUTBOX_REJECTED_FIELD } from './outbox';
 
 /**
  * A mongoose Model (any schema) or a native collection whose documents may carry an outbox. The model
@@ -43,9 +43,16 @@ export interface RelayPassResult {
 type OutboxDocument = mongo.Document;
 
 /**
- * Publishes events stored in document outboxes, then removes exactly the published entry.
+ * Publishes events stored in document outboxes, then removes exactly the published entries.
  *
- * - Delivery is at-least-once: a crash between the broker's confirm and the `$pull`, or two relay
+ * - Pending documents are found by their `outboxPending` flag, through a sparse index the relay
+ *   makes itself, so a pass costs what is pending, not the size of the collection. The first pass
+ *   after start-up also looks at the entries themselves (every document), once, for events stored
+ *   without the flag (by a version before it).
+ * - A document whose entries were all published is cleared in one write (entries and flag), on the
+ *   condition that its outbox is still the one read; if a write added entries meanwhile, exactly the
+ *   published entries are `$pull`ed instead and the flag stays for the next pass.
+ * - Delivery is at-least-once: a crash between the broker's confirm and the removal, or two relay
  *   replicas reading the same document, publish an event twice. That is by design: consumers
  *   deduplicate by event id (see mongo-processed-event-store.ts), so the effect happens once.
  * - Entries of one document are published in array order, and a failed publish stops the pass,
@@ -67,6 +74,9 @@ export class OutboxRelay {
   /** Serialises this relay's passes (poll and kicks alike). */
   private lock: Promise<unknown> = Promise.resolve();
   private outageSince: number | undefined;
+  /** Collections (namespaces) with the flag's index made, and those read whole once since start-up. */
+  private readonly indexed = new Set<string>();
+  private readonly readWhole = new Set<string>();
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.logger = options.logger ?? silentLogger;
@@ -155,53 +165,97 @@ export class OutboxRelay {
     collection: mongo.Collection<OutboxDocument>,
     result: RelayPassResult,
   ): Promise<void> {
-    // `'outbox.0': {$exists: true}` = "has at least one entry"; works on FerretDB 1.24 and MongoDB.
+    const namespace = collection.namespace;
+    if (!this.indexed.has(namespace)) {
+      await collection.createIndex({ [OUTBOX_PENDING_FIELD]: 1 }, { sparse: true });
+      this.indexed.add(namespace);
+    }
+    const whole = !this.readWhole.has(namespace);
+    // `'outbox.0': {$exists: true}` = "has at least one entry" (FerretDB 1.24 and MongoDB), read once.
+    const pending = whole ? { [`${OUTBOX_FIELD}.0`]: { $exists: true } } : { [OUTBOX_PENDING_FIELD]: true };
     const documents = await collection
-      .find({ [`${OUTBOX_FIELD}.0`]: { $exists: true } }, { projection: { [OUTBOX_FIELD]: 1 } })
+      .find(pending, { projection: { [OUTBOX_FIELD]: 1 } })
       .limit(this.batchSize)
       .toArray();
     if (documents.length === this.batchSize) result.more = true;
+    else if (whole) this.readWhole.add(namespace);
     for (const document of documents) {
-      const entries = Array.isArray(document.outbox) ? (document.outbox as unknown[]) : [];
-      for (const entry of entries) {
-        // stop() mid-pass: finish the entry in hand, start no new one.
-        if (this.stopping) return;
-        await this.relayEntry(collection, document._id, entry);
-        result.published++;
-      }
+      // stop() mid-pass: finish the document in hand, start no new one.
+      if (this.stopping) return;
+      result.published += await this.relayDocument(collection, document);
     }
   }
 
+  /** Publishes a document's entries in order, then removes those published; answers how many. */
+  private async relayDocument(
+    collection: mongo.Collection<OutboxDocument>,
+    document: OutboxDocument,
+  ): Promise<number> {
+    const stored = Array.isArray(document.outbox) ? (document.outbox as unknown[]) : undefined;
+    const published: unknown[] = [];
+    const rejected = new Set<unknown>();
+    let complete = false;
+    try {
+      for (const entry of stored ?? []) {
+        if (this.stopping) return published.length;
+        if (await this.relayEntry(collection, document._id, entry)) published.push(entry);
+        else rejected.add(entry);
+      }
+      complete = true;
+    } finally {
+      // Also after a failed publish: what the broker confirmed is not published again.
+      const left = stored?.filter((entry) => !rejected.has(entry));
+      const unchanged = left ? { [OUTBOX_FIELD]: left } : { [OUTBOX_FIELD]: { $exists: false } };
+      await this.removePublished(collection, document._id, published, complete ? unchanged : undefined);
+    }
+    return published.length;
+  }
+
+  /**
+   * Clears the outbox and its flag in one write when every entry was handled and the outbox is still
+   * `unchanged` (nothing added since it was read); else pulls exactly the published entries. Entries
+   * are matched as whole elements (as read), not by `{id}`: FerretDB 1.24 ignores `$pull` conditions
+   * on array-of-documents fields, while whole-element equality works on both servers. A removal
+   * that changes nothing means another replica removed them first (it published them too: duplicate).
+   */
+  private async removePublished(
+    collection: mongo.Collection<OutboxDocument>,
+    documentId: unknown,
+    published: unknown[],
+    unchanged: Record<string, unknown> | undefined,
+  ): Promise<void> {
+    if (unchanged) {
+      const cleared = await collection.updateOne(
+        { ...byId(documentId), ...unchanged },
+        update({ $unset: { [OUTBOX_FIELD]: '', [OUTBOX_PENDING_FIELD]: '' } }),
+      );
+      if (cleared.matchedCount === 1) return;
+    }
+    for (const entry of published) {
+      await collection.updateOne(byId(documentId), update({ $pull: { [OUTBOX_FIELD]: entry } }));
+    }
+  }
+
+  /** Publishes one entry (true), or moves an invalid one aside (false). */
   private async relayEntry(
     collection: mongo.Collection<OutboxDocument>,
     documentId: unknown,
     entry: unknown,
-  ): Promise<void> {
+  ): Promise<boolean> {
     try {
       assertEnvelope(entry);
     } catch (err) {
       if (!(err instanceof EventValidationError)) throw err;
       await this.reject(collection, documentId, entry, err);
-      return;
+      return false;
     }
     const envelope: EventEnvelope = entry;
     await this.options.publisher.publishEnvelope(envelope, { timeoutMs: this.publishTimeoutMs });
-    // Pull by the exact stored element (as read), not by `{id}`: FerretDB 1.24 ignores `$pull`
-    // conditions on array-of-documents fields, while whole-element equality works on both servers.
-    // modifiedCount 0 means another replica already removed it (it published it too: duplicate).
-    const removal = await collection.updateOne(
-      byId(documentId),
-      update({ $pull: { [OUTBOX_FIELD]: entry } }),
-    );
     this.logger.debug(
-      {
-        eventId: envelope.id,
-        event: envelope.name,
-        collection: collection.collectionName,
-        removed: removal.modifiedCount === 1,
-      },
+      { eventId: envelope.id, event: envelope.name, collection: collection.collectionName },
       'outbox event published',
     );
+    return true;
   }
 
   private async reject(

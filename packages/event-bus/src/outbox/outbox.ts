@@ -7,7 +7,9 @@ import type { EventEnvelope } from '@crm/contracts';
  * FerretDB and a standalone MongoDB have no multi-document transactions, but every single-document
  * write is atomic. So the event is stored INSIDE the document it describes, in an `outbox` array,
  * by the very write that changes the document: either both the change and its event are stored,
- * or neither. The OutboxRelay later publishes each entry (with confirms) and then `$pull`s it.
+ * or neither. The same write sets `outboxPending: true`, an indexed flag through which the
+ * OutboxRelay finds pending documents without reading the whole collection; it publishes each entry
+ * (with confirms) and then removes the entries and the flag.
  *
  *   insert:  Model.create(withOutbox({ ...fields }, envelope))
  *   update:  Model.updateOne(filter, withOutboxUpdate({ $set: {...} }, envelope))
@@ -21,31 +23,52 @@ export const OUTBOX_FIELD = 'outbox';
 /** Where the relay moves entries that are not valid envelopes, so they stop being retried. */
 export const OUTBOX_REJECTED_FIELD = 'outboxRejected';
 
+/**
+ * `true` on every document with entries to publish (absent otherwise). The relay looks documents up
+ * by it through a sparse index: a query on the array itself (`outbox.0`) reads every document of
+ * the collection on FerretDB and MongoDB alike.
+ */
+export const OUTBOX_PENDING_FIELD = 'outboxPending';
+
+type PendingOutbox = { outbox: EventEnvelope[]; outboxPending?: true };
+
 /** Fields of a new document plus its pending events. */
-export function withOutbox<T extends object>(
-  fields: T,
-  ...envelopes: EventEnvelope[]
-): T & { outbox: EventEnvelope[] } {
+export function withOutbox<T extends object>(fields: T, ...envelopes: EventEnvelope[]): T & PendingOutbox {
   if (OUTBOX_FIELD in fields) throw new Error('document fields already contain an outbox');
-  return { ...fields, [OUTBOX_FIELD]: [...envelopes] } as T & { outbox: EventEnvelope[] };
+  return {
+    ...fields,
+    [OUTBOX_FIELD]: [...envelopes],
+    ...(envelopes.length > 0 ? { [OUTBOX_PENDING_FIELD]: true } : {}),
+  } as T & PendingOutbox;
 }
 
-/** The `$push` to merge into an update so the events are stored by the same write. */
-export function pushOutbox(...envelopes: EventEnvelope[]): { $push: { outbox: { $each: EventEnvelope[] } } } {
-  return { $push: { [OUTBOX_FIELD]: { $each: [...envelopes] } } } as {
-    $push: { outbox: { $each: EventEnvelope[] } };
-  };
+type OutboxPush = {
+  $push: { outbox: { $each: EventEnvelope[] } };
+  $set: { outboxPending: true };
+};
+
+/** The `$push` (and the flag's `$set`) to merge into an update so the events are stored by the same write. */
+export function pushOutbox(...envelopes: EventEnvelope[]): OutboxPush {
+  return {
+    $push: { [OUTBOX_FIELD]: { $each: [...envelopes] } },
+    $set: { [OUTBOX_PENDING_FIELD]: true },
+  } as OutboxPush;
 }
 
-/** Adds the outbox `$push` to an existing update document, keeping any `$push` it already has. */
+/** Adds the outbox `$push` and the flag to an existing update document, keeping its `$push` and `$set`. */
 export function withOutboxUpdate<U extends Record<string, unknown>>(
   update: U,
   ...envelopes: EventEnvelope[]
-): U & ReturnType<typeof pushOutbox> {
+): U & OutboxPush {
   const existingPush = (update.$push ?? {}) as Record<string, unknown>;
+  const existingSet = (update.$set ?? {}) as Record<string, unknown>;
   if (OUTBOX_FIELD in existingPush) throw new Error('update already pushes to the outbox');
-  return { ...update, $push: { ...existingPush, ...pushOutbox(...envelopes).$push } } as U &
-    ReturnType<typeof pushOutbox>;
+  const outbox = pushOutbox(...envelopes);
+  return {
+    ...update,
+    $push: { ...existingPush, ...outbox.$push },
+    $set: { ...existingSet, ...outbox.$set },
+  } as U & OutboxPush;
 }
 
 /**
@@ -59,5 +82,6 @@ export function outboxPlugin(schema: Schema): void {
   schema.add({
     [OUTBOX_FIELD]: { type: [Schema.Types.Mixed], default: undefined },
     [OUTBOX_REJECTED_FIELD]: { type: [Schema.Types.Mixed], default: undefined },
+    [OUTBOX_PENDING_FIELD]: { type: Boolean, default: undefined },
   });
 }

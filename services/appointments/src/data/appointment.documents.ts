@@ -115,8 +115,9 @@ export function copyOf(
     _id: _activeId,
     outbox: _pending,
     outboxRejected: _rejected,
+    outboxPending: _flag,
     ...kept
-  } = active as AppointmentDocument & { outbox?: unknown; outboxRejected?: unknown };
+  } = active as AppointmentDocument & { outbox?: unknown; outboxRejected?: unknown; outboxPending?: unknown };
   const copy = { ...kept, _id: new Types.ObjectId(), ...fields };
   return events.length ? withOutbox(copy, ...events) : copy;
 }

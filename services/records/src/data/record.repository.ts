@@ -116,6 +116,7 @@ export class MongoRecordRepository implements RecordRepository {
     if (await this.models.Listing.exists({ _id: recordId, revision: { $gte: latest.revision } })) return;
     const { _id: _ignored, ...fields } = latest;
     delete (fields as { outbox?: unknown }).outbox;
+    delete (fields as { outboxPending?: unknown }).outboxPending;
     await this.moveListingTo(fields);
   }
 
