@@ -201,6 +201,37 @@ describe('rate limits', () => {
 const describeWithRedisBinary = hasRedisServerBinary() ? describe : describe.skip;
 
 describeWithRedisBinary('when Redis goes down', () => {
+  it('keeps the global limit in memory, and adds the hits counted meanwhile to Redis once it is back', async () => {
+    const privateRedis = await PrivateRedis.start();
+    const prefix = `${uniqueName('rl')}:`;
+    const gw = await startGateway({
+      REDIS_URL: privateRedis.url,
+      ROOMS_SERVICE_URL: rooms.url,
+      RATE_LIMIT_MAX: '3',
+      RATE_LIMIT_SYNC_MS: '20',
+      RATE_LIMIT_REDIS_PREFIX: prefix,
+    });
+    const inspector = new Redis(privateRedis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    const roomsCall = () => fetch(`${gw.url}/api/v1/rooms`);
+    try {
+      await privateRedis.stop();
+      await waitFor(() => !isReady(gw.gateway.redis), 5000, 'gateway to notice the outage');
+      expect(await statuses(roomsCall, 4)).toEqual([200, 200, 200, 429]);
+
+      await privateRedis.start(); // empty: it keeps nothing on disk
+      await waitFor(() => isReady(gw.gateway.redis), 10000, 'gateway to reconnect to redis');
+      expect((await roomsCall()).status).toBe(429);
+      await inspector.connect();
+      const shared = async () =>
+        Number(await inspector.get((await inspector.keys(`${prefix}global:*`))[0] ?? 'none'));
+      await waitFor(async () => (await shared()) === 5, 5000, 'the five hits to reach redis');
+    } finally {
+      inspector.disconnect();
+      await gw.close();
+      await privateRedis.stop();
+    }
+  });
+
   it('keeps proxying, keeps rate-limiting in memory, and counts in Redis again once it is back', async () => {
     const privateRedis = await PrivateRedis.start();
     const prefix = `${uniqueName('rl')}:`;

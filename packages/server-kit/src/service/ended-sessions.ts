@@ -9,7 +9,7 @@ import type { BackgroundTask } from './service-runtime';
  * Ended sessions as every service that verifies tokens knows them (issue 18): a signed-out token, or
  * the instant before which a user's tokens no longer count (password reset, disabled account).
  *
- * The gateway asks Redis on every request, and fails open while Redis is down. So that an ended
+ * The gateway learns of ended sessions through Redis, and fails open while Redis is down. So that an ended
  * session is still refused then, each service keeps the auth service's `auth.session.ended.v1`
  * events in its own database (collection `ended_sessions`, one document per fact, insert-only)
  * and checks a copy in memory on every request (no round trip). Every replica reloads the facts
