@@ -28,7 +28,7 @@ import { keys } from '../../services/appointments/src/data/appointment.documents
 import { upcomingSlots } from '../../services/appointments/src/domain/slot-rules';
 import type { AppointmentsService } from '../../services/appointments/src/app';
 import { startStack, uniqueEmail, type Stack } from '../../test-support/stack';
-import { cpuDuring } from '../lib/server-cpu';
+import { cpuDuring } from '../lib/process-cpu';
 
 const PATIENTS = Number(process.env.BENCH_PATIENTS ?? 400);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);

@@ -3,9 +3,9 @@
  * with tsx, readiness polling, and one measured run with the CPU time each process spent on it.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { cpuMicros } from './process-cpu';
 export { freePort } from '@crm/testing';
 
 export const ROOT = path.resolve(__dirname, '../..');
@@ -62,15 +62,6 @@ export async function waitUntil(
     if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}
-
-/** CPU time (user + system) a process has used so far, in microseconds; undefined off Linux. */
-function cpuMicros(pid: number | undefined): number | undefined {
-  const file = `/proc/${pid}/stat`;
-  if (pid === undefined || !existsSync(file)) return undefined;
-  // Fields after the command name (which may contain spaces): utime and stime are the 12th and 13th.
-  const fields = readFileSync(file, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100; // USER_HZ is 100 on Linux
 }
 
 export function load(url: string, token: string, seconds: number): Promise<autocannon.Result> {

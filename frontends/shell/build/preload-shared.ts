@@ -2,7 +2,7 @@ import type { IndexHtmlTransformContext, Plugin, Rollup } from 'vite';
 
 type OutputBundle = Rollup.OutputBundle;
 
-const isChunk = (output: OutputBundle[string] | undefined): output is Rollup.OutputChunk =>
+export const isChunk = (output: OutputBundle[string] | undefined): output is Rollup.OutputChunk =>
   output?.type === 'chunk';
 
 /** These chunks and every chunk they import statically, in turn (what loading them fetches). */
@@ -23,9 +23,9 @@ export function withStaticImports(bundle: OutputBundle, fileNames: Iterable<stri
  * starts them, with everything those files import in turn: on every page, at start-up.
  */
 function startUpImports(bundle: OutputBundle): string[] {
-  const loadShares = Object.values(bundle).filter(
-    (output): output is Rollup.OutputChunk => isChunk(output) && output.fileName.includes('__loadShare__'),
-  );
+  const loadShares = Object.values(bundle)
+    .filter(isChunk)
+    .filter((chunk) => chunk.fileName.includes('__loadShare__'));
   return withStaticImports(
     bundle,
     loadShares.flatMap((chunk) => chunk.dynamicImports),

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin, type Rollup } from 'vite';
-import { withStaticImports } from './preload-shared.ts';
+import { isChunk, withStaticImports } from './preload-shared.ts';
 
 const SHELL_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SOURCE = path.join(SHELL_ROOT, 'inline/route-flag.ts');
@@ -19,7 +19,7 @@ const PRELOADED_PAGES: Record<string, string> = {
 
 /** The chunk of each preloaded page and the chunks it imports, minus those the shell starts with. */
 function routeChunks(bundle: Rollup.OutputBundle, startUp: Set<string>): Record<string, string[]> {
-  const chunks = Object.values(bundle).filter((o): o is Rollup.OutputChunk => o.type === 'chunk');
+  const chunks = Object.values(bundle).filter(isChunk);
   const routes: Record<string, string[]> = {};
   for (const [route, page] of Object.entries(PRELOADED_PAGES)) {
     const entry = chunks.find((chunk) => chunk.facadeModuleId?.endsWith(page));

@@ -66,13 +66,7 @@ export class SessionRevocationStore implements SessionRevocations {
       storedAt: { $gte: since },
       expiresAt: { $gt: startedAt },
     }).lean<RevokedSessionDocument[]>();
-    if (docs.length > 0) {
-      const pipeline = this.redis.pipeline();
-      for (const doc of docs) pipeline.set(...this.redisEntry(doc)).publish(...this.announcement(doc));
-      const results = await pipeline.exec();
-      if (!results || results.some(([error]) => error))
-        throw new Error('Redis did not take the ended sessions');
-    }
+    if (docs.length > 0) await this.writeToRedis(docs);
     this.syncedUntil = startedAt;
     return docs.length;
   }
@@ -103,16 +97,18 @@ export class SessionRevocationStore implements SessionRevocations {
     return [sessionKeys.endedChannel, JSON.stringify(fact)];
   }
 
-  /** The key first, then the announcement (one connection keeps them in that order). */
+  /** Each fact's key, then its announcement (one pipelined connection keeps them in that order). */
+  private async writeToRedis(docs: RevokedSessionDocument[]): Promise<void> {
+    const pipeline = this.redis.pipeline();
+    for (const doc of docs) pipeline.set(...this.redisEntry(doc)).publish(...this.announcement(doc));
+    const results = await pipeline.exec();
+    if (!results || results.some(([error]) => error))
+      throw new Error('Redis did not take the ended sessions');
+  }
+
   private async tellGateway(doc: RevokedSessionDocument): Promise<void> {
     try {
-      const results = await this.redis
-        .pipeline()
-        .set(...this.redisEntry(doc))
-        .publish(...this.announcement(doc))
-        .exec();
-      const failure = results?.find(([error]) => error)?.[0];
-      if (!results || failure) throw failure ?? new Error('Redis did not take the ended session');
+      await this.writeToRedis([doc]);
     } catch (error) {
       // Written again by the next `syncToRedis` from the database record.
       this.syncedUntil = undefined;
