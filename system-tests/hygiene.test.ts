@@ -65,6 +65,7 @@ function expectSecurityHeaders(what: string, response: { headers: Headers }) {
     frameAncestors:
       /frame-ancestors/.test(h.get('content-security-policy') ?? '') || h.get('x-frame-options') !== null,
     referrerPolicy: h.get('referrer-policy') !== null,
+    permissionsPolicy: /camera=\(\)/.test(h.get('permissions-policy') ?? ''),
     poweredBy: h.get('x-powered-by'),
   };
   expect(seen).toEqual({
@@ -73,6 +74,7 @@ function expectSecurityHeaders(what: string, response: { headers: Headers }) {
     csp: true,
     frameAncestors: true,
     referrerPolicy: true,
+    permissionsPolicy: true,
     poweredBy: null,
   });
 }

@@ -21,7 +21,8 @@ const positiveInt = (fallback: number) => z.coerce.number().int().positive().def
 export const gatewayEnvSchema = baseEnvSchema
   .extend({
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-    HOST: z.string().default('0.0.0.0'),
+    /** Loopback unless told otherwise: a laptop's gateway is not reachable from its network by accident. */
+    HOST: z.string().min(1).default('127.0.0.1'),
 
     AUTH_SERVICE_URL: url.default('http://127.0.0.1:4001'),
     APPOINTMENTS_SERVICE_URL: url.default('http://127.0.0.1:4002'),

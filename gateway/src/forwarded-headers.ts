@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sanitizeRequestId } from '@crm/server-kit';
+import { acceptableRequestId, CLIENT_REQUEST_ID_HEADER } from '@crm/server-kit';
 import { clientIp, isHttps } from './client-address';
 
 /**
@@ -15,8 +16,9 @@ export function isIdentityHeader(name: string): boolean {
 }
 
 /**
- * Prepares a request for an upstream: strips identity headers, fixes the correlation id (sanitized
- * client value or a new uuid, echoed on the response) and states who the client is. Authorization
+ * Prepares a request for an upstream: strips identity headers, sets the correlation id (a new uuid,
+ * echoed on the response; the client's own id, if harmless, goes on as X-Client-Request-Id) and
+ * states who the client is. Authorization
  * is left untouched: services verify the token themselves.
  */
 export function prepareForwardedHeaders(
@@ -30,7 +32,12 @@ export function prepareForwardedHeaders(
   for (const name in headers) {
     if (isIdentityHeader(name)) delete headers[name];
   }
-  const requestId = sanitizeRequestId(headers['x-request-id']);
+  // The request id is always the gateway's own: a client could otherwise make its requests look
+  // like someone else's in the logs and the access trail. Its own id travels on, marked as its own.
+  const clientRequestId = acceptableRequestId(headers['x-request-id']);
+  if (clientRequestId) headers[CLIENT_REQUEST_ID_HEADER] = clientRequestId;
+  else delete headers[CLIENT_REQUEST_ID_HEADER];
+  const requestId = randomUUID();
   headers['x-request-id'] = requestId;
   res.setHeader('X-Request-Id', requestId);
 

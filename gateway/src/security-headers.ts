@@ -50,7 +50,14 @@ function captureHelmetHeaders(): ReadonlyArray<readonly [string, string]> {
   return [...headers.entries()];
 }
 
-const STATIC_HEADERS = captureHelmetHeaders();
+/**
+ * Browser features no page of ours uses are switched off for every document and frame, so an
+ * injected script could not reach the camera, the microphone or the visitor's location either.
+ */
+const PERMISSIONS_POLICY =
+  'accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=(), interest-cohort=()';
+
+const STATIC_HEADERS = [...captureHelmetHeaders(), ['Permissions-Policy', PERMISSIONS_POLICY] as const];
 const CSP = STATIC_HEADERS.find(([name]) => name === 'Content-Security-Policy')![1];
 
 /**

@@ -231,15 +231,22 @@ describe('forwarded headers', () => {
     expect(body.headers['x-user-id']).toBeUndefined();
   });
 
-  it('sets X-Request-Id (keeps a safe client value, replaces an unsafe one) and X-Forwarded-For', async () => {
-    const kept = await fetch(`${gw.url}/api/v1/rooms`, { headers: { 'x-request-id': 'abc-123' } });
-    expect(kept.headers.get('x-request-id')).toBe('abc-123');
-    expect(((await kept.json()) as Echo).headers['x-request-id']).toBe('abc-123');
+  it('makes its own X-Request-Id (the client\'s, if harmless, goes on as X-Client-Request-Id) and X-Forwarded-For', async () => {
+    const sent = await fetch(`${gw.url}/api/v1/rooms`, { headers: { 'x-request-id': 'abc-123' } });
+    const echoed = ((await sent.json()) as Echo).headers;
+    expect(sent.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(echoed['x-request-id']).toBe(sent.headers.get('x-request-id'));
+    expect(echoed['x-client-request-id']).toBe('abc-123');
 
     const replaced = await call('/api/v1/rooms', {
-      headers: { 'x-request-id': 'bad id\twith spaces', 'x-forwarded-for': '6.6.6.6' },
+      headers: {
+        'x-request-id': 'bad id\twith spaces',
+        'x-client-request-id': 'forged-by-client',
+        'x-forwarded-for': '6.6.6.6',
+      },
     });
     expect(replaced.body.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(replaced.body.headers['x-client-request-id']).toBeUndefined();
     // No trusted proxy in front: a client-sent X-Forwarded-For is replaced by the real peer.
     expect(replaced.body.headers['x-forwarded-for']).toBe('127.0.0.1');
   });

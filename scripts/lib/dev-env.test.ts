@@ -1,6 +1,7 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { applyDevEnv, devEnvDefaults, withDevEnv } from './dev-env';
+import { applyDevEnv, devEnvDefaults, localSecrets, withDevEnv } from './dev-env';
 import { REPO_ROOT } from './paths';
 
 describe('development environment defaults', () => {
@@ -21,9 +22,29 @@ describe('development environment defaults', () => {
     expect(base).toEqual({});
   });
 
-  it('has a development JWT secret of at least 32 characters and the three bootstrap accounts', () => {
+  it('makes random secrets once per checkout, kept owner-only in an ignored file, never a published one', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-secrets-'));
+    const file = path.join(dir, 'secrets.env');
+    try {
+      const first = localSecrets(file);
+      expect(first.JWT_SECRET.length).toBeGreaterThanOrEqual(32);
+      expect(first.MFA_ENCRYPTION_KEY.length).toBeGreaterThanOrEqual(32);
+      expect(first.JWT_SECRET).not.toBe(first.MFA_ENCRYPTION_KEY);
+      expect(first.JWT_SECRET).not.toMatch(/^dev-only-/);
+      expect(fs.statSync(file).mode & 0o077).toBe(0);
+      expect(localSecrets(file)).toEqual(first);
+      const env = withDevEnv({}, { dotEnv: false, secretsFile: file });
+      expect(env.JWT_SECRET).toBe(first.JWT_SECRET);
+      expect(localSecrets(path.join(dir, 'other.env')).JWT_SECRET).not.toBe(first.JWT_SECRET);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    expect(devEnvDefaults().JWT_SECRET).toBeUndefined();
+    expect(fs.readFileSync(path.join(REPO_ROOT, '.gitignore'), 'utf8')).toMatch(/^\.infra\/$/m);
+  });
+
+  it('has the three bootstrap accounts', () => {
     const d = devEnvDefaults();
-    expect(d.JWT_SECRET.length).toBeGreaterThanOrEqual(32);
     expect([d.BOOTSTRAP_ADMIN_EMAIL, d.BOOTSTRAP_DOCTOR_EMAIL, d.BOOTSTRAP_KIOSK_EMAIL]).toEqual([
       'admin@crm.local',
       'doctor@crm.local',

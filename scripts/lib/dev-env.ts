@@ -1,12 +1,44 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
-import { REPO_ROOT } from './paths';
+import { ensureDir, infraDir, REPO_ROOT } from './paths';
 
 /**
- * Development-only JWT secret. The services refuse to start with it when NODE_ENV=production.
+ * Secrets `npm start` and `npm test` need and nobody may know in advance: made at random once per
+ * checkout and kept in an ignored file, so no published value can sign a session or open the
+ * second factor's secrets on a developer's machine.
  */
-export const DEV_JWT_SECRET = 'dev-only-insecure-jwt-secret-do-not-use-in-production';
+const LOCAL_SECRET_NAMES = ['JWT_SECRET', 'MFA_ENCRYPTION_KEY'] as const;
+
+export const localSecretsFile = (): string => path.join(infraDir(), 'secrets.env');
+
+/** This checkout's random secrets, made (readable by the owner only) the first time they are asked for. */
+export function localSecrets(file: string = localSecretsFile()): Record<string, string> {
+  const secrets = readDotEnv(file);
+  const missing = LOCAL_SECRET_NAMES.filter((name) => !secrets[name]);
+  if (missing.length === 0) return secrets;
+  for (const name of missing) secrets[name] = randomBytes(48).toString('base64url');
+  const lines = Object.entries(secrets).map(([name, value]) => `${name}=${value}\n`);
+  const scratch = `${file}.${process.pid}.tmp`;
+  ensureDir(path.dirname(file));
+  fs.writeFileSync(scratch, ['# Made for this checkout by npm start / npm test. Never commit.\n', ...lines].join(''), {
+    mode: 0o600,
+  });
+  try {
+    if (fs.existsSync(file)) {
+      fs.renameSync(scratch, file); // an older file lacked a name: the same values plus the new one
+    } else {
+      fs.linkSync(scratch, file); // two processes starting at once: the first file in place wins
+    }
+    return secrets;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return readDotEnv(file);
+  } finally {
+    fs.rmSync(scratch, { force: true });
+  }
+}
 
 export interface DevEnvOptions {
   /** NODE_ENV default; `null` leaves NODE_ENV out (jest sets `test` itself). Default `development`. */
@@ -28,7 +60,6 @@ export function devEnvDefaults(options: DevEnvOptions = {}): Record<string, stri
     MAILPIT_URL: 'http://127.0.0.1:8025',
     MAIL_FROM: 'Centro de Reconocimiento Médico <citas@example.test>',
     PUBLIC_URL: 'http://127.0.0.1:8080',
-    JWT_SECRET: DEV_JWT_SECRET,
     JWT_TTL: '8h',
     AUTH_SERVICE_URL: 'http://127.0.0.1:4001',
     APPOINTMENTS_SERVICE_URL: 'http://127.0.0.1:4002',
@@ -64,17 +95,23 @@ export function readDotEnv(file: string = path.join(REPO_ROOT, '.env')): Record<
 export interface ApplyDevEnvOptions extends DevEnvOptions {
   /** Also take values from `<root>/.env` (before the defaults). Default true. */
   dotEnv?: boolean;
+  /** Where this checkout's random secrets are kept (default `.infra/secrets.env`). */
+  secretsFile?: string;
 }
 
 /**
- * Fills every variable that is unset (or empty) in `env` — first from `.env`, then from the
- * development defaults — and returns `env`. Values already set are never changed.
+ * Fills every variable that is unset (or empty) in `env` — first from `.env`, then from this
+ * checkout's random secrets, then from the development defaults — and returns `env`. Values already set are never changed.
  */
 export function applyDevEnv(
   env: NodeJS.ProcessEnv = process.env,
   options: ApplyDevEnvOptions = {},
 ): NodeJS.ProcessEnv {
-  const sources = [options.dotEnv === false ? {} : readDotEnv(), devEnvDefaults(options)];
+  const sources = [
+    options.dotEnv === false ? {} : readDotEnv(),
+    localSecrets(options.secretsFile),
+    devEnvDefaults(options),
+  ];
   for (const source of sources) {
     for (const [key, value] of Object.entries(source)) {
       if (isUnset(env[key])) env[key] = value;

@@ -23,7 +23,15 @@ export function correlationIdOrNew(): string {
 
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Accepts a client-sent request id only if it is short and harmless, so it cannot forge log lines. */
+/** Where the gateway passes on the request id a client sent (the request's own id is the gateway's). */
+export const CLIENT_REQUEST_ID_HEADER = 'x-client-request-id';
+
+/** A sent request id if it is short and harmless (it cannot forge log lines), else undefined. */
+export function acceptableRequestId(value: unknown): string | undefined {
+  return typeof value === 'string' && SAFE_ID.test(value) ? value : undefined;
+}
+
+/** Accepts a sent request id only if it is short and harmless, else makes a new one. */
 export function sanitizeRequestId(value: unknown): string {
-  return typeof value === 'string' && SAFE_ID.test(value) ? value : randomUUID();
+  return acceptableRequestId(value) ?? randomUUID();
 }

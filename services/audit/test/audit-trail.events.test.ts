@@ -249,6 +249,7 @@ describe('an entry from an Express request', () => {
         headers: {
           authorization: `Bearer ${mintToken({ id: doctorId, rol: 'DOCTOR' })}`,
           'x-request-id': 'gw-req-42',
+          'x-client-request-id': 'client-req-7',
           // What the gateway sends when it saw the client at 198.51.100.23.
           'x-forwarded-for': '198.51.100.23',
         },
@@ -268,6 +269,7 @@ describe('an entry from an Express request', () => {
           resourceId: recordId,
           patientIds: ['0123456789abcdef01234567'],
           requestId: 'gw-req-42',
+          clientRequestId: 'client-req-7',
           clientAddress: '198.51.100.23',
         },
       });

@@ -172,6 +172,7 @@ describe('GET /audit (ADMIN)', () => {
       resource: 'record',
       resourceId: expect.any(String),
       requestId: null,
+      clientRequestId: null,
       clientAddress: null,
       outcome: null,
     });
@@ -340,7 +341,7 @@ describe('GET /audit/export.csv (ADMIN)', () => {
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes).slice(1);
     const lines = text.split('\r\n');
     expect(lines[0]).toBe(
-      'fecha;id_usuario;nombre_usuario;rol;accion;id_paciente;recurso;id_recurso;id_peticion;direccion_cliente;resultado',
+      'fecha;id_usuario;nombre_usuario;rol;accion;id_paciente;recurso;id_recurso;id_peticion;direccion_cliente;resultado;id_peticion_cliente',
     );
     expect(lines.at(-1)).toBe('');
     expect(lines).toHaveLength(6);
@@ -365,7 +366,7 @@ describe('GET /audit/export.csv (ADMIN)', () => {
       async () => {
         // The previous test's export (by actor) named this patient too: look for this one's request.
         const page = await search(`action=audit.export&patientId=${evilPatient}`);
-        return page.body.entries.find((entry) => entry.requestId === 'export-req-1');
+        return page.body.entries.find((entry) => entry.clientRequestId === 'export-req-1');
       },
       15_000,
       'the export’s own entry',
@@ -376,7 +377,7 @@ describe('GET /audit/export.csv (ADMIN)', () => {
       action: 'audit.export',
       resource: 'audit-trail',
       patientId: evilPatient,
-      requestId: 'export-req-1',
+      clientRequestId: 'export-req-1',
       outcome: 'success',
     });
     // …which the patient can see too.

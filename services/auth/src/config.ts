@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Role } from '@crm/contracts';
 import { ConfigError, loadConfig, serviceEnvSchema } from '@crm/server-kit';
-import { isCommonPassword, PUBLISHED_PASSWORDS } from './domain/password-policy';
+import { isCommonPassword, isPublishedPassword } from './domain/password-policy';
 
 const optionalEmail = z.string().trim().toLowerCase().pipe(z.email()).optional();
 const optionalPassword = z.string().min(8).optional();
@@ -35,6 +35,8 @@ export const authEnvSchema = serviceEnvSchema.extend({
   SESSION_REDIS_SYNC_MS: z.coerce.number().int().positive().default(30_000),
   /** Validity of the set-your-password link e-mailed to patients registered by staff or at the kiosk. */
   INVITATION_TTL_HOURS: z.coerce.number().positive().default(168),
+  /** Validity of the link a new doctor or admin gets: shorter, since it opens a staff account. */
+  STAFF_INVITATION_TTL_HOURS: z.coerce.number().positive().default(48),
   /**
    * Roles that must set up the second factor at their next sign-in, comma separated (issue 18).
    * Default: `DOCTOR,ADMIN` in production, none elsewhere (`mfaRequiredRoles`).
@@ -75,7 +77,7 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig
   if (config.NODE_ENV !== 'production') return config;
   const weak = BOOTSTRAP_PASSWORDS.filter((key) => {
     const password = config[key];
-    return password !== undefined && (PUBLISHED_PASSWORDS.includes(password) || isCommonPassword(password));
+    return password !== undefined && (isPublishedPassword(password) || isCommonPassword(password));
   });
   if (weak.length > 0)
     throw new ConfigError(

@@ -39,6 +39,10 @@ describe('production start', () => {
     expect(() => loadAuthConfig(published)).toThrow(
       /BOOTSTRAP_ADMIN_PASSWORD: a published or common password[\s\S]*BOOTSTRAP_KIOSK_PASSWORD/,
     );
+    for (const variant of ['admin1234!', 'ADMIN1234!', 'kIOSK1234!'])
+      expect(() => loadAuthConfig({ ...production, BOOTSTRAP_ADMIN_PASSWORD: variant })).toThrow(
+        /BOOTSTRAP_ADMIN_PASSWORD: a published or common password/,
+      );
     expect(() => loadAuthConfig({ ...production, BOOTSTRAP_DOCTOR_PASSWORD: 'sunshine1' })).toThrow(
       /BOOTSTRAP_DOCTOR_PASSWORD/,
     );

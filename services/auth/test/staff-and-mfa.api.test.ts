@@ -4,6 +4,7 @@
  * roles in MFA_REQUIRED_ROLES at their next sign-in, and wrong, expired or replayed codes refused.
  * Real MongoDB, RabbitMQ, Redis and Mailpit.
  */
+import mongoose from 'mongoose';
 import { authenticator } from 'otplib';
 import { BOOTSTRAP, startStack, uniqueEmail, type Stack } from '../../../test-support/stack';
 import type { AuthService } from '../src/app';
@@ -104,6 +105,33 @@ describe('staff accounts: POST/GET /users/staff, POST /users/staff/:id/disable a
       admin,
     );
     expect(taken.status).toBe(409);
+  });
+
+  it('gives a staff invitation 48 hours (a patient invitation keeps its 7 days)', async () => {
+    const email = uniqueEmail('staff-ttl');
+    const patientEmail = uniqueEmail('patient-ttl');
+    const started = Date.now();
+    const staffInvited = await stack.api.post('/users/staff', { name: 'Dr. Plazo', email, rol: 'DOCTOR' }, admin);
+    const patientInvited = await stack.api.post(
+      '/auth/doctor/patient/create',
+      { name: 'Paciente Plazo', email: patientEmail, phone: '699111222' },
+      admin,
+    );
+    expect([staffInvited.status, patientInvited.status]).toEqual([201, 201]);
+    const connection = await mongoose
+      .createConnection(stack.mongoUrl, { dbName: stack.components.auth!.database })
+      .asPromise();
+    try {
+      const users = connection.collection<{ email: string; resetExpiresAt: Date }>('users');
+      const hoursLeft = async (address: string) => {
+        const user = await users.findOne({ email: address });
+        return (user!.resetExpiresAt.getTime() - started) / 3600_000;
+      };
+      expect(await hoursLeft(email)).toBeCloseTo(48, 1);
+      expect(await hoursLeft(patientEmail)).toBeCloseTo(168, 1);
+    } finally {
+      await connection.close();
+    }
   });
 
   it('disabling ends the account’s sessions at once and refuses sign-in; enabling lets it in again', async () => {

@@ -90,6 +90,7 @@ export interface AuditEntryView {
   resource: string;
   resourceId: string | null;
   requestId: string | null;
+  clientRequestId: string | null;
   clientAddress: string | null;
   outcome: AuditOutcome | null;
 }

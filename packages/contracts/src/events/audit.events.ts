@@ -54,6 +54,8 @@ export const auditEntrySchema = z.object({
   resource: z.string().regex(AUDIT_RESOURCE_PATTERN),
   resourceId: z.string().regex(AUDIT_RESOURCE_ID_PATTERN).optional(),
   requestId: z.string().regex(AUDIT_REQUEST_ID_PATTERN).optional(),
+  /** The id the client sent with its request, kept apart: it is the client's word, not ours. */
+  clientRequestId: z.string().regex(AUDIT_REQUEST_ID_PATTERN).optional(),
   clientAddress: z.union([z.ipv4(), z.ipv6()]).optional(),
   outcome: z.enum(AUDIT_OUTCOMES).optional(),
 });

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import type { Request } from 'express';
 import { Schema, type Connection, type Model } from 'mongoose';
+import { acceptableRequestId, CLIENT_REQUEST_ID_HEADER } from '../request-context';
 import {
   AUDIT_ANONYMOUS_ACTOR,
   AUDIT_MAX_PATIENTS_PER_ENTRY,
@@ -54,6 +55,7 @@ export interface AuditEntryInput {
   /** Any number: more than 100 become several entries (one event each). Repeats are dropped. */
   patientIds?: readonly string[];
   requestId?: string;
+  clientRequestId?: string;
   clientAddress?: string;
   outcome?: AuditOutcome;
   at?: Date;
@@ -119,6 +121,7 @@ export function auditEntryFromRequest(req: Request, what: AuditWhat): AuditEntry
     name: typeof user?.name === 'string' ? user.name : undefined,
   };
   const requestId = req.headers['x-request-id'];
+  const clientRequestId = acceptableRequestId(req.headers[CLIENT_REQUEST_ID_HEADER]);
   return {
     actorId: actor.id,
     actorRol: actor.rol,
@@ -128,6 +131,7 @@ export function auditEntryFromRequest(req: Request, what: AuditWhat): AuditEntry
     ...(what.resourceId !== undefined ? { resourceId: what.resourceId } : {}),
     patientIds: what.patientIds ?? [],
     ...(typeof requestId === 'string' && AUDIT_REQUEST_ID_PATTERN.test(requestId) ? { requestId } : {}),
+    ...(clientRequestId ? { clientRequestId } : {}),
     ...(clientAddressOf(req) ? { clientAddress: clientAddressOf(req) } : {}),
     ...(what.outcome ? { outcome: what.outcome } : {}),
   };
@@ -184,6 +188,7 @@ function toEventData(entry: AuditEntryInput, now: Date): AuditEntryData {
     resource: entry.resource,
     ...(entry.resourceId !== undefined ? { resourceId: entry.resourceId } : {}),
     ...(entry.requestId ? { requestId: entry.requestId } : {}),
+    ...(entry.clientRequestId ? { clientRequestId: entry.clientRequestId } : {}),
     ...(entry.clientAddress ? { clientAddress: entry.clientAddress } : {}),
     ...(entry.outcome ? { outcome: entry.outcome } : {}),
   };

@@ -13,6 +13,7 @@ export function toEntryView(row: AuditRow): AuditEntryView {
     resource: row.resource,
     resourceId: row.resourceId ?? null,
     requestId: row.requestId ?? null,
+    clientRequestId: row.clientRequestId ?? null,
     clientAddress: row.clientAddress ?? null,
     outcome: row.outcome ?? null,
   };
@@ -41,6 +42,7 @@ export const CSV_HEADER = csvLine([
   'id_peticion',
   'direccion_cliente',
   'resultado',
+  'id_peticion_cliente',
 ]);
 
 export function toCsvLine(row: AuditRow): string {
@@ -56,5 +58,6 @@ export function toCsvLine(row: AuditRow): string {
     row.requestId,
     row.clientAddress,
     row.outcome,
+    row.clientRequestId,
   ]);
 }

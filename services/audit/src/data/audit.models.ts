@@ -25,6 +25,7 @@ const entrySchema = new Schema(
     resource: { type: String, required: true },
     resourceId: { type: String },
     requestId: { type: String },
+    clientRequestId: { type: String },
     clientAddress: { type: String },
     outcome: { type: String, enum: AUDIT_OUTCOMES },
     /** When this service stored it (the entry's own time is `at`). */

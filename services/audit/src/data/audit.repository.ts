@@ -99,6 +99,7 @@ function toRow(doc: StoredEntry): AuditRow {
     ...(doc.patientId ? { patientId: doc.patientId } : {}),
     ...(doc.resourceId ? { resourceId: doc.resourceId } : {}),
     ...(doc.requestId ? { requestId: doc.requestId } : {}),
+    ...(doc.clientRequestId ? { clientRequestId: doc.clientRequestId } : {}),
     ...(doc.clientAddress ? { clientAddress: doc.clientAddress } : {}),
     ...(doc.outcome ? { outcome: doc.outcome } : {}),
   };

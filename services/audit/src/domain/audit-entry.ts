@@ -21,6 +21,7 @@ export interface AuditRow {
   resource: string;
   resourceId?: string;
   requestId?: string;
+  clientRequestId?: string;
   clientAddress?: string;
   outcome?: AuditOutcome;
 }
@@ -76,6 +77,7 @@ export function rowsOf(eventId: string, data: AuditEntryData, actorName?: string
     ...(actorName ? { actorName } : {}),
     ...(data.resourceId !== undefined ? { resourceId: data.resourceId } : {}),
     ...(data.requestId ? { requestId: data.requestId } : {}),
+    ...(data.clientRequestId ? { clientRequestId: data.clientRequestId } : {}),
     ...(data.clientAddress ? { clientAddress: data.clientAddress } : {}),
     ...(data.outcome ? { outcome: data.outcome } : {}),
   };

@@ -10,7 +10,7 @@ import {
   type UsersPage,
   paged,
 } from '@crm/contracts';
-import { validate, validated, type RouteHandlers } from '@crm/server-kit';
+import { forbidden, validate, validated, type RouteHandlers } from '@crm/server-kit';
 import type { AuditTrail } from '@crm/server-kit/service';
 import type { AccountService } from '../domain/account.service';
 import { toUserView } from '../domain/user';
@@ -42,6 +42,10 @@ export function usersHandlers(accounts: AccountService, trail: AuditTrail) {
       validate('query', usersQuery),
       async (req, res) => {
         const { page, limit, search, rol } = validated(res, 'query', usersQuery);
+        // Doctors work with patients; which staff and service accounts exist is the admin's business.
+        if (rol !== 'PACIENT' && req.user?.rol !== 'ADMIN') {
+          throw forbidden('Solo un administrador puede listar cuentas que no son de pacientes');
+        }
         const { items, total } = await accounts.listUsers({ page, limit, search, roles: [rol] });
         await recordList(req, items);
         const body: UsersPage = { users: items, ...paged(total, page, limit) };

@@ -53,6 +53,8 @@ export interface AccountPolicy {
   resetTtlMs: number;
   /** How long the set-your-password link of an invitation (staff or kiosk registration) stays valid. */
   invitationTtlMs: number;
+  /** The same for a doctor or admin an admin invited. */
+  staffInvitationTtlMs: number;
 }
 
 export interface PersonInput {
@@ -317,7 +319,9 @@ export class AccountService {
     rol: Role = 'PACIENT',
   ): Promise<User> {
     const invitation = newOneTimeToken();
-    const expiresAt = new Date(Date.now() + this.policy.invitationTtlMs);
+    const ttlMs =
+      channel === 'staffAccount' ? this.policy.staffInvitationTtlMs : this.policy.invitationTtlMs;
+    const expiresAt = new Date(Date.now() + ttlMs);
     return this.register(
       {
         ...person,

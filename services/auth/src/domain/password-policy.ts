@@ -20,6 +20,11 @@ export const PUBLISHED_PASSWORDS: readonly string[] = ['Admin1234!', 'Doctor1234
 
 export const isCommonPassword = (password: string): boolean => COMMON_PASSWORDS.has(password.toLowerCase());
 
+/** Compared without case, like the common list: `admin1234!` is as published as `Admin1234!`. */
+const PUBLISHED_LOWER = new Set(PUBLISHED_PASSWORDS.map((password) => password.toLowerCase()));
+export const isPublishedPassword = (password: string): boolean =>
+  PUBLISHED_LOWER.has(password.toLowerCase());
+
 /** The contracts' password rules plus the list check, for every password that is being set. */
 export const newPasswordField = passwordField.pipe(
   // Piped: a password already refused for its length gets one message, not two.
