@@ -18,7 +18,12 @@ describe('a default start', () => {
   it('binds the gateway to 127.0.0.1 unless HOST says otherwise', async () => {
     const check = summary.case();
     const infra = await infrastructure();
-    const env = { JWT_SECRET: TEST_JWT_SECRET, REDIS_URL: infra.redisUrl, AMQP_URL: infra.amqpUrl, PORT: '0' };
+    const env = {
+      JWT_SECRET: TEST_JWT_SECRET,
+      REDIS_URL: infra.redisUrl,
+      AMQP_URL: infra.amqpUrl,
+      PORT: '0',
+    };
     const config = loadGatewayConfig(env);
     expect(config.HOST).toBe('127.0.0.1');
     expect(loadGatewayConfig({ ...env, HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');

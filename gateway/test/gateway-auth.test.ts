@@ -231,7 +231,7 @@ describe('forwarded headers', () => {
     expect(body.headers['x-user-id']).toBeUndefined();
   });
 
-  it('makes its own X-Request-Id (the client\'s, if harmless, goes on as X-Client-Request-Id) and X-Forwarded-For', async () => {
+  it("makes its own X-Request-Id (the client's, if harmless, goes on as X-Client-Request-Id) and X-Forwarded-For", async () => {
     const sent = await fetch(`${gw.url}/api/v1/rooms`, { headers: { 'x-request-id': 'abc-123' } });
     const echoed = ((await sent.json()) as Echo).headers;
     expect(sent.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);

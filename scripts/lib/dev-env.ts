@@ -22,9 +22,13 @@ export function localSecrets(file: string = localSecretsFile()): Record<string, 
   const lines = Object.entries(secrets).map(([name, value]) => `${name}=${value}\n`);
   const scratch = `${file}.${process.pid}.tmp`;
   ensureDir(path.dirname(file));
-  fs.writeFileSync(scratch, ['# Made for this checkout by npm start / npm test. Never commit.\n', ...lines].join(''), {
-    mode: 0o600,
-  });
+  fs.writeFileSync(
+    scratch,
+    ['# Made for this checkout by npm start / npm test. Never commit.\n', ...lines].join(''),
+    {
+      mode: 0o600,
+    },
+  );
   try {
     if (fs.existsSync(file)) {
       fs.renameSync(scratch, file); // an older file lacked a name: the same values plus the new one

@@ -37,7 +37,9 @@ function rabbitVmPids(): number[] {
  * Stops the node (killing its VM if `rabbitmqctl stop` does not finish), starts a new one and waits
  * until AMQP answers. Returns null on success, otherwise the reason.
  */
-export async function restartRabbitNode(amqpUrl = 'amqp://guest:guest@127.0.0.1:5672'): Promise<string | null> {
+export async function restartRabbitNode(
+  amqpUrl = 'amqp://guest:guest@127.0.0.1:5672',
+): Promise<string | null> {
   await tryRun('rabbitmqctl', ['stop'], 60_000);
   for (const pid of rabbitVmPids()) {
     try {

@@ -73,6 +73,7 @@ export function createAuthService(config: AuthConfig, logger: Logger) {
       config.RECORDS_SERVICE_URL,
       config.UPSTREAM_TIMEOUT_MS,
     ),
+    accounts,
   );
   const requireUser = runtime.requireUser((user) => accounts.isSessionValid(user));
   runtime.every({

@@ -111,7 +111,11 @@ describe('staff accounts: POST/GET /users/staff, POST /users/staff/:id/disable a
     const email = uniqueEmail('staff-ttl');
     const patientEmail = uniqueEmail('patient-ttl');
     const started = Date.now();
-    const staffInvited = await stack.api.post('/users/staff', { name: 'Dr. Plazo', email, rol: 'DOCTOR' }, admin);
+    const staffInvited = await stack.api.post(
+      '/users/staff',
+      { name: 'Dr. Plazo', email, rol: 'DOCTOR' },
+      admin,
+    );
     const patientInvited = await stack.api.post(
       '/auth/doctor/patient/create',
       { name: 'Paciente Plazo', email: patientEmail, phone: '699111222' },

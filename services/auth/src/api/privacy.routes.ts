@@ -36,7 +36,8 @@ export function privacyHandlers(privacy: PrivacyService, trail: AuditTrail) {
       validate('body', deleteAccountBody),
       async (req, res) => {
         const caller = callerOf(req);
-        await privacy.erase(caller.id, validated(res, 'body', deleteAccountBody).password);
+        const { password } = validated(res, 'body', deleteAccountBody);
+        await privacy.erase(caller.id, password, req.ip ?? 'unknown');
         await trail.recordRequest(req, {
           action: 'account.erase',
           resource: 'user',

@@ -135,20 +135,37 @@ export class AccountService {
    * shut the owner out; the per-address counter stops one address guessing many accounts.
    */
   async signIn(email: string, password: string, clientKey: string): Promise<SignInAnswer> {
-    const accountKey = `signin:${email}:${clientKey}`;
-    const addressKey = `signin-client:${clientKey}`;
-    await this.limit(accountKey, this.policy.signInMaxAttempts);
-    await this.limit(addressKey, this.policy.signInMaxAttemptsPerClient);
-    const user = await this.users.findByEmail(email);
-    const valid = await verifyPassword(user?.passwordHash, password);
-    if (!user || !valid) throw fieldError(401, 'password', INVALID_CREDENTIALS);
-    await Promise.all([this.limiter.reset(accountKey), this.limiter.undo(addressKey)]);
+    const user = await this.passwordChecked(email, clientKey, async () => {
+      const found = await this.users.findByEmail(email);
+      return (await verifyPassword(found?.passwordHash, password)) ? found : undefined;
+    });
+    if (!user) throw fieldError(401, 'password', INVALID_CREDENTIALS);
     if (user.disabled) throw fieldError(403, 'email', ACCOUNT_DISABLED);
     const challenge = await this.secondFactor?.challengeFor(user);
     if (challenge) return challenge;
     // An unconfirmed patient signs in too (`confirmed: false`): the patient area asks them to confirm.
     await sessionsCountAgain(user);
     return this.sessionFor(user);
+  }
+
+  /**
+   * Every check of a password (sign-in, erasure of the account) goes through the same counters, so
+   * no call that answers "wrong password" can be used to guess one faster than sign-in allows.
+   * `check` answers what the correct password unlocks, or undefined for a wrong one.
+   */
+  async passwordChecked<T>(
+    email: string,
+    clientKey: string,
+    check: () => Promise<T | undefined>,
+  ): Promise<T | undefined> {
+    const accountKey = `signin:${email}:${clientKey}`;
+    const addressKey = `signin-client:${clientKey}`;
+    await this.limit(accountKey, this.policy.signInMaxAttempts);
+    await this.limit(addressKey, this.policy.signInMaxAttemptsPerClient);
+    const unlocked = await check();
+    if (unlocked !== undefined)
+      await Promise.all([this.limiter.reset(accountKey), this.limiter.undo(addressKey)]);
+    return unlocked;
   }
 
   async currentUser(caller: AuthenticatedUser): Promise<UserView> {
@@ -319,8 +336,7 @@ export class AccountService {
     rol: Role = 'PACIENT',
   ): Promise<User> {
     const invitation = newOneTimeToken();
-    const ttlMs =
-      channel === 'staffAccount' ? this.policy.staffInvitationTtlMs : this.policy.invitationTtlMs;
+    const ttlMs = channel === 'staffAccount' ? this.policy.staffInvitationTtlMs : this.policy.invitationTtlMs;
     const expiresAt = new Date(Date.now() + ttlMs);
     return this.register(
       {

@@ -22,8 +22,7 @@ export const isCommonPassword = (password: string): boolean => COMMON_PASSWORDS.
 
 /** Compared without case, like the common list: `admin1234!` is as published as `Admin1234!`. */
 const PUBLISHED_LOWER = new Set(PUBLISHED_PASSWORDS.map((password) => password.toLowerCase()));
-export const isPublishedPassword = (password: string): boolean =>
-  PUBLISHED_LOWER.has(password.toLowerCase());
+export const isPublishedPassword = (password: string): boolean => PUBLISHED_LOWER.has(password.toLowerCase());
 
 /** The contracts' password rules plus the list check, for every password that is being set. */
 export const newPasswordField = passwordField.pipe(

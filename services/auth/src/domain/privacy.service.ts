@@ -29,6 +29,14 @@ export class PrivacyService {
     private readonly users: UserRepository,
     private readonly revocations: SessionRevocations,
     private readonly data: PatientDataSource,
+    /** The sign-in's counters (AccountService.passwordChecked): erasure is no faster password oracle. */
+    private readonly passwords: {
+      passwordChecked<T>(
+        email: string,
+        clientKey: string,
+        check: () => Promise<T | undefined>,
+      ): Promise<T | undefined>;
+    },
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -42,11 +50,13 @@ export class PrivacyService {
     return { exportedAt: this.clock().toISOString(), profile: toUserView(user), appointments, records };
   }
 
-  async erase(id: string, password: string): Promise<void> {
+  async erase(id: string, password: string, clientKey: string): Promise<void> {
     const user = await this.users.findById(id);
     if (!user) throw notFound('Usuario no encontrado');
-    if (!(await verifyPassword(user.passwordHash, password)))
-      throw fieldError(401, 'password', 'La contraseña no es correcta');
+    const correct = await this.passwords.passwordChecked(user.email, clientKey, async () =>
+      (await verifyPassword(user.passwordHash, password)) ? true : undefined,
+    );
+    if (!correct) throw fieldError(401, 'password', 'La contraseña no es correcta');
     const now = this.clock();
     const erased = {
       name: ERASED_PATIENT_NAME,
