@@ -9,6 +9,7 @@ import { staffHandlers } from './api/staff.routes';
 import { usersHandlers } from './api/users.routes';
 import { mfaRequiredRoles, type AuthConfig } from './config';
 import { RedisMfaChallenges } from './data/mfa-challenge.store';
+import { RedisFactorAttempts } from './data/redis-factor-attempts';
 import { PatientDataClient } from './data/patient-data.client';
 import { SecretBox } from './data/secret-box';
 import { RedisAttemptLimiter } from './data/redis-attempt-limiter';
@@ -38,12 +39,18 @@ export function createAuthService(config: AuthConfig, logger: Logger) {
   const tokens = runtime.tokens;
   const revocations = new SessionRevocationStore(models, redis, ttlSeconds, logger, runtime.kickOutbox);
   const users = new MongoUserRepository(models, runtime.kickOutbox);
+  const factorGuard = { maxFailures: config.MFA_MAX_FAILURES, lockMs: config.MFA_LOCK_MINUTES * 60_000 };
   const mfa = new MfaService(
     users,
     new RedisMfaChallenges(redis, config.MFA_CHALLENGE_TTL_SECONDS),
     new SecretBox(config.MFA_ENCRYPTION_KEY ?? config.JWT_SECRET),
     tokens,
-    { issuer: config.MFA_ISSUER, requiredRoles: mfaRequiredRoles(config) },
+    {
+      issuer: config.MFA_ISSUER,
+      requiredRoles: mfaRequiredRoles(config),
+      guard: factorGuard,
+    },
+    new RedisFactorAttempts(redis, factorGuard),
   );
   const accounts = new AccountService(
     users,

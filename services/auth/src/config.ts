@@ -53,10 +53,14 @@ export const authEnvSchema = serviceEnvSchema.extend({
   /** How long the `mfaToken` of a sign-in waits for its code (or for the enrolment). */
   MFA_CHALLENGE_TTL_SECONDS: z.coerce.number().int().positive().default(300),
   /**
-   * Key of the authenticator secrets stored in the database (AES-256-GCM). Absent: derived from
-   * `JWT_SECRET`, so rotating that one would make everyone set up the factor again; set it.
+   * Key of the authenticator secrets stored in the database (AES-256-GCM). Required in production
+   * and different from `JWT_SECRET`; in development and tests, absent, it is derived from that one.
    */
   MFA_ENCRYPTION_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Wrong codes in a row (any challenge, any address) that lock an account's second factor. */
+  MFA_MAX_FAILURES: z.coerce.number().int().positive().default(10),
+  /** How long the lock lasts after the last wrong code (the password keeps working). */
+  MFA_LOCK_MINUTES: z.coerce.number().positive().default(60),
   /** Where a patient's appointments and records are read for the copy of their data (`/users/me/export`). */
   APPOINTMENTS_SERVICE_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:4002'),
   RECORDS_SERVICE_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:4003'),
@@ -75,6 +79,10 @@ const BOOTSTRAP_PASSWORDS = [
 export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig {
   const config = loadConfig(authEnvSchema, env);
   if (config.NODE_ENV !== 'production') return config;
+  if (!config.MFA_ENCRYPTION_KEY || config.MFA_ENCRYPTION_KEY === config.JWT_SECRET)
+    throw new ConfigError([
+      'MFA_ENCRYPTION_KEY: required in production, and different from JWT_SECRET (a leaked signing key must not open the second factor)',
+    ]);
   const weak = BOOTSTRAP_PASSWORDS.filter((key) => {
     const password = config[key];
     return password !== undefined && (isPublishedPassword(password) || isCommonPassword(password));

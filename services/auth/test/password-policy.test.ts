@@ -7,6 +7,7 @@ const production = {
   JWT_SECRET: 'a-real-secret-of-more-than-thirty-two-characters',
   MONGO_URL: 'mongodb://db:27017',
   AMQP_URL: 'amqp://crm:Xq7-real@broker:5672',
+  MFA_ENCRYPTION_KEY: 'another-real-key-of-more-than-thirty-two-characters',
 };
 
 describe('new passwords', () => {
@@ -24,6 +25,15 @@ describe('new passwords', () => {
 });
 
 describe('production start', () => {
+  it('requires its own MFA_ENCRYPTION_KEY, not the signing secret', () => {
+    const { MFA_ENCRYPTION_KEY: _key, ...withoutKey } = production;
+    expect(() => loadAuthConfig(withoutKey)).toThrow(/MFA_ENCRYPTION_KEY: required in production/);
+    expect(() => loadAuthConfig({ ...production, MFA_ENCRYPTION_KEY: production.JWT_SECRET })).toThrow(
+      /different from JWT_SECRET/,
+    );
+    expect(loadAuthConfig({ ...withoutKey, NODE_ENV: 'development' }).MFA_ENCRYPTION_KEY).toBeUndefined();
+  });
+
   it('lists every published development password', () => {
     const dev = devEnvDefaults();
     for (const key of ['BOOTSTRAP_ADMIN_PASSWORD', 'BOOTSTRAP_DOCTOR_PASSWORD', 'BOOTSTRAP_KIOSK_PASSWORD'])

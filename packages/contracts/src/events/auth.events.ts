@@ -83,3 +83,18 @@ export const userErased = defineEvent(
   'auth.user.erased.v1',
   z.object({ userId: z.string(), erasedAt: z.iso.datetime() }),
 );
+
+/**
+ * Too many wrong second-factor codes in a row: the account's factor is locked until `lockedUntil`
+ * (the password is not), and its holder is told by e-mail, since someone else may know the password.
+ */
+export const secondFactorLocked = defineEvent(
+  'auth.mfa.locked.v1',
+  z.object({
+    userId: z.string(),
+    name: z.string(),
+    email: z.string(),
+    failures: z.number().int().positive(),
+    lockedUntil: z.iso.datetime(),
+  }),
+);

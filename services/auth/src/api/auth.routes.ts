@@ -58,13 +58,17 @@ export function authHandlers(accounts: AccountService, trail: AuditTrail) {
         try {
           session = await accounts.signIn(email, password, req.ip ?? 'unknown');
         } catch (error) {
-          // Who tried is unknown; the address and request id are in the entry.
-          if (error instanceof HttpError && error.status === 401)
+          // Who tried is unknown; the account they tried is recorded (when it exists), with the
+          // address and request id, so the attempts against one account can be found.
+          if (error instanceof HttpError && error.status === 401) {
+            const target = await accounts.accountIdOf(email);
             await trail.recordRequest(req, {
               action: 'auth.signin',
               resource: 'account',
+              ...(target ? { resourceId: target } : {}),
               outcome: 'failure',
             });
+          }
           throw error;
         }
         // With a second factor due, the sign-in is recorded once the code is (POST /auth/signIn/mfa).

@@ -32,6 +32,7 @@ export function mfaHandlers(mfa: MfaService, trail: AuditTrail) {
       validate('body', mfaSignInBody),
       async (req, res) => {
         const { mfaToken, code } = validated(res, 'body', mfaSignInBody);
+        const target = await mfa.challengedAccount(mfaToken);
         try {
           const session = await mfa.signIn(mfaToken, code);
           await recordSignIn(trail, req, session);
@@ -40,6 +41,7 @@ export function mfaHandlers(mfa: MfaService, trail: AuditTrail) {
           await trail.recordRequest(req, {
             action: 'auth.2fa.verify',
             resource: 'account',
+            ...(target ? { resourceId: target } : {}),
             outcome: 'failure',
           });
           throw error;

@@ -168,6 +168,11 @@ export class AccountService {
     return unlocked;
   }
 
+  /** The id of the account with this e-mail, if any (the access trail's failed sign-ins name it). */
+  async accountIdOf(email: string): Promise<string | undefined> {
+    return (await this.users.findByEmail(email))?.id;
+  }
+
   async currentUser(caller: AuthenticatedUser): Promise<UserView> {
     const user = await this.users.findById(caller.id);
     if (!user) throw notFound('Usuario no encontrado');

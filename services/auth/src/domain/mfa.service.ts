@@ -1,11 +1,20 @@
 import { randomInt } from 'node:crypto';
 import { authenticator } from 'otplib';
 import QRCode from 'qrcode';
-import type { MfaChallengeResponse, MfaSetupResponse, Role, SignInResponse } from '@crm/contracts';
-import { badRequest, conflict, fieldError, notFound } from '@crm/server-kit';
+import {
+  secondFactorLocked,
+  tooManyAttemptsMessage,
+  type MfaChallengeResponse,
+  type MfaSetupResponse,
+  type Role,
+  type SignInResponse,
+} from '@crm/contracts';
+import { createEnvelope } from '@crm/event-bus';
+import { badRequest, conflict, correlationIdOrNew, fieldError, HttpError, notFound } from '@crm/server-kit';
 import type { SessionTokens } from './account.service';
 import { sessionsCountAgain } from './session-timing';
 import { hashPassword, verifyPassword } from './password-hasher';
+import type { FactorAttempts, FactorGuardPolicy } from './second-factor-guard';
 import type { User, UserRepository } from './user';
 
 /** A sign-in waiting for its code (`signin`), or for the person to set up the factor first (`enrol`). */
@@ -34,6 +43,7 @@ export interface MfaOptions {
   issuer: string;
   /** Roles that must set up the factor at their next sign-in. */
   requiredRoles: readonly Role[];
+  guard: FactorGuardPolicy;
 }
 
 /** One 30-second step either side is accepted (phones' clocks drift). */
@@ -43,6 +53,14 @@ const STEP_MS = 30_000;
 const WRONG_CODE = 'Código incorrecto o caducado';
 
 const wrongCode = () => fieldError(401, 'code', WRONG_CODE);
+const ACCOUNT_DISABLED = 'Esta cuenta está desactivada. Consulte con la administración del centro';
+
+function refused(attempt: { locked: boolean; retryAfterSeconds: number }): HttpError {
+  const message = attempt.locked
+    ? `La verificación en dos pasos de esta cuenta está bloqueada por demasiados códigos incorrectos. Inténtelo de nuevo en ${Math.ceil(attempt.retryAfterSeconds / 60)} minutos.`
+    : tooManyAttemptsMessage(attempt.retryAfterSeconds);
+  return new HttpError(429, message, [{ field: 'code', message }]);
+}
 const normaliseRecovery = (code: string) => code.trim().toLowerCase().replace('-', '');
 /**
  * `abcde-12345`: about 52 bits from a 36-letter alphabet, shown once. Below 112 bits, so stored as
@@ -67,6 +85,7 @@ export class MfaService {
     private readonly box: SecretSealer,
     private readonly tokens: SessionTokens,
     private readonly options: MfaOptions,
+    private readonly attempts: FactorAttempts,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -92,12 +111,22 @@ export class MfaService {
     if (challenge?.purpose !== 'signin') throw wrongCode();
     const user = await this.users.findById(challenge.userId);
     if (!user?.mfaSecret || user.disabled) throw wrongCode();
+    // Counted before the code is checked: the account's count, whatever challenge or address.
+    const attempt = await this.attempts.reserve(user.id, this.clock());
+    if (!attempt.allowed) throw refused(attempt);
     if (!(await this.accepts(user, user.mfaSecret, code, true))) {
       await this.challenges.failed(mfaToken);
+      if (attempt.failures >= this.options.guard.maxFailures) await this.announceLock(user, attempt.failures);
       throw wrongCode();
     }
+    await this.attempts.clear(user.id);
     if (!(await this.challenges.close(mfaToken))) throw wrongCode();
     return await this.sessionFor(user);
+  }
+
+  /** The account a sign-in's `mfaToken` is for, while it is open (the access trail names it). */
+  async challengedAccount(mfaToken: string): Promise<string | undefined> {
+    return (await this.challenges.find(mfaToken))?.userId;
   }
 
   /** Who an enrolment call is for: the `mfaToken` of a sign-in that must enrol. */
@@ -131,6 +160,8 @@ export class MfaService {
   ): Promise<{ recoveryCodes: string[]; user: User }> {
     const user = await this.users.findById(userId);
     if (!user) throw notFound('Usuario no encontrado');
+    // Disabled while enrolling (between the password and the first code): no session for it.
+    if (user.disabled) throw fieldError(403, 'email', ACCOUNT_DISABLED);
     if (user.mfaSecret) throw conflict('El segundo factor ya está activado');
     if (!user.mfaPendingSecret) throw badRequest('Configure primero el segundo factor');
     if (!(await this.accepts(user, user.mfaPendingSecret, code, false))) {
@@ -159,6 +190,18 @@ export class MfaService {
       rol: user.rol,
       confirmed: user.confirmed,
     };
+  }
+
+  /** The holder hears of it: whoever typed the codes knew the password. */
+  private async announceLock(user: User, failures: number): Promise<void> {
+    const lockedUntil = new Date(this.clock().getTime() + this.options.guard.lockMs).toISOString();
+    await this.users.update(user.id, {}, [
+      createEnvelope(
+        secondFactorLocked,
+        { userId: user.id, name: user.name, email: user.email, failures, lockedUntil },
+        correlationIdOrNew(),
+      ),
+    ]);
   }
 
   private async accepts(

@@ -1,10 +1,14 @@
-import { confirmationRequested, passwordResetRequested } from '@crm/contracts';
+import { confirmationRequested, passwordResetRequested, secondFactorLocked } from '@crm/contracts';
 import { on } from '@crm/event-bus';
 import type { CentreProfileReader } from '../data/centre-profile.client';
 import type { Mailer } from '../mail/mailer';
 import { confirmationEmail, passwordResetEmail } from '../mail/templates/account.templates';
+import { secondFactorLockedEmail } from '../mail/templates/second-factor.templates';
 
-/** E-mails of the account flows: the confirmation link after sign-up and the password reset link. */
+/**
+ * E-mails of the account flows: the confirmation link after sign-up, the password reset link, and
+ * the warning that the second factor was locked after too many wrong codes.
+ */
 export function accountMailHandlers(mailer: Mailer, publicUrl: string, profile: CentreProfileReader) {
   return [
     on(confirmationRequested, async (event) => {
@@ -26,6 +30,16 @@ export function accountMailHandlers(mailer: Mailer, publicUrl: string, profile: 
         to: email,
         senderName: centre.senderName,
         ...passwordResetEmail(centre, name, link),
+        messageId: `<${event.id}@crm.events>`,
+      });
+    }),
+    on(secondFactorLocked, async (event) => {
+      const { name, email, failures, lockedUntil } = event.data;
+      const centre = await profile.current();
+      await mailer.send({
+        to: email,
+        senderName: centre.senderName,
+        ...secondFactorLockedEmail(centre, name, failures, new Date(lockedUntil)),
         messageId: `<${event.id}@crm.events>`,
       });
     }),
