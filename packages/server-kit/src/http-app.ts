@@ -15,9 +15,14 @@ export interface HttpAppOptions {
   bodyLimit?: string;
 }
 
-/** One-time tokens travel in the path of e-mailed links; they must not reach the logs. */
+/**
+ * One-time tokens travel in the path of e-mailed links (account confirmation, password reset and
+ * invitation, a waiting-list offer); they must not reach the logs.
+ */
 export function redactUrl(url: string | undefined): string | undefined {
-  return url?.split('?')[0]?.replace(/\/(confirmAccount|resetPassword)\/[^/]+/, '/$1/[redacted]');
+  return url
+    ?.split('?')[0]
+    ?.replace(/\/(confirmAccount|resetPassword|confirm-account|reset-password|offer)\/[^/]+/, '/$1/[redacted]');
 }
 
 /** Correlation id: the gateway's X-Request-Id, else a new one; echoed back and put on every log line. */

@@ -13,6 +13,7 @@ export const REDACTED_PATHS = [
   '*.*.password',
   'token',
   '*.token',
+  '*.*.token',
   'sessiontoken',
   '*.sessiontoken',
   'authorization',

@@ -45,6 +45,8 @@ describe('request URL in logs', () => {
     const { redactUrl } = jest.requireActual('../src/http-app') as typeof import('../src/http-app');
     expect(redactUrl('/auth/confirmAccount/abcDEF123?x=1')).toBe('/auth/confirmAccount/[redacted]');
     expect(redactUrl('/auth/resetPassword/abcDEF123')).toBe('/auth/resetPassword/[redacted]');
+    expect(redactUrl('/dates/offer/abcDEF123')).toBe('/dates/offer/[redacted]');
+    expect(redactUrl('/dates/offer/abcDEF123/claim')).toBe('/dates/offer/[redacted]/claim');
     expect(redactUrl('/users?search=ana')).toBe('/users');
   });
 });
