@@ -385,6 +385,32 @@ describe('GET /audit/export.csv (ADMIN)', () => {
     expect(mine.body.entries.map((e) => e.action)).toContain('audit.export');
   });
 
+  it('records an admin’s read of the trail, naming the patient looked at without adding rows to their trail', async () => {
+    const before = (await search(`patientId=${ana}`)).body.total;
+    const read = await fetch(`${stack.gatewayUrl}/api/v1/audit?patientId=${ana}`, {
+      headers: { authorization: `Bearer ${admin}`, 'x-request-id': 'read-req-1' },
+    });
+    expect(read.status).toBe(200);
+    const recorded = await eventually(
+      async () =>
+        (await search('action=audit.read')).body.entries.find(
+          (entry) => entry.clientRequestId === 'read-req-1',
+        ),
+      15_000,
+      'the read’s own entry',
+    );
+    expect(recorded).toMatchObject({
+      actorId: adminId,
+      actorRol: 'ADMIN',
+      action: 'audit.read',
+      resource: 'audit-trail',
+      resourceId: ana,
+      patientId: null,
+      outcome: 'success',
+    });
+    expect((await search(`patientId=${ana}`)).body.total).toBe(before);
+  });
+
   it('refuses bad filters like the search does', async () => {
     const response = await stack.api.get('/audit/export.csv?from=mañana', admin);
     expect(response.status).toBe(400);

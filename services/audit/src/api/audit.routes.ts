@@ -14,15 +14,26 @@ import { CSV_BOM } from '../domain/csv';
 import { CSV_HEADER, toCsvLine, toEntryView, toMyEntryView } from './audit.view';
 
 /**
- * The trail's HTTP face: three reads (roles from the route table). There is deliberately no route
+ * The trail's HTTP face: three reads (roles from the route table); an ADMIN's reads and exports are
+ * recorded in the trail itself. There is deliberately no route
  * that changes or deletes an entry (PUT, PATCH or DELETE on any /audit path answers 404).
  */
 export function auditHandlers(audit: AuditService, trail: AuditTrail, logger: Logger) {
   return {
     'GET /audit': [
       validate('query', auditQuery),
-      async (_req, res) => {
-        const { rows, ...page } = await audit.search(validated(res, 'query', auditQuery));
+      async (req, res) => {
+        const query = validated(res, 'query', auditQuery);
+        // Reading the trail is itself recorded, before the answer: who looked, and at which patient.
+        // The patient is named as the resource, not as a patient of the entry, so that reading a
+        // patient's trail does not add rows to it.
+        await trail.recordRequest(req, {
+          action: 'audit.read',
+          resource: 'audit-trail',
+          ...(query.patientId ? { resourceId: query.patientId } : {}),
+          outcome: 'success',
+        });
+        const { rows, ...page } = await audit.search(query);
         const body: AuditPage = { entries: rows.map(toEntryView), ...page };
         res.setHeader('Cache-Control', 'no-store');
         res.json(body);

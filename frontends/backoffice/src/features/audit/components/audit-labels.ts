@@ -35,6 +35,7 @@ export const ACTION_LABELS: Record<string, string> = {
   'auth.password.reset': 'Cambio de contraseña',
   'data.export': 'Exportación de datos',
   'audit.export': 'Exportación del registro de accesos',
+  'audit.read': 'Consulta del registro de accesos',
 };
 
 export const RESOURCE_LABELS: Record<string, string> = {
