@@ -116,10 +116,10 @@ describe.each(WIDTHS)('at $width px', (viewport) => {
     expect(await row(people.waiting.name).count()).toBe(1);
     await main.getByRole('searchbox', { name: 'Buscar paciente' }).fill('');
     await row(people.seen.name).waitFor();
-    await main.getByLabel('Estado').selectOption({ label: 'No presentado' });
+    await main.getByRole('combobox', { name: 'Estado' }).selectOption({ label: 'No presentado' });
     await row(people.waiting.name).waitFor({ state: 'detached' });
     expect(await row(people.missed.name).count()).toBe(1);
-    await main.getByLabel('Estado').selectOption({ label: 'Todos' });
+    await main.getByRole('combobox', { name: 'Estado' }).selectOption({ label: 'Todos' });
 
     await row(people.waiting.name)
       .getByRole('link', { name: `Ver la cita de ${people.waiting.name}` })
