@@ -43,7 +43,10 @@ describe('which transition is allowed (README, "Statuses")', () => {
     ['checkedIn', 'attended', 'staff', -100, undefined],
     ['booked', 'attended', 'staff', -60, undefined],
     ['booked', 'attended', 'staff', -180, 'tooEarly'],
-    ['booked', 'attended', 'record', -3000, undefined],
+    ['booked', 'attended', 'record', -3000, 'tooEarly'],
+    ['booked', 'attended', 'record', -121, 'tooEarly'],
+    ['booked', 'attended', 'record', -120, undefined],
+    ['checkedIn', 'attended', 'record', -130, undefined],
     ['noShow', 'attended', 'record', 0, 'ended'],
     ['attended', 'attended', 'staff', 0, 'ended'],
     // no-show

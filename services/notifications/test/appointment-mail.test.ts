@@ -173,6 +173,41 @@ describe('appointment e-mails', () => {
     expect(sent[1]!.attachments![0]!.content).toContain('METHOD:CANCEL');
   });
 
+  it('tells a kiosk walk-in only that they are registered: no calendar file, no "Si no puede acudir"', async () => {
+    const walkIn = {
+      ...data('DOCTOR'),
+      by: { id: 'k1', rol: 'SERVICE_ACCOUNT' as const },
+      channel: 'kiosk' as const,
+    };
+    await handlers.get(appointmentBooked.name)!(
+      createEnvelope(appointmentBooked, walkIn, 'w') as never,
+      context,
+    );
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.subject).toBe('Registrado en el centro');
+    expect(sent[0]!.text).toContain('para ser atendido hoy a partir de las 09:15');
+    expect(sent[0]!.text).not.toContain('Si no puede acudir');
+    expect(sent[0]!.subject).not.toContain('Cita confirmada');
+    expect(sent[0]!.attachments).toBeUndefined();
+  });
+
+  it('words the later appointment given up at the kiosk ("be seen now") as brought forward, not cancelled by the centre', async () => {
+    const swapped = {
+      ...data('PACIENT'),
+      by: { id: 'k1', rol: 'SERVICE_ACCOUNT' as const },
+      replacedBy: 'w1',
+    };
+    await handlers.get(appointmentCancelled.name)!(
+      createEnvelope(appointmentCancelled, swapped, 'c') as never,
+      context,
+    );
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.subject).toBe('Cita adelantada: lunes, 23 de noviembre de 2026, 09:15');
+    expect(sent[0]!.text).toContain('Como ha elegido en el centro ser atendido ahora');
+    expect(sent[0]!.text).not.toContain('El centro ha cancelado');
+    expect(sent[0]!.attachments![0]!.content).toContain('METHOD:CANCEL');
+  });
+
   it('tells the patient when the centre deleted the appointment', async () => {
     await handlers.get(appointmentDeleted.name)!(
       createEnvelope(appointmentDeleted, data('ADMIN'), 'c') as never,

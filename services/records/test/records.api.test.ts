@@ -432,6 +432,36 @@ describe('POST /records', () => {
   });
 });
 
+describe('a record for an appointment marked "No presentado"', () => {
+  it('is refused with 409 and a Spanish message on dateId, and no record is stored', async () => {
+    const patient = await registerPatient(stack, staff.DOCTOR.token, `Paciente Ausente ${++patientCount}`);
+    // A walk-in that started a minute ago, then marked as a no-show by the doctor.
+    const walkIn = await stack.api.post(
+      '/dates/service',
+      { pacientId: patient.id, date: new Date(Date.now() - 60_000).toISOString() },
+      staff.SERVICE_ACCOUNT.token,
+    );
+    expect(walkIn.status).toBe(201);
+    expect((await stack.api.post(`/dates/noshow/${walkIn.body.id}`, {}, staff.DOCTOR.token)).status).toBe(
+      200,
+    );
+    const response = await createRecord({
+      userId: patient.id,
+      dateId: walkIn.body.id,
+      metadata: metadataOf(),
+    });
+    expect(response).toMatchObject({
+      status: 409,
+      body: {
+        message:
+          'La cita está marcada como «No presentado»: el paciente no acudió y no admite historia clínica',
+        errors: [{ field: 'dateId' }],
+      },
+    });
+    expect(await service.models.Revision.countDocuments({ dateId: walkIn.body.id })).toBe(0);
+  });
+});
+
 describe('GET /records/appointment/:id', () => {
   const lookup = (appointmentId: string, token = staff.DOCTOR.token) =>
     stack.api.get<{ record: RecordView | null; message?: string }>(

@@ -2,7 +2,7 @@ import type { ReportSummary } from '@crm/contracts';
 import { eventually, mintToken, publishEnvelopes } from '@crm/testing';
 import { startStack, type Stack } from '../../../test-support/stack';
 import type { ReportingApp } from '../src/app';
-import { DRIVING, newId, seededWeek, WEAPONS } from './support/seeded-week';
+import { appointment, DRIVING, newId, seededWeek, WEAPONS } from './support/seeded-week';
 
 /**
  * `GET /reports/summary` through the gateway, on a week of events published on the stack's exchange
@@ -134,6 +134,54 @@ it('gives the same totals when every event is delivered twice more, in any order
     byChannel: { ...first.days[0]!.byChannel, patient: 3 },
     bookedSlots: 3,
     occupancy: 0.1071,
+  });
+});
+
+it("counts no income from a patient who did not come, and no cancellation for a kiosk 'be seen now' swap", async () => {
+  // Monday 1 July 2024 (UTC+1 at the centre): a record prepared the week before for 09:00, whose
+  // patient then did not come, corrected after the no-show; a 10:00 appointment its patient gave up
+  // at the kiosk to be seen at once (the walk-in at 09:31), attended, with a record of 19 €.
+  const prepared = appointment('2024-07-01T08:00:00.000Z', 'staff');
+  const later = appointment('2024-07-01T09:00:00.000Z', 'patient');
+  const walkIn = appointment('2024-07-01T08:31:00.000Z', 'kiosk', '2024-07-01T08:30:00Z');
+  await publishEnvelopes(stack.amqpUrl, stack.exchange, [
+    prepared.booked(),
+    prepared.record('created', 1, 19, DRIVING, '2024-06-25T08:00:00Z'),
+    prepared.noShow('2024-07-01T09:00:00Z'),
+    prepared.record('updated', 2, 54, DRIVING, '2024-07-01T09:10:00Z'),
+    later.booked(),
+    later.cancelled('2024-07-01T08:30:00Z', { replacedBy: walkIn.id }),
+    walkIn.booked(),
+    walkIn.attended('2024-07-01T08:50:00Z'),
+    walkIn.record('created', 1, 19, WEAPONS, '2024-07-01T08:50:00Z'),
+  ]);
+  const day = await eventually(
+    async () => {
+      await reporting.reporting.flush();
+      const [monday] = (await summary('2024-07-01', '2024-07-01')).body.days;
+      return monday &&
+        monday.booked === 3 &&
+        monday.noShow === 1 &&
+        monday.attended === 1 &&
+        monday.records === 1
+        ? monday
+        : undefined;
+    },
+    30_000,
+    'the day to reach the read model',
+  );
+  // Let a late copy of the record's revision land before judging the day.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  await reporting.reporting.flush();
+  expect((await summary('2024-07-01', '2024-07-01')).body.days[0]).toMatchObject({
+    ...day,
+    revenue: 19,
+    records: 1,
+    revenueByCertificate: { [WEAPONS]: 19 },
+    cancelled: 0,
+    refundableCancellations: 0,
+    nonRefundableCancellations: 0,
+    bookedSlots: 1, // 09:00 (a no-show still held it); 10:00 was given up; the walk-in is off the grid
   });
 });
 

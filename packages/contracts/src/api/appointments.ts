@@ -76,7 +76,11 @@ export const appointmentsQuery = z.object({
     .transform((limit) => Math.min(limit, 100)),
   search: z.string().trim().max(100).default(''),
   sort: z.enum(APPOINTMENT_SORTS).default('date'),
-  status: z.enum([...APPOINTMENT_STATUSES, 'all']).default('booked'),
+  /**
+   * One status, `all`, or `current`: the day's work — every booked or checked-in appointment, and
+   * those attended or marked no-show from the start of today (Atlantic/Canary).
+   */
+  status: z.enum([...APPOINTMENT_STATUSES, 'all', 'current']).default('booked'),
 });
 export type AppointmentsQuery = z.infer<typeof appointmentsQuery>;
 

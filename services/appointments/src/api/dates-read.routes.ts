@@ -31,8 +31,17 @@ export function datesReadHandlers(bookings: BookingService, trail: AuditTrail) {
       res.json((await bookings.bookedSlots()).map((date) => date.toISOString()));
     },
     'GET /dates/currentDate': async (req, res) => {
-      const date = await bookings.currentDate(callerOf(req));
-      res.json({ date: date ? date.toISOString() : null });
+      const current = await bookings.currentDate(callerOf(req));
+      // `status` and `checkedInAt` let the patient area say they are checked in (no move, no cancel).
+      res.json(
+        current
+          ? {
+              date: current.date.toISOString(),
+              status: current.status,
+              ...(current.checkedInAt ? { checkedInAt: current.checkedInAt.toISOString() } : {}),
+            }
+          : { date: null },
+      );
     },
     'GET /dates': [
       validate('query', appointmentsQuery),

@@ -110,6 +110,7 @@ export class MongoAppointmentRepository implements AppointmentRepository {
     search,
     sort,
     status,
+    endedFrom,
   }: AppointmentPageQuery): Promise<{ items: Appointment[]; total: number }> {
     // Check-in documents are not listed: an active document with one is shown as checkedIn.
     const clauses: Record<string, unknown>[] = [{ kind: { $in: ['active', 'final'] } }];
@@ -125,6 +126,17 @@ export class MongoAppointmentRepository implements AppointmentRepository {
             }
           : { kind: 'active', appointmentId: { $in: checkedIn } },
       );
+    } else if (status === 'current') {
+      clauses.push({
+        $or: [
+          { kind: 'active' },
+          {
+            kind: 'final',
+            status: { $in: ['attended', 'noShow'] },
+            ...(endedFrom ? { date: { $gte: endedFrom } } : {}),
+          },
+        ],
+      });
     } else if (status !== 'all') clauses.push({ status });
     if (search) {
       const alternatives: Record<string, RegExp>[] = [

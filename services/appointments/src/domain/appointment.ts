@@ -99,7 +99,9 @@ export interface AppointmentPageQuery {
   limit: number;
   search: string;
   sort: AppointmentSort;
-  status: AppointmentStatus | 'all';
+  status: AppointmentStatus | 'all' | 'current';
+  /** With `current`: appointments that ended are listed from this instant on (the start of today). */
+  endedFrom?: Date;
 }
 
 /**

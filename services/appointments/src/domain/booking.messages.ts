@@ -60,6 +60,9 @@ export const appointmentStarted = () => withField(409, 'La cita ya ha empezado o
 /** Reschedule (README, "Reschedule"). */
 export const notMovable = () =>
   withField(409, 'Solo se puede cambiar una cita reservada que aún no ha empezado', 'date');
+/** A patient moving an appointment they have checked in for: they are at the centre already. */
+export const checkedInNotMovable = () =>
+  withField(409, 'Ya ha registrado su llegada: para cambiar la cita, hable con recepción', 'date');
 export const sameSlot = () => withField(409, 'La cita ya es a esa hora', 'date');
 export const moveUnderWay = () => conflict('La cita ya se está cambiando; inténtelo de nuevo');
 export const nothingToMove = () => withField(404, 'No tiene ninguna cita reservada que cambiar', 'date');

@@ -112,10 +112,10 @@ export class BookingService {
     }
   }
 
-  /** `GET /dates/currentDate`: the date of the patient's active appointment, or null. */
-  async currentDate(caller: Actor): Promise<Date | null> {
+  /** `GET /dates/currentDate`: the patient's active appointment (its date, status, arrival), or undefined. */
+  async currentDate(caller: Actor): Promise<Appointment | undefined> {
     const held = await this.appointments.findHeldBy(caller.id);
-    return held && isCurrent(held, this.clock()) ? held.date : null;
+    return held && isCurrent(held, this.clock()) ? held : undefined;
   }
 
   /** `DELETE /dates/:date`: a patient cancels their own booked appointment, named by its date. */
@@ -165,7 +165,7 @@ export class BookingService {
   }
 
   list(query: AppointmentPageQuery) {
-    return this.appointments.page(query);
+    return this.appointments.page({ ...query, endedFrom: startOfLocalDay(this.clock()) });
   }
 
   /** `GET /dates/booked`: booked grid slots from the start of today (Atlantic/Canary) on. */

@@ -31,7 +31,7 @@ export type Refusal =
   | 'outsideCheckInWindow'
   /** A checked-in patient came: not a no-show; a patient cannot cancel it themself either. */
   | 'checkedIn'
-  /** No-show before the start; attended before the check-in window opens. */
+  /** No-show before the start; attended (by staff or a record) before the check-in window opens. */
   | 'tooEarly'
   /** A patient cancelling once the appointment has started (the kiosk: once it can be checked in). */
   | 'started';
@@ -71,8 +71,10 @@ export function transitionRefusal(
       if (checkedIn) return 'alreadyCheckedIn';
       return checkInOpen(a, now) ? undefined : 'outsideCheckInWindow';
     case 'attended':
-      // A doctor's record is proof enough at any time; staff mark it from the check-in window on.
-      if (!checkedIn && initiator === 'staff' && t < checkInOpensAt(a)) return 'tooEarly';
+      // Staff and a saved record mark it from the check-in window on: a record may be prepared
+      // days ahead, and that must not end (and free) an appointment the patient still has to come to.
+      if (!checkedIn && (initiator === 'staff' || initiator === 'record') && t < checkInOpensAt(a))
+        return 'tooEarly';
       return undefined;
     case 'noShow':
       if (checkedIn) return 'checkedIn';

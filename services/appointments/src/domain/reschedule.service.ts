@@ -10,6 +10,7 @@ import {
 } from './appointment';
 import {
   appointmentNotFound,
+  checkedInNotMovable,
   dateRefused,
   moveUnderWay,
   notMovable,
@@ -93,6 +94,7 @@ export class RescheduleService {
     const now = this.clock();
     const problem = slotProblem(target, now);
     if (problem) throw dateRefused(SLOT_MESSAGES[problem]);
+    if (current.status === 'checkedIn' && caller.rol === 'PACIENT') throw checkedInNotMovable();
     if (current.status !== 'booked' || current.walkIn) throw notMovable();
     if (current.date.getTime() === target.getTime()) throw sameSlot();
 

@@ -6,6 +6,7 @@ import {
   appointmentCheckedIn,
   CENTRE_TIME_ZONE,
   recordCreated,
+  recordUpdated,
   type AppointmentUser,
 } from '@crm/contracts';
 import { createEnvelope } from '@crm/event-bus';
@@ -111,9 +112,33 @@ export async function publishRecordCreated(
   data: { id: string; userId: string; dateId: string; doctorId: string },
   eventId?: string,
 ): Promise<string> {
-  const envelope = createEnvelope(recordCreated, { ...data, configVersion: 1 }, 'test-records', {
-    ...(eventId ? { id: eventId } : {}),
-  });
+  return publishRecordEvent(
+    amqpUrl,
+    exchange,
+    createEnvelope(recordCreated, { ...data, configVersion: 1 }, 'test-records', {
+      ...(eventId ? { id: eventId } : {}),
+    }),
+  );
+}
+
+/** Publishes a `records.record.updated.v1` envelope (a record saved again), as the records service does. */
+export function publishRecordUpdated(
+  amqpUrl: string,
+  exchange: string,
+  data: { id: string; userId: string; dateId: string; doctorId: string },
+): Promise<string> {
+  return publishRecordEvent(
+    amqpUrl,
+    exchange,
+    createEnvelope(recordUpdated, { ...data, configVersion: 1 }, 'test-records'),
+  );
+}
+
+async function publishRecordEvent(
+  amqpUrl: string,
+  exchange: string,
+  envelope: ReturnType<typeof createEnvelope>,
+): Promise<string> {
   const connection = await amqp.connect(amqpUrl);
   try {
     const channel = await connection.createConfirmChannel();

@@ -20,10 +20,12 @@ import {
   appointmentBookedEmail,
   appointmentCancelledEmail,
   appointmentDeletedEmail,
+  appointmentBroughtForwardEmail,
   appointmentRescheduledEmail,
   centrePlace,
   formatAppointmentDate,
   waitlistOfferEmail,
+  walkInRegisteredEmail,
 } from '../mail/templates/appointment.templates';
 
 type AppointmentEvent = EventEnvelope<
@@ -35,10 +37,11 @@ type AppointmentEvent = EventEnvelope<
 
 /**
  * E-mails to the patient about their appointment: a confirmation with a calendar file when it is
- * booked, the new time (a file that moves the same calendar entry: same UID, higher SEQUENCE) when
+ * booked (a kiosk walk-in, already at the centre, only hears that it is registered), the new time (a file that moves the same calendar entry: same UID, higher SEQUENCE) when
  * it is rescheduled, a notice (and a calendar cancellation) when it is cancelled or deleted; a
  * cancellation that only made room for a reschedule sends nothing (the reschedule's e-mail says it);
- * a slot offered to the waiting list, the link that claims it. The centre's name,
+ * a later appointment given up at the kiosk to be seen now is said to be brought forward, not
+ * cancelled by the centre; a slot offered to the waiting list, the link that claims it. The centre's name,
  * address and sender are the current centre profile's. The message id is the event's, so a
  * redelivered event that slips through is recognisable as the same e-mail.
  */
@@ -83,20 +86,27 @@ export function appointmentMailHandlers(
   const send = async (
     event: AppointmentEvent,
     write: (centre: CentreProfileData, when: string) => Email,
-    method: 'PUBLISH' | 'CANCEL',
+    /** No calendar file: a walk-in is already at the centre. */
+    method: 'PUBLISH' | 'CANCEL' | undefined,
   ) => {
     const centre = await profile.current();
     await mailer.send({
       to: event.data.user.email,
       senderName: centre.senderName,
       ...write(centre, formatAppointmentDate(new Date(event.data.date))),
-      attachments: [calendar(centre, event, method)],
+      ...(method ? { attachments: [calendar(centre, event, method)] } : {}),
       messageId: `<${event.id}@crm.events>`,
     });
   };
 
   return [
     on(appointmentBooked, async (event) => {
+      if (event.data.channel === 'kiosk')
+        return send(
+          event,
+          (centre) => walkInRegisteredEmail(centre, event.data.user.name, new Date(event.data.date)),
+          undefined,
+        );
       const myAppointmentUrl = await areaUrl(event);
       await send(
         event,
@@ -116,6 +126,13 @@ export function appointmentMailHandlers(
     }),
     on(appointmentCancelled, async (event) => {
       if (event.data.rescheduledTo) return;
+      // The kiosk's "be seen now": the patient gave the later slot up themself.
+      if (event.data.replacedBy)
+        return send(
+          event,
+          (centre, when) => appointmentBroughtForwardEmail(centre, event.data.user.name, when),
+          'CANCEL',
+        );
       await send(
         event,
         (centre, when) =>

@@ -97,6 +97,9 @@ export class RecordService {
       throw fieldError(400, 'userId', messages.appointmentOfAnotherPatient);
     if (ENDED_STATUSES.has(appointment.status))
       throw conflict(messages.appointmentEnded, [{ message: messages.appointmentEnded, field: 'dateId' }]);
+    // A patient who did not come had no check-up: a record would bill a visit that never happened.
+    if (appointment.status === 'noShow')
+      throw conflict(messages.appointmentNoShow, [{ message: messages.appointmentNoShow, field: 'dateId' }]);
     if (await this.records.findById(appointment.id)) throw alreadyRecorded();
 
     const now = this.clock();

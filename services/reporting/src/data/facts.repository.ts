@@ -151,10 +151,16 @@ export class MongoFactStore implements FactStore {
     const queue = [...days];
     const worker = async () => {
       for (let day = queue.shift(); day !== undefined; day = queue.shift()) {
+        // A record of an appointment that ended as a no-show (prepared before the patient failed
+        // to come) bills nobody: the day leaves it out, whichever of the two facts came first.
+        const noShows = await this.models.Fact.collection.distinct('appointmentId', { day, kind: 'noShow' });
         rows.push(
           ...(await this.models.Fact.collection
             .aggregate<{ _id: string; v: number }>([
               { $match: { day } },
+              ...(noShows.length > 0
+                ? [{ $match: { $nor: [{ kind: 'record', appointmentId: { $in: noShows } }] } }]
+                : []),
               { $unwind: '$counts' },
               { $group: { _id: '$counts.k', v: { $sum: '$counts.v' } } },
             ])

@@ -123,6 +123,8 @@ export interface AppointmentEventData {
   channel: BookingChannel;
   /** A cancellation that only made room for a reschedule: the slot is freed, nothing was cancelled. */
   rescheduledTo?: string;
+  /** Likewise a later appointment the patient gave up at the kiosk to be seen now (a walk-in). */
+  replacedBy?: string;
   /** The cancellation's refund as the appointments service decided it (older events: computed here). */
   refundable?: boolean;
 }
@@ -153,7 +155,7 @@ export function appointmentFact(
       break;
     case 'cancelled':
       counters.gridReleased = grid;
-      if (data.rescheduledTo) break;
+      if (data.rescheduledTo || data.replacedBy) break;
       counters.cancelled = 1;
       counters.refundable = (data.refundable ?? isRefundable(at, happened, refundWindowHours)) ? 1 : 0;
       break;

@@ -19,7 +19,7 @@ export const newId = () => randomBytes(12).toString('hex');
 const admin = { id: newId(), rol: 'ADMIN' as const };
 
 /** One appointment's events, built with the contracts' envelopes. */
-function appointment(date: string, channel: BookingChannel, bookedAt = '2024-05-20T10:00:00Z') {
+export function appointment(date: string, channel: BookingChannel, bookedAt = '2024-05-20T10:00:00Z') {
   const id = newId();
   const pacientId = newId();
   const data = {
@@ -36,7 +36,7 @@ function appointment(date: string, channel: BookingChannel, bookedAt = '2024-05-
   return {
     id,
     booked: () => envelope(appointmentBooked, {}, bookedAt),
-    cancelled: (when: string) => envelope(appointmentCancelled, {}, when),
+    cancelled: (when: string, extra: object = {}) => envelope(appointmentCancelled, extra, when),
     deleted: (when: string) => envelope(appointmentDeleted, {}, when),
     checkedIn: (when: string) => envelope(appointmentCheckedIn, { checkedInAt: when }, when),
     attended: (when: string) => envelope(appointmentAttended, { endedAt: when }, when),

@@ -154,3 +154,35 @@ export function waitlistOfferEmail(
     footnote: questions(centre),
   });
 }
+
+/**
+ * A walk-in booked at the kiosk: the patient is already at the centre, so no calendar file and no
+ * "if you cannot come"; only that they are registered, and the time of their turn.
+ */
+export function walkInRegisteredEmail(centre: MailCentre, name: string, instant: Date): Email {
+  return brandedEmail(centre, {
+    subject: 'Registrado en el centro',
+    greetingName: name,
+    paragraphs: [
+      `Ha quedado registrado en ${centre.brandName} para ser atendido hoy a partir de las ${TIME.format(instant)}.`,
+      'Espere en la sala de espera: le llamaremos en cuanto sea su turno.',
+    ],
+    footnote: questions(centre),
+  });
+}
+
+/**
+ * The later appointment a patient gave up at the kiosk to be seen now: their own choice, not a
+ * cancellation by the centre (the calendar file removes the entry they had).
+ */
+export function appointmentBroughtForwardEmail(centre: MailCentre, name: string, when: string): Email {
+  return brandedEmail(centre, {
+    subject: `Cita adelantada: ${when}`,
+    greetingName: name,
+    paragraphs: [
+      `Como ha elegido en el centro ser atendido ahora, su cita del ${when} ya no es necesaria y la hemos retirado.`,
+      'Le adjuntamos el aviso para que su calendario la quite.',
+    ],
+    footnote: questions(centre),
+  });
+}

@@ -5,7 +5,13 @@ import { displayPhone } from '@crm/web-kit';
 import { formatDay, formatTime, todayAtCentre } from '@crm/web-kit/time';
 import { AlertNotice, PageHeader, ViewLink } from '@/components';
 import { useAgenda } from '../api/get-agenda';
-import { AGENDA_STATUS_LABELS, agendaActions, minutesWaited, waitedText } from './agenda-labels';
+import {
+  AGENDA_STATUS_LABELS,
+  agendaActions,
+  countsInTotal,
+  minutesWaited,
+  waitedText,
+} from './agenda-labels';
 import { useAgendaAction, type AgendaAction } from './use-agenda-action';
 import './agenda.css';
 
@@ -37,7 +43,7 @@ interface EntryProps {
 
 function AgendaItem({ entry, now, busy, onAction }: EntryProps) {
   const who = entry.user?.name ?? entry.name;
-  const actions = agendaActions(entry);
+  const actions = agendaActions(entry, now);
   const time = formatTime(entry.date);
   const contact = [entry.user?.phone ? displayPhone(entry.user.phone) : '', entry.user?.email ?? '']
     .filter(Boolean)
@@ -128,6 +134,7 @@ export default function AgendaPage() {
   // While another day loads, the previous one's list must not pass for it.
   const shown = data && data.date === day ? data : undefined;
   const entries = shown?.appointments ?? [];
+  const total = entries.filter(countsInTotal).length;
   const waiting = entries.filter((a) => a.status === 'checkedIn').length;
   const title = day === today ? 'Agenda de hoy' : `Agenda del ${formatDay(day)}`;
 
@@ -152,7 +159,7 @@ export default function AgendaPage() {
       {error && <AlertNotice>No se pudo cargar la agenda.</AlertNotice>}
       {shown && (
         <p className="bo-lead" aria-live="polite">
-          {entries.length === 1 ? '1 cita' : `${entries.length} citas`}
+          {total === 1 ? '1 cita' : `${total} citas`}
           {waiting > 0 ? ` · ${waiting} en espera` : ''}
         </p>
       )}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { agendaActions, minutesWaited, waitedText } from './agenda-labels';
+import { agendaActions, countsInTotal, minutesWaited, waitedText } from './agenda-labels';
 
 describe('the agenda labels', () => {
   it('counts whole minutes since the check-in, never below zero', () => {
@@ -15,11 +15,42 @@ describe('the agenda labels', () => {
     expect(waitedText(12)).toBe('Esperando 12 minutos');
   });
 
-  it('offers check-in, attended and no-show for booked; only attended once checked in; nothing after', () => {
-    expect(agendaActions({ status: 'booked' })).toEqual({ checkIn: true, attended: true, noShow: true });
-    expect(agendaActions({ status: 'checkedIn' })).toEqual({ checkIn: false, attended: true, noShow: false });
+  it('offers check-in, attended and no-show for a booked appointment that has started; only attended once checked in; nothing after', () => {
+    const date = '2026-11-23T10:00:00Z';
+    const started = Date.parse(date);
+    expect(agendaActions({ status: 'booked', date }, started)).toEqual({
+      checkIn: true,
+      attended: true,
+      noShow: true,
+    });
+    expect(agendaActions({ status: 'checkedIn', date }, started)).toEqual({
+      checkIn: false,
+      attended: true,
+      noShow: false,
+    });
     for (const status of ['attended', 'noShow', 'cancelled', 'deleted'] as const) {
-      expect(agendaActions({ status })).toEqual({ checkIn: false, attended: false, noShow: false });
+      expect(agendaActions({ status, date }, started)).toEqual({
+        checkIn: false,
+        attended: false,
+        noShow: false,
+      });
     }
+  });
+
+  it('offers no "No presentado" before the appointment has started', () => {
+    const date = '2026-11-23T10:00:00Z';
+    expect(agendaActions({ status: 'booked', date }, Date.parse(date) - 1)).toEqual({
+      checkIn: true,
+      attended: true,
+      noShow: false,
+    });
+  });
+
+  it('leaves cancelled and deleted appointments out of the day total', () => {
+    expect(
+      ['booked', 'checkedIn', 'attended', 'noShow'].every((status) => countsInTotal({ status } as never)),
+    ).toBe(true);
+    expect(countsInTotal({ status: 'cancelled' })).toBe(false);
+    expect(countsInTotal({ status: 'deleted' })).toBe(false);
   });
 });

@@ -1,14 +1,8 @@
-import type { AgendaEntry, AppointmentStatus } from '@crm/contracts';
+import type { AgendaEntry } from '@crm/contracts';
+import { APPOINTMENT_STATUS_LABELS } from '@/lib/appointment-status';
 
 /** The badges of the agenda (issue 16): what staff call each status. */
-export const AGENDA_STATUS_LABELS: Record<AppointmentStatus, string> = {
-  booked: 'Reservada',
-  checkedIn: 'En espera',
-  attended: 'Atendida',
-  noShow: 'No presentado',
-  cancelled: 'Cancelada',
-  deleted: 'Eliminada',
-};
+export const AGENDA_STATUS_LABELS = APPOINTMENT_STATUS_LABELS;
 
 /** Whole minutes since the check-in (never negative, whatever the clocks say). */
 export function minutesWaited(checkedInAt: string, now: number): number {
@@ -23,8 +17,11 @@ export function waitedText(minutes: number): string {
   return `Esperando ${minutes} ${minutes === 1 ? 'minuto' : 'minutos'}`;
 }
 
-/** The actions the server can accept for an entry (it still has the last word). */
-export function agendaActions(entry: Pick<AgendaEntry, 'status'>): {
+/** The actions the server can accept for an entry at `now` (it still has the last word). */
+export function agendaActions(
+  entry: Pick<AgendaEntry, 'status' | 'date'>,
+  now: number,
+): {
   checkIn: boolean;
   attended: boolean;
   noShow: boolean;
@@ -32,7 +29,11 @@ export function agendaActions(entry: Pick<AgendaEntry, 'status'>): {
   return {
     checkIn: entry.status === 'booked',
     attended: entry.status === 'booked' || entry.status === 'checkedIn',
-    // A patient who came cannot be a no-show (cancel instead).
-    noShow: entry.status === 'booked',
+    // A patient who came cannot be a no-show (cancel instead), nor one whose time has not come.
+    noShow: entry.status === 'booked' && Date.parse(entry.date) <= now,
   };
 }
+
+/** The appointments a day's total counts: the cancelled ones no longer take anyone's time. */
+export const countsInTotal = (entry: Pick<AgendaEntry, 'status'>): boolean =>
+  entry.status !== 'cancelled' && entry.status !== 'deleted';

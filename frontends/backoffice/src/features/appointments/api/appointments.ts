@@ -7,13 +7,16 @@ import { APPOINTMENTS_KEY } from '@/lib/cache-keys';
 const PAGE_LIMIT = 100;
 
 /**
- * Every booked appointment: GET /dates (status booked, sorted by date) page by page. The list sorts,
- * filters and pages on the client (SPEC §2 "Listado de Citas"), so it needs them all.
+ * The day's work: GET /dates?status=current (booked and checked-in appointments, and those attended
+ * or marked no-show today), page by page. The list sorts, filters and pages on the client (SPEC §2
+ * "Listado de Citas"), so it needs them all.
  */
 export async function fetchAllAppointments(): Promise<AppointmentView[]> {
   const all: AppointmentView[] = [];
   for (let page = 1; ; page += 1) {
-    const answer = await api.get<AppointmentsPage>('/dates', { query: { page, limit: PAGE_LIMIT } });
+    const answer = await api.get<AppointmentsPage>('/dates', {
+      query: { page, limit: PAGE_LIMIT, status: 'current' },
+    });
     all.push(...answer.dates);
     if (page >= answer.totalPages || answer.dates.length === 0) return all;
   }

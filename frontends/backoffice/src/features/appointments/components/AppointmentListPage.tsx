@@ -1,18 +1,23 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { createColumnHelper } from '@tanstack/react-table';
-import type { AppointmentView } from '@crm/contracts';
+import type { AppointmentStatus, AppointmentView } from '@crm/contracts';
 import { displayPhone, useSession } from '@crm/web-kit';
 import { formatDateTime } from '@crm/web-kit/time';
 import { SearchBox, TablePage, useDebouncedSearch, usePageSize, ViewLink } from '@/components';
+import { APPOINTMENT_STATUS_LABELS } from '@/lib/appointment-status';
 import { matchesSearch } from '@/lib/text';
 import { useAppointments } from '../api/appointments';
 import { useDeleteAppointment } from './use-delete-appointment';
 
 const column = createColumnHelper<AppointmentView>();
 
+/** The statuses of the day's work the list can be narrowed to ('' = all of them). */
+const STATUS_FILTERS: Array<AppointmentStatus | ''> = ['', 'booked', 'checkedIn', 'attended', 'noShow'];
+
 /**
- * "Listado de Citas" (SPEC §2): every booked appointment, sorted by date ascending, filtered by
- * "Buscar paciente" (500 ms debounce), 6 per page on wide windows, else 10. "Eliminar" is ADMIN's.
+ * "Listado de Citas" (SPEC §2): the day's work — booked and waiting patients, and today's attended
+ * and no-shows — with their status, sorted by date ascending, filtered by "Buscar paciente" (500 ms
+ * debounce) and by "Estado", 6 per page on wide windows, else 10. "Eliminar" is ADMIN's.
  */
 export default function AppointmentListPage() {
   const { user } = useSession();
@@ -22,12 +27,16 @@ export default function AppointmentListPage() {
   const pageSize = usePageSize(6, 10);
   const remove = useDeleteAppointment(mutate);
 
+  const [status, setStatus] = useState<AppointmentStatus | ''>('');
+
   const rows = useMemo(
     () =>
-      (data ?? []).filter((a) =>
-        matchesSearch(debouncedSearch, [a.user?.name ?? a.name, a.user?.email, a.user?.phone]),
+      (data ?? []).filter(
+        (a) =>
+          (!status || a.status === status) &&
+          matchesSearch(debouncedSearch, [a.user?.name ?? a.name, a.user?.email, a.user?.phone]),
       ),
-    [data, debouncedSearch],
+    [data, debouncedSearch, status],
   );
 
   const columns = useMemo(
@@ -39,6 +48,14 @@ export default function AppointmentListPage() {
         size: 170,
       }),
       column.accessor((a) => a.user?.name ?? a.name, { id: 'name', header: 'Paciente', size: 200 }),
+      column.accessor((a) => APPOINTMENT_STATUS_LABELS[a.status] ?? a.status, {
+        id: 'status',
+        header: 'Estado',
+        cell: (info) => (
+          <span className={`bo-badge bo-badge--${info.row.original.status}`}>{info.getValue()}</span>
+        ),
+        size: 140,
+      }),
       column.accessor((a) => a.user?.phone ?? '', {
         id: 'phone',
         header: 'Teléfono',
@@ -89,7 +106,25 @@ export default function AppointmentListPage() {
       initialSorting={[{ id: 'date', desc: false }]}
       totalNoun={['cita', 'citas']}
       getRowId={(a) => a.id}
-      toolbar={<SearchBox label="Buscar paciente" value={search} onChange={setSearch} />}
+      toolbar={
+        <>
+          <SearchBox label="Buscar paciente" value={search} onChange={setSearch} />
+          <label className="bo-status-filter">
+            <span>Estado</span>
+            <select
+              className="wk-input"
+              value={status}
+              onChange={(event) => setStatus(event.target.value as AppointmentStatus | '')}
+            >
+              {STATUS_FILTERS.map((value) => (
+                <option key={value} value={value}>
+                  {value ? APPOINTMENT_STATUS_LABELS[value] : 'Todos'}
+                </option>
+              ))}
+            </select>
+          </label>
+        </>
+      }
     />
   );
 }

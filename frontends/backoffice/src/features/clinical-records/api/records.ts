@@ -11,6 +11,8 @@ export interface Appointment {
   name: string;
   pacientId: string;
   user: { id: string; name: string; email: string; phone?: string };
+  /** When the patient's arrival was registered (kept after the appointment ends). */
+  checkedInAt?: string;
 }
 
 /** The view whose form is an appointment's clinical record (SPEC §2 record detail). */

@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import type { RecordView } from '@crm/contracts';
+import type { AppointmentStatus, RecordView } from '@crm/contracts';
 import { MESSAGES, showServerError, showSuccess } from '@crm/web-kit';
+import { formatTime } from '@crm/web-kit/time';
 import { PageHeader } from '@/components';
+import { APPOINTMENT_STATUS_LABELS } from '@/lib/appointment-status';
 import {
   centreDateTime,
   createRecordPayload,
@@ -66,6 +68,18 @@ export default function AppointmentDetailPage() {
             <dt>Hora</dt>
             <dd data-testid="appointment-time">{when?.time}</dd>
           </div>
+          <div>
+            <dt>Estado</dt>
+            <dd data-testid="appointment-status">
+              {APPOINTMENT_STATUS_LABELS[appointment.status as AppointmentStatus] ?? appointment.status}
+            </dd>
+          </div>
+          <div>
+            <dt>Llegada</dt>
+            <dd data-testid="appointment-arrival">
+              {appointment.checkedInAt ? formatTime(appointment.checkedInAt) : 'No registrada'}
+            </dd>
+          </div>
         </dl>
         {recordId ? (
           <div className="cr-existing" data-testid="existing-record">
@@ -81,6 +95,10 @@ export default function AppointmentDetailPage() {
         ) : ended ? (
           <p className="cr-notice" role="status">
             La cita está cancelada o eliminada: no admite historia clínica.
+          </p>
+        ) : appointment.status === 'noShow' ? (
+          <p className="cr-notice" role="status">
+            El paciente no se presentó: la cita no admite historia clínica.
           </p>
         ) : (
           !open && (

@@ -7,6 +7,9 @@ export { CURRENT_DATE_PATH };
 
 export interface CurrentDate {
   date: string | null;
+  /** `checkedIn` once the patient's arrival is registered: no move, no cancel from here. */
+  status?: 'booked' | 'checkedIn';
+  checkedInAt?: string;
 }
 
 /** GET /dates/currentDate — the patient's active appointment, `{date: null}` when none. */

@@ -32,7 +32,8 @@ export function refundNotice(date: string, windowHours: number, now = Date.now()
 
 /**
  * "My appointment" (SPEC §2.7): date and time with "Cambiar cita" and a cancel button (which says
- * first whether the cancellation is refunded), or "No tienes ninguna cita reservada".
+ * first whether the cancellation is refunded) — or, once the arrival is registered, that they are
+ * checked in (no move, no cancel) — or "No tienes ninguna cita reservada".
  */
 export default function MyAppointmentPage() {
   usePageTitle('Mi Cita');
@@ -108,14 +109,27 @@ export default function MyAppointmentPage() {
                 ? ` Si cancela con más de ${formatHours(profile.prices.refundWindowHours)} de antelación le devolvemos el importe pagado.`
                 : null}
             </p>
-            <div className="appointment-card__actions">
-              <Link className="wk-button" to="/dates?cambiar=1">
-                Cambiar cita
-              </Link>
-              <button type="button" className="wk-button wk-button--danger" onClick={cancel} disabled={busy}>
-                Cancelar Cita
-              </button>
-            </div>
+            {data?.status === 'checkedIn' ? (
+              <p className="appointment-card__checked-in" data-testid="checked-in" role="status">
+                Ha registrado su llegada
+                {data.checkedInAt ? ` a las ${formatTime(data.checkedInAt)}` : ''}. Espere en la sala: le
+                llamaremos en cuanto sea su turno. Para cualquier cambio, hable con recepción.
+              </p>
+            ) : (
+              <div className="appointment-card__actions">
+                <Link className="wk-button" to="/dates?cambiar=1">
+                  Cambiar cita
+                </Link>
+                <button
+                  type="button"
+                  className="wk-button wk-button--danger"
+                  onClick={cancel}
+                  disabled={busy}
+                >
+                  Cancelar Cita
+                </button>
+              </div>
+            )}
           </>
         ) : (
           <>
