@@ -302,6 +302,8 @@ const ROUTE_TABLE = [
   { method: 'PUT', path: '/config/view', service: 'config', access: ['ADMIN'], body: true, query: ['view'] },
   { method: 'GET', path: '/config/centre', service: 'config', access: 'public' },
   { method: 'PUT', path: '/config/centre', service: 'config', access: ['ADMIN'], body: true },
+  // config: the centre's closures (local holidays, closed periods, shortened days; issue 27)
+  { method: 'PUT', path: '/config/centre/closures', service: 'config', access: ['ADMIN'], body: true },
   // audit (the access trail; append-only: no PUT, PATCH or DELETE exists)
   {
     method: 'GET',
