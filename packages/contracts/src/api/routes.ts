@@ -138,6 +138,8 @@ const ROUTE_TABLE = [
   },
   // appointments
   { method: 'GET', path: '/dates/booked', service: 'appointments', access: 'public' },
+  // one day as the calendar offers it: closed (holiday, closure) or its free slots (issue 27)
+  { method: 'GET', path: '/dates/slots', service: 'appointments', access: 'public', query: ['day'] },
   { method: 'GET', path: '/dates/currentDate', service: 'appointments', access: ['PACIENT'], owner: 'self' },
   {
     method: 'GET',
