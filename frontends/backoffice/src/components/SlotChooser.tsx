@@ -13,7 +13,7 @@ export function SlotChooser({ onPick }: { onPick: (slot: string) => void }) {
   const [day, setDay] = useState<Day | null>(null);
   const closures = useCentreProfile().profile?.closures;
   const slots = useMemo(
-    () => (day ? freeSlots(day, booked ?? [], Date.now(), closures) : []),
+    () => (day ? freeSlots(day, booked ?? [], undefined, closures) : []),
     [day, booked, closures],
   );
   const closed = day ? closedReason(day, closures) : undefined;

@@ -53,7 +53,7 @@ export default function BookingPage() {
 
   const closures = profile?.closures;
   const slots = useMemo(
-    () => (selected ? freeSlots(selected, booked ?? [], Date.now(), closures) : []),
+    () => (selected ? freeSlots(selected, booked ?? [], undefined, closures) : []),
     [selected, booked, closures],
   );
   const closed = selected ? closedReason(selected, closures) : undefined;
