@@ -19,7 +19,7 @@ export function SlotChooser({ onPick }: { onPick: (slot: string) => void }) {
   const closed = day ? closedReason(day, closures) : undefined;
   return (
     <div className="bo-booking">
-      <Calendar label="Calendario de citas" selected={day} onSelect={setDay} />
+      <Calendar label="Calendario de citas" selected={day} onSelect={setDay} closures={closures} />
       <section className="wk-slots" aria-live="polite" aria-label="Horarios">
         {!day ? (
           <p className="wk-slots__hint">

@@ -131,7 +131,7 @@ export default function BookingPage() {
         </p>
       </header>
       <div className="booking-page__body">
-        <Calendar selected={selected} onSelect={setSelected} />
+        <Calendar selected={selected} onSelect={setSelected} closures={closures} />
         <div>
           <SlotList
             day={selected}
