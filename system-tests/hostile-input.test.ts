@@ -130,6 +130,8 @@ function validBody(route: ApiRoute): Record<string, unknown> {
       return { fields: [{ name: 'notes', label: 'Notas', fieldType: 'TEXT' }] };
     case 'PUT /config/centre':
       return { ...CENTRE_PROFILE_SEED };
+    case 'PUT /config/centre/closures':
+      return { localHolidays: [{ date: '2030-01-08', name: 'Fiesta local' }] };
     default:
       throw new Error(`no valid body for ${route.method} ${route.path}: add one`);
   }
@@ -142,7 +144,9 @@ const baseQuery = (route: ApiRoute): Record<string, string> =>
     ? { email: patient.email }
     : route.path === '/config/view'
       ? { view: route.method === 'PUT' ? 'system/hostile' : 'doctor/appointments/:id' }
-      : {};
+      : route.path === '/dates/slots'
+        ? { day: '2030-01-07' }
+        : {};
 const encode = (query: Record<string, string>) => new URLSearchParams(query).toString();
 
 function judge(response: RawResponse, acceptable: (status: number) => boolean) {

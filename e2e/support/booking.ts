@@ -6,7 +6,9 @@ import type { Page } from 'playwright-core';
  */
 export async function pickFutureSlot(page: Page, { nth = 0, slot = 0 } = {}): Promise<string> {
   await page.getByRole('button', { name: 'Mes siguiente' }).click();
-  const weekdays = page.locator('.wk-calendar__day:not(.wk-calendar__day--weekend):not([disabled])');
+  const weekdays = page.locator(
+    '.wk-calendar__day:not(.wk-calendar__day--weekend):not(.wk-calendar__day--closed):not([disabled])',
+  );
   await weekdays.nth(nth).click();
   const button = page.locator('.wk-slot').nth(slot);
   await button.waitFor({ state: 'visible' });

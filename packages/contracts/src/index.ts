@@ -1,6 +1,7 @@
 export * from './api';
 export * from './events';
 export * from './booking-rules';
+export * from './centre-calendar';
 export * from './centre-hours';
 export * from './name-search';
 export * from './phone';

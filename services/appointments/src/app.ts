@@ -17,6 +17,9 @@ import { MongoSlotHolds } from './data/slot-hold.repository';
 import { waitlistModels } from './data/waitlist.model';
 import { MongoWaitlistRepository } from './data/waitlist.repository';
 import { MongoTransitionRepository } from './data/transition.repository';
+import { CentreClosuresClient } from './data/centre-closures.client';
+import { closureNoticeModel, MongoClosureNotices } from './data/closure-notice.model';
+import { DayClosedNotifier } from './domain/closure-notices';
 import { BookingService } from './domain/booking.service';
 import { LifecycleService } from './domain/lifecycle.service';
 import { RescheduleService } from './domain/reschedule.service';
@@ -37,7 +40,8 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
   const runtime = createServiceRuntime('appointments', config, logger);
   const models = appointmentModels(runtime.connection);
   const waitlistStore = waitlistModels(runtime.connection);
-  const relay = runtime.outbox([models.Appointment, waitlistStore.WaitlistOffer]);
+  const ClosureNotice = closureNoticeModel(runtime.connection);
+  const relay = runtime.outbox([models.Appointment, waitlistStore.WaitlistOffer, ClosureNotice]);
 
   const appointments = new MongoAppointmentRepository(models, runtime.kickOutbox);
   const transitions = new MongoTransitionRepository(models, runtime.kickOutbox);
@@ -51,12 +55,25 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
     cacheMs: config.CENTRE_CACHE_MS,
     logger,
   });
+  const calendar = new CentreClosuresClient(config.CONFIG_SERVICE_URL, {
+    timeoutMs: config.AUTH_TIMEOUT_MS,
+    cacheMs: config.CENTRE_CACHE_MS,
+    logger,
+  });
+  const clock = () => new Date();
   const lifecycle = new LifecycleService(appointments, transitions, undefined, refundWindow);
-  const bookings = new BookingService(appointments, transitions, lifecycle, directory);
+  const bookings = new BookingService(appointments, transitions, lifecycle, directory, clock, calendar);
   const moves = new RescheduleService(
     appointments,
     new MongoSlotHolds(models, runtime.kickOutbox),
     lifecycle,
+    clock,
+    calendar,
+  );
+  const dayClosed = new DayClosedNotifier(
+    appointments,
+    calendar,
+    new MongoClosureNotices(ClosureNotice, runtime.kickOutbox),
   );
   const waitlist = new WaitlistService(
     new MongoWaitlistRepository(waitlistStore, runtime.kickOutbox),
@@ -65,6 +82,8 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
     directory,
     moves,
     { offerMs: config.WAITLIST_OFFER_MINUTES * 60_000 },
+    clock,
+    calendar,
   );
   const requireUser = runtime.requireUser();
 
@@ -85,7 +104,15 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
   });
   runtime.consume({
     purpose: 'centre',
-    events: [on(configCentreUpdated, () => refundWindow.invalidate())],
+    events: [
+      on(configCentreUpdated, async () => {
+        refundWindow.invalidate();
+        calendar.invalidate();
+        // Patients whose appointment now falls on a closed day are told (once each).
+        const told = await dayClosed.closuresChanged();
+        if (told > 0) logger.info({ told }, 'patients told their appointment day closed');
+      }),
+    ],
   });
   runtime.every({
     name: 'appointments no-show sweep',

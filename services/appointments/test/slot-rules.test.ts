@@ -1,10 +1,13 @@
+import { NO_CLOSURES } from '@crm/contracts';
 import {
   isBookableSlot,
   slotIsOver,
   slotProblem,
+  slotRefusal,
   slotsOfDay,
   upcomingSlots,
   walkInProblem,
+  walkInRefusal,
 } from '../src/domain/slot-rules';
 import { canary, dstWeekdays, nextLocalDay } from './support/slots';
 
@@ -103,5 +106,53 @@ describe('end of an appointment', () => {
     const slot = at('2026-11-23 09:00');
     expect(slotIsOver(slot, new Date(slot.getTime() + 14 * 60_000))).toBe(false);
     expect(slotIsOver(slot, new Date(slot.getTime() + 15 * 60_000))).toBe(true);
+  });
+});
+
+describe('closures and the kiosk’s opening hours', () => {
+  const closures = {
+    localHolidays: [],
+    closures: [{ from: '2026-07-13', to: '2026-07-17', reason: 'Obras' }],
+    shortenedDays: [{ date: '2026-12-24', closesAt: '12:00' }],
+  };
+
+  it('refuses a walk-in at 22:33 on a Friday night (now + 60 s)', () => {
+    const now = new Date(canary('2026-11-27 22:32'));
+    const when = new Date(now.getTime() + 60_000);
+    expect(walkInRefusal(when, now, NO_CLOSURES)).toBe(
+      'El centro está cerrado ahora: no se pueden registrar citas. El horario de citas es de 9:00 a 13:00 y de 17:00 a 20:00',
+    );
+    const open = new Date(canary('2026-11-27 10:32'));
+    expect(walkInRefusal(new Date(open.getTime() + 60_000), open, NO_CLOSURES)).toBeUndefined();
+  });
+
+  it('refuses walk-ins on public holidays, closures and after a shortened day’s closing time', () => {
+    const walkInAt = (wall: string) => {
+      const now = new Date(canary(wall));
+      return walkInRefusal(new Date(now.getTime() + 60_000), now, closures);
+    };
+    expect(walkInAt('2026-12-08 10:00')).toBe(
+      'El centro está cerrado hoy (Inmaculada Concepción): no se pueden registrar citas',
+    );
+    expect(walkInAt('2026-07-15 10:00')).toBe(
+      'El centro está cerrado hoy (Obras): no se pueden registrar citas',
+    );
+    expect(walkInAt('2026-12-24 11:30')).toBeUndefined();
+    expect(walkInAt('2026-12-24 12:00')).toBe(
+      'Hoy el centro cierra a las 12:00: ya no se pueden registrar citas',
+    );
+  });
+
+  it('a holiday has no slots, a shortened day ends at its closing time', () => {
+    expect(slotsOfDay('2026-12-25')).toEqual([]);
+    expect(slotsOfDay('2026-07-14', closures)).toEqual([]);
+    expect(
+      slotsOfDay('2026-12-24', closures)
+        .map((slot) => slot.toISOString())
+        .at(-1),
+    ).toBe(canary('2026-12-24 11:45'));
+    expect(
+      slotRefusal(new Date(canary('2026-12-25 10:00')), new Date(canary('2026-12-01 10:00')), closures),
+    ).toBe('El centro está cerrado el 25/12/2026 (Natividad del Señor). Elija otro día');
   });
 });

@@ -20,6 +20,7 @@ const StaffPage = lazy(() => import('@/features/staff/components/StaffPage'));
 const SecurityPage = lazy(() => import('@/features/security/components/SecurityPage'));
 const DashboardPage = lazy(() => import('@/features/dashboard/components/DashboardPage'));
 const AgendaPage = lazy(() => import('@/features/agenda/components/AgendaPage'));
+const CentreClosuresPage = lazy(() => import('@/features/centre-closures/components/CentreClosuresPage'));
 
 /**
  * The exposed `./App`: rendered by the shell inside `<Route path="/doctor/*">` behind the DOCTOR/ADMIN
@@ -48,6 +49,7 @@ export default function App() {
           <Route path="staff" element={<StaffPage />} />
           <Route path="security" element={<SecurityPage />} />
           <Route path="agenda" element={<AgendaPage />} />
+          <Route path="centre/closures" element={<CentreClosuresPage />} />
           <Route path="*" element={<h1>404</h1>} />
         </Routes>
       </Suspense>

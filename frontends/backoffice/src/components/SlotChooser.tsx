@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Calendar, SlotGrid } from '@crm/web-kit/calendar';
-import { formatDay, freeSlots, type Day } from '@crm/web-kit/time';
+import { useCentreProfile } from '@crm/web-kit';
+import { closedReason, formatDay, freeSlots, type Day } from '@crm/web-kit/time';
 import { useBookedDates } from '@/lib/booked-dates';
 
 /**
@@ -10,14 +11,23 @@ import { useBookedDates } from '@/lib/booked-dates';
 export function SlotChooser({ onPick }: { onPick: (slot: string) => void }) {
   const { data: booked, isLoading } = useBookedDates();
   const [day, setDay] = useState<Day | null>(null);
-  const slots = useMemo(() => (day ? freeSlots(day, booked ?? []) : []), [day, booked]);
+  const closures = useCentreProfile().profile?.closures;
+  const slots = useMemo(
+    () => (day ? freeSlots(day, booked ?? [], undefined, closures) : []),
+    [day, booked, closures],
+  );
+  const closed = day ? closedReason(day, closures) : undefined;
   return (
     <div className="bo-booking">
-      <Calendar label="Calendario de citas" selected={day} onSelect={setDay} />
+      <Calendar label="Calendario de citas" selected={day} onSelect={setDay} closures={closures} />
       <section className="wk-slots" aria-live="polite" aria-label="Horarios">
         {!day ? (
           <p className="wk-slots__hint">
             Seleccione un día del calendario para ver los horarios disponibles.
+          </p>
+        ) : closed ? (
+          <p className="wk-slots__empty" data-closed-day={day}>
+            El centro está cerrado el {formatDay(day)} ({closed}). Elija otro día.
           </p>
         ) : isLoading && !booked ? (
           <p className="wk-slots__hint">Cargando horarios…</p>

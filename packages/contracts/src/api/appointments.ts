@@ -131,6 +131,19 @@ export interface WaitlistView {
   entries: WaitlistEntryView[];
 }
 
+/** `GET /dates/slots?day=`: one day as the calendar offers it (public). */
+export const daySlotsQuery = z.object({ day: localDayField });
+/** The answer: closed (`open: false`, `reason`) or the free slots after now, in order. */
+export interface DaySlotsView {
+  day: string;
+  open: boolean;
+  /** The holiday's name or the closure's reason; a shortened day's reason. */
+  reason?: string;
+  /** A shortened day: the centre closes at this time (`HH:mm`). */
+  closesAt?: string;
+  slots: string[];
+}
+
 /** `GET /dates/agenda`: one day of the centre (Atlantic/Canary), today by default. */
 export const agendaQuery = z.object({ date: localDayField.optional() });
 export type AgendaQuery = z.infer<typeof agendaQuery>;

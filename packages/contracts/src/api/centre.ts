@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CentreClosures } from '../centre-calendar';
 import { minutesToClock, OPENING_SESSIONS, OPENING_WEEKDAYS } from '../centre-hours';
 import { normalizePhone } from '../phone';
 
@@ -36,6 +37,47 @@ export const openingPeriodSchema = z
     message: 'La hora de cierre debe ser posterior a la de apertura',
     path: ['to'],
   });
+
+const calendarDay = z
+  .string({ error: 'La fecha es obligatoria' })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'La fecha debe tener el formato AAAA-MM-DD')
+  .refine((day) => {
+    const date = new Date(`${day}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
+  }, 'La fecha no es válida');
+
+/**
+ * The centre's closures (see `centre-calendar.ts`): local holidays, closed periods, shortened days.
+ * The national and Canary Islands holidays are computed, never stored.
+ */
+export const centreClosuresBody = z.object({
+  localHolidays: z
+    .array(z.object({ date: calendarDay, name: text('El nombre del festivo', 100) }))
+    .max(60, 'Demasiados festivos locales')
+    .default([]),
+  closures: z
+    .array(
+      z
+        .object({ from: calendarDay, to: calendarDay, reason: text('El motivo del cierre', 200) })
+        .refine((period) => period.from <= period.to, {
+          message: 'La fecha final no puede ser anterior a la inicial',
+          path: ['to'],
+        }),
+    )
+    .max(200, 'Demasiados cierres')
+    .default([]),
+  shortenedDays: z
+    .array(
+      z.object({
+        date: calendarDay,
+        closesAt: timeOfDay,
+        reason: z.string().trim().max(200, 'El motivo no puede superar los 200 caracteres').optional(),
+      }),
+    )
+    .max(200, 'Demasiadas jornadas reducidas')
+    .default([]),
+}) satisfies z.ZodType<CentreClosures, unknown>;
+export type CentreClosuresBody = z.input<typeof centreClosuresBody>;
 
 /** Official DGT fee by validity of the renewed driving licence, in years (SPEC §9). */
 export const DGT_FEE_VALIDITIES = ['10', '4', '3', '2', '1'] as const;
@@ -89,7 +131,15 @@ export const centreProfileBody = z.object({
   registry: text('El registro mercantil', 200),
   openingHours: z.array(openingPeriodSchema).min(1, 'Indique al menos un horario').max(14),
   prices: centrePricesSchema,
+  /**
+   * Optional in a `PUT /config/centre`: absent, the stored closures are kept (they have their own
+   * editor and call, `PUT /config/centre/closures`). Always present in the answer.
+   */
+  closures: centreClosuresBody.optional(),
 });
+/** The closures of a profile (absent in versions stored before they existed: none). */
+export const closuresOf = (profile: { closures?: CentreClosures | undefined }): CentreClosures =>
+  profile.closures ?? { localHolidays: [], closures: [], shortenedDays: [] };
 export type CentreProfileBody = z.input<typeof centreProfileBody>;
 export type CentreProfileData = z.output<typeof centreProfileBody>;
 
@@ -129,6 +179,7 @@ export const CENTRE_PROFILE_SEED: CentreProfileData = {
     currency: 'EUR',
     refundWindowHours: 24,
   },
+  closures: { localHolidays: [], closures: [], shortenedDays: [] },
 };
 
 /** The answer of `GET /config/centre`, for a client that checks what it reads (the e-mail worker). */

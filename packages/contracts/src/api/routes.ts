@@ -138,6 +138,8 @@ const ROUTE_TABLE = [
   },
   // appointments
   { method: 'GET', path: '/dates/booked', service: 'appointments', access: 'public' },
+  // one day as the calendar offers it: closed (holiday, closure) or its free slots (issue 27)
+  { method: 'GET', path: '/dates/slots', service: 'appointments', access: 'public', query: ['day'] },
   { method: 'GET', path: '/dates/currentDate', service: 'appointments', access: ['PACIENT'], owner: 'self' },
   {
     method: 'GET',
@@ -302,6 +304,8 @@ const ROUTE_TABLE = [
   { method: 'PUT', path: '/config/view', service: 'config', access: ['ADMIN'], body: true, query: ['view'] },
   { method: 'GET', path: '/config/centre', service: 'config', access: 'public' },
   { method: 'PUT', path: '/config/centre', service: 'config', access: ['ADMIN'], body: true },
+  // config: the centre's closures (local holidays, closed periods, shortened days; issue 27)
+  { method: 'PUT', path: '/config/centre/closures', service: 'config', access: ['ADMIN'], body: true },
   // audit (the access trail; append-only: no PUT, PATCH or DELETE exists)
   {
     method: 'GET',

@@ -108,3 +108,20 @@ export const waitlistSlotOffered = defineEvent(
     user: appointmentChange.shape.user,
   }),
 );
+
+/**
+ * The centre will be closed (holiday, works) on the day of a booked appointment, or closes before it
+ * ends (a shortened day), after the appointment was booked. The appointment stays booked; the patient
+ * is told and invited to move it ("Cambiar cita" in the patient area). Sent once per appointment and
+ * closure (`reason`, `closesAt`).
+ */
+export const appointmentDayClosed = defineEvent(
+  'appointments.appointment.dayClosed.v1',
+  appointmentChange.extend({
+    by: actor.optional(),
+    /** Why the centre is closed that day (the holiday's name, the closure's reason). */
+    reason: z.string(),
+    /** A shortened day: the centre closes at this time (`HH:mm`) that day. */
+    closesAt: z.string().optional(),
+  }),
+);

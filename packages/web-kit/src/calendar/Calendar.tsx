@@ -1,5 +1,7 @@
 import { useId, useMemo, useState } from 'react';
+import type { CentreClosures } from '@crm/contracts/src/centre-calendar';
 import {
+  closedReason,
   longDay,
   MONTH_NAMES,
   monthGrid,
@@ -19,6 +21,8 @@ export interface CalendarProps {
   label?: string;
   selected: Day | null;
   onSelect(day: Day): void;
+  /** The centre profile's closures; public holidays are marked closed without them. */
+  closures?: CentreClosures | undefined;
 }
 
 const monthIndex = (view: { year: number; month: number }) => view.year * 12 + view.month;
@@ -28,7 +32,7 @@ const monthIndex = (view: { year: number; month: number }) => view.year * 12 + v
  * the D L M M J V S header (SPEC §2.10). Weekends are painted red; past days are disabled. Days are
  * Atlantic/Canary dates, whatever the browser's zone.
  */
-export function Calendar({ label, selected, onSelect }: CalendarProps) {
+export function Calendar({ label, selected, onSelect, closures }: CalendarProps) {
   const today = todayAtCentre();
   const start = monthOf(today);
   const [view, setView] = useState(start);
@@ -80,9 +84,12 @@ export function Calendar({ label, selected, onSelect }: CalendarProps) {
         ))}
         {grid.days.map((cell) => {
           const weekend = cell.weekday === 0 || cell.weekday === 6;
+          // Closed days stay selectable: the slot list then says why there are no slots.
+          const closed = closedReason(cell.day, closures);
           const classes = [
             'wk-calendar__day',
             weekend ? 'wk-calendar__day--weekend' : '',
+            closed ? 'wk-calendar__day--closed' : '',
             cell.day === today ? 'wk-calendar__day--today' : '',
             cell.day === selected ? 'is-selected' : '',
           ]
@@ -95,7 +102,8 @@ export function Calendar({ label, selected, onSelect }: CalendarProps) {
               className={classes}
               disabled={cell.day < today}
               aria-pressed={cell.day === selected}
-              aria-label={longDay(cell.day)}
+              aria-label={closed ? `${longDay(cell.day)}, cerrado: ${closed}` : longDay(cell.day)}
+              title={closed ? `Cerrado: ${closed}` : undefined}
               data-day={cell.day}
               onClick={() => onSelect(cell.day)}
             >

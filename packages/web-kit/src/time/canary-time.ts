@@ -1,5 +1,11 @@
 import moment from 'moment-timezone/moment-timezone';
-import { CENTRE_TIME_ZONE, isOpeningWeekday, slotMinutesOfDay } from '@crm/contracts/src/centre-hours';
+import {
+  CENTRE_TIME_ZONE,
+  isOpeningWeekday,
+  slotMinutesOfDay,
+  SLOT_MINUTES,
+} from '@crm/contracts/src/centre-hours';
+import { dayStatus, slotOpenOnDay, type CentreClosures } from '@crm/contracts/src/centre-calendar';
 import tzData from './tz-atlantic-canary.json';
 import { MONTH_NAMES, WEEKDAY_NAMES } from './calendar-names';
 
@@ -38,6 +44,13 @@ export const formatDateTime = (instant: string | number | Date): string =>
 
 export const isWeekend = (day: Day): boolean => [0, 6].includes(dayStart(day).day());
 
+/** Why the centre is closed on a working day (a holiday's name, a closure's reason), or undefined. */
+export function closedReason(day: Day, closures?: CentreClosures): string | undefined {
+  if (!isOpeningWeekday(dayStart(day).isoWeekday())) return undefined;
+  const status = dayStatus(day, closures);
+  return status.open ? undefined : status.reason;
+}
+
 /** "martes, 24 de noviembre de 2026" (for screen readers). */
 export function longDay(day: Day): string {
   const m = dayStart(day);
@@ -55,14 +68,22 @@ function takenTimes(taken: Iterable<string>): Set<number> {
 
 /**
  * The free 15-minute appointment slots of one day as ISO instants: Monday to Friday within the
- * opening hours, later than `now`, not in `booked` (compared as instants).
+ * opening hours, later than `now`, not in `booked` (compared as instants); none on public holidays
+ * and the profile's closed days, a shortened day's only up to its closing time.
  */
-export function freeSlots(day: Day, booked: Iterable<string>, now: number = Date.now()): string[] {
+export function freeSlots(
+  day: Day,
+  booked: Iterable<string>,
+  now: number = Date.now(),
+  closures?: CentreClosures,
+): string[] {
   const start = dayStart(day);
   if (!isOpeningWeekday(start.isoWeekday())) return [];
+  const status = dayStatus(day, closures);
   const taken = takenTimes(booked);
   const slots: string[] = [];
   for (const minute of slotMinutesOfDay()) {
+    if (!slotOpenOnDay(status, minute, SLOT_MINUTES)) continue;
     const t = start
       .clone()
       .hours(Math.floor(minute / 60))

@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import {
   appointmentIdParam,
   appointmentsQuery,
+  daySlotsQuery,
   type AppointmentsPage,
   type PatientAppointments,
   type PatientHistory,
@@ -30,6 +31,22 @@ export function datesReadHandlers(bookings: BookingService, trail: AuditTrail) {
     'GET /dates/booked': async (_req, res) => {
       res.json((await bookings.bookedSlots()).map((date) => date.toISOString()));
     },
+    /** Public: one day as the calendar offers it (closed and why, or its free slots). */
+    'GET /dates/slots': [
+      validate('query', daySlotsQuery),
+      async (req, res) => {
+        const { day, open, reason, closesAt, slots } = await bookings.daySlots(
+          validated(res, 'query', daySlotsQuery).day,
+        );
+        res.json({
+          day,
+          open,
+          ...(reason ? { reason } : {}),
+          ...(closesAt ? { closesAt } : {}),
+          slots: slots.map((slot) => slot.toISOString()),
+        });
+      },
+    ],
     'GET /dates/currentDate': async (req, res) => {
       const current = await bookings.currentDate(callerOf(req));
       // `status` and `checkedInAt` let the patient area say they are checked in (no move, no cancel).

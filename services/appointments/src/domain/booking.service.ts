@@ -1,4 +1,4 @@
-import { appointmentBooked, type BookingChannel, type HeldAppointment } from '@crm/contracts';
+import { appointmentBooked, dayStatus, type BookingChannel, type HeldAppointment } from '@crm/contracts';
 import { createEnvelope } from '@crm/event-bus';
 import { correlationIdOrNew } from '@crm/server-kit';
 import {
@@ -24,7 +24,8 @@ import {
 import { checkInOpen, checkInOpensAt, isCurrent, isToday } from './lifecycle.rules';
 import { eventData, type LifecycleService } from './lifecycle.service';
 import type { Patient, PatientDirectory } from './patient';
-import { SLOT_MESSAGES, slotProblem, startOfLocalDay, walkInProblem } from './slot-rules';
+import { PUBLIC_HOLIDAYS_ONLY, type CentreCalendar } from './centre-calendar';
+import { slotRefusal, slotsOfDay, startOfLocalDay, walkInRefusal } from './slot-rules';
 
 /** The caller of a request: who they are and the bearer token to ask the auth service with. */
 export interface Caller extends Actor {
@@ -55,11 +56,12 @@ export class BookingService {
     private readonly lifecycle: LifecycleService,
     private readonly patients: PatientDirectory,
     private readonly clock: () => Date = () => new Date(),
+    private readonly calendar: CentreCalendar = PUBLIC_HOLIDAYS_ONLY,
   ) {}
 
   /** `POST /dates`: a patient books a grid slot for themself. */
   async bookForSelf(caller: Caller, date: Date): Promise<Appointment> {
-    this.assertSlot(date);
+    await this.assertSlot(date);
     const patient = await this.patients.find(caller.id, { bearerToken: caller.bearerToken, self: true });
     if (!patient) throw patientNotFound('date');
     return this.book(patient, date, caller, 'patient');
@@ -67,7 +69,7 @@ export class BookingService {
 
   /** `POST /dates/admin`: a doctor or admin books a grid slot for a patient. */
   async bookForPatient(caller: Caller, pacientId: string, date: Date): Promise<Appointment> {
-    this.assertSlot(date);
+    await this.assertSlot(date);
     return this.book(await this.patientForStaff(caller, pacientId), date, caller, 'staff');
   }
 
@@ -75,8 +77,8 @@ export class BookingService {
   async bookWalkIn(caller: Caller, pacientId: string, date?: Date): Promise<Appointment> {
     const now = this.clock();
     const when = date ?? walkInInstant(now);
-    const problem = walkInProblem(when, now);
-    if (problem) throw dateRefused(SLOT_MESSAGES[problem]);
+    const refusal = walkInRefusal(when, now, await this.calendar.closures());
+    if (refusal) throw dateRefused(refusal);
     return this.book(await this.patientForStaff(caller, pacientId), when, caller, 'kiosk');
   }
 
@@ -87,6 +89,8 @@ export class BookingService {
    * one that can be checked in now (or is), 409 with it.
    */
   async seeNow(caller: Caller, pacientId: string): Promise<Appointment> {
+    const refusal = walkInRefusal(walkInInstant(this.clock()), this.clock(), await this.calendar.closures());
+    if (refusal) throw dateRefused(refusal);
     const patient = await this.patientForStaff(caller, pacientId);
     for (let attempt = 1; ; attempt++) {
       const now = this.clock();
@@ -174,6 +178,31 @@ export class BookingService {
   }
 
   /**
+   * `GET /dates/slots?day=`: the day as the calendar offers it — closed (and why), or its free slots
+   * after now (a shortened day's end before its closing time).
+   */
+  async daySlots(
+    day: string,
+  ): Promise<{ day: string; open: boolean; reason?: string; closesAt?: string; slots: Date[] }> {
+    const closures = await this.calendar.closures();
+    const status = dayStatus(day, closures);
+    const now = this.clock().getTime();
+    const all = slotsOfDay(day, closures);
+    const taken = new Set(
+      (await this.appointments.bookedSlotsFrom(startOfLocalDay(this.clock()))).map((d) => d.getTime()),
+    );
+    const slots = all.filter((slot) => slot.getTime() > now && !taken.has(slot.getTime()));
+    if (!status.open) return { day, open: false, reason: status.reason, slots: [] };
+    return {
+      day,
+      open: all.length > 0,
+      ...(status.reason ? { reason: status.reason } : {}),
+      ...(status.closesAt ? { closesAt: status.closesAt } : {}),
+      slots,
+    };
+  }
+
+  /**
    * Periodic upkeep: finishes ends a crash interrupted, and writes the walk-ins of kiosk swaps whose
    * second write a crash prevented (README, "Be seen now").
    */
@@ -195,9 +224,9 @@ export class BookingService {
     return { repaired, replaced };
   }
 
-  private assertSlot(date: Date): void {
-    const problem = slotProblem(date, this.clock());
-    if (problem) throw dateRefused(SLOT_MESSAGES[problem]);
+  private async assertSlot(date: Date): Promise<void> {
+    const refusal = slotRefusal(date, this.clock(), await this.calendar.closures());
+    if (refusal) throw dateRefused(refusal);
   }
 
   private async patientForStaff(caller: Caller, pacientId: string): Promise<Patient> {

@@ -21,7 +21,8 @@ import {
   slotTaken,
 } from './booking.messages';
 import { eventData, initiatorOf, type LifecycleService } from './lifecycle.service';
-import { SLOT_MESSAGES, slotProblem } from './slot-rules';
+import { PUBLIC_HOLIDAYS_ONLY, type CentreCalendar } from './centre-calendar';
+import { slotRefusal } from './slot-rules';
 
 /** A hold older than this is no longer a move under way: housekeeping finishes or drops it. */
 const HOLD_GRACE_MS = 60_000;
@@ -41,6 +42,7 @@ export class RescheduleService {
     private readonly holds: SlotHolds,
     private readonly lifecycle: LifecycleService,
     private readonly clock: () => Date = () => new Date(),
+    private readonly calendar: CentreCalendar = PUBLIC_HOLIDAYS_ONLY,
   ) {}
 
   /** `POST /dates/reschedule`: the patient's own active appointment. */
@@ -92,8 +94,8 @@ export class RescheduleService {
 
   private async move(caller: Actor, current: Appointment, target: Date): Promise<Appointment> {
     const now = this.clock();
-    const problem = slotProblem(target, now);
-    if (problem) throw dateRefused(SLOT_MESSAGES[problem]);
+    const refusal = slotRefusal(target, now, await this.calendar.closures());
+    if (refusal) throw dateRefused(refusal);
     if (current.status === 'checkedIn' && caller.rol === 'PACIENT') throw checkedInNotMovable();
     if (current.status !== 'booked' || current.walkIn) throw notMovable();
     if (current.date.getTime() === target.getTime()) throw sameSlot();

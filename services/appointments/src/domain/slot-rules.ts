@@ -1,6 +1,10 @@
 import moment from 'moment-timezone';
 import {
   CENTRE_TIME_ZONE,
+  dayStatus,
+  NO_CLOSURES,
+  slotOpenOnDay,
+  type CentreClosures,
   isOpeningWeekday,
   isWithinOpeningHours,
   SLOT_MINUTES,
@@ -54,25 +58,70 @@ export function walkInProblem(instant: Date, now: Date): SlotProblem | undefined
   return undefined;
 }
 
-/** The slots of one local calendar day (`YYYY-MM-DD` in Atlantic/Canary), weekends included as empty. */
-export function slotsOfDay(day: string): Date[] {
+/**
+ * The slots of one local calendar day (`YYYY-MM-DD` in Atlantic/Canary): none on weekends, public
+ * holidays and the profile's closed days; a shortened day's only up to its closing time.
+ */
+export function slotsOfDay(day: string, closures: CentreClosures = NO_CLOSURES): Date[] {
   const midnight = moment.tz(day, 'YYYY-MM-DD', true, CENTRE_TIME_ZONE);
   if (!midnight.isValid() || !isOpeningWeekday(midnight.isoWeekday())) return [];
+  const status = dayStatus(day, closures);
   // Built from wall-clock fields, not by adding milliseconds to midnight, so DST days come out right.
-  return slotMinutesOfDay().map((minute) =>
-    midnight
-      .clone()
-      .hours(Math.floor(minute / 60))
-      .minutes(minute % 60)
-      .toDate(),
-  );
+  return slotMinutesOfDay()
+    .filter((minute) => slotOpenOnDay(status, minute, SLOT_MINUTES))
+    .map((minute) =>
+      midnight
+        .clone()
+        .hours(Math.floor(minute / 60))
+        .minutes(minute % 60)
+        .toDate(),
+    );
+}
+
+/** "25/12/2026" */
+const shortDay = (instant: Date) => local(instant).format('DD/MM/YYYY');
+
+/** The refusal of a closed or shortened day, or undefined when the closures leave the instant open. */
+function closureRefusal(instant: Date, closures: CentreClosures, walkIn: boolean): string | undefined {
+  const wall = local(instant);
+  const status = dayStatus(wall.format('YYYY-MM-DD'), closures);
+  if (!status.open)
+    return walkIn
+      ? `El centro está cerrado hoy (${status.reason}): no se pueden registrar citas`
+      : `El centro está cerrado el ${shortDay(instant)} (${status.reason}). Elija otro día`;
+  if (!slotOpenOnDay(status, wall.hours() * 60 + wall.minutes(), walkIn ? 1 : SLOT_MINUTES))
+    return walkIn
+      ? `Hoy el centro cierra a las ${status.closesAt}: ya no se pueden registrar citas`
+      : `El ${shortDay(instant)} el centro cierra a las ${status.closesAt}. Elija una hora anterior`;
+  return undefined;
+}
+
+/** Why a grid slot cannot be booked at `now` (Spanish message for the 400), or undefined. */
+export function slotRefusal(instant: Date, now: Date, closures: CentreClosures): string | undefined {
+  const problem = slotProblem(instant, now);
+  if (problem) return SLOT_MESSAGES[problem];
+  return closureRefusal(instant, closures, false);
+}
+
+/**
+ * Why the kiosk cannot book a walk-in at `instant` (now + 60 s), or undefined: only within the day's
+ * opening hours, on a day the centre is open.
+ */
+export function walkInRefusal(instant: Date, now: Date, closures: CentreClosures): string | undefined {
+  const problem = walkInProblem(instant, now);
+  if (problem) return SLOT_MESSAGES[problem];
+  const wall = local(instant);
+  if (!isOpeningWeekday(wall.isoWeekday()) || !isWithinOpeningHours(wall.hours() * 60 + wall.minutes()))
+    return `El centro está cerrado ahora: no se pueden registrar citas. ${SLOT_MESSAGES.closed}`;
+  return closureRefusal(instant, closures, true);
 }
 
 /** Bookable slots after `now`, in order, day by day (for tests, benchmarks and the front end's calendar). */
-export function* upcomingSlots(now: Date): Generator<Date> {
+export function* upcomingSlots(now: Date, closures: CentreClosures = NO_CLOSURES): Generator<Date> {
   const day = local(now).startOf('day');
   for (;;) {
-    for (const slot of slotsOfDay(day.format('YYYY-MM-DD'))) if (slot.getTime() > now.getTime()) yield slot;
+    for (const slot of slotsOfDay(day.format('YYYY-MM-DD'), closures))
+      if (slot.getTime() > now.getTime()) yield slot;
     day.add(1, 'day');
   }
 }
@@ -85,3 +134,9 @@ export const slotIsOver = (date: Date, now: Date): boolean => date.getTime() + S
 
 /** The local calendar day (`YYYY-MM-DD` in Atlantic/Canary) of an instant. */
 export const localDayOf = (instant: Date): string => local(instant).format('YYYY-MM-DD');
+
+/** Minutes after local midnight (Atlantic/Canary) of an instant. */
+export const localMinuteOfDay = (instant: Date): number => {
+  const wall = local(instant);
+  return wall.hours() * 60 + wall.minutes();
+};

@@ -17,7 +17,8 @@ import {
 import { eventData } from './lifecycle.service';
 import type { PatientDirectory } from './patient';
 import type { RescheduleService } from './reschedule.service';
-import { localDayOf, slotProblem, slotsOfDay } from './slot-rules';
+import { PUBLIC_HOLIDAYS_ONLY, type CentreCalendar } from './centre-calendar';
+import { localDayOf, slotRefusal, slotsOfDay } from './slot-rules';
 import type { OfferHolds, SlotOffer, WaitlistRepository } from './waitlist';
 
 export interface WaitlistOptions {
@@ -45,13 +46,14 @@ export class WaitlistService {
     private readonly moves: RescheduleService,
     private readonly options: WaitlistOptions,
     private readonly clock: () => Date = () => new Date(),
+    private readonly calendar: CentreCalendar = PUBLIC_HOLIDAYS_ONLY,
   ) {}
 
   /** Joins the day's line; `created` is false when the patient was on it already. */
   async join(caller: Caller, day: string): Promise<{ entry: WaitlistEntryView; created: boolean }> {
     const today = localDayOf(this.clock());
     if (day < today) throw waitlistDayPast();
-    if (slotsOfDay(day).length === 0) throw waitlistDayClosed();
+    if (slotsOfDay(day, await this.calendar.closures()).length === 0) throw waitlistDayClosed();
     // An offer is made outside any request, from the read model: make sure it knows the patient now
     // (a patient who just signed up may join before auth's event about them has arrived).
     const patient = await this.patients.find(caller.id, { bearerToken: caller.bearerToken, self: true });
@@ -132,7 +134,7 @@ export class WaitlistService {
   /** A slot freed up: offered to the first in its day's line who was not offered it yet. */
   async slotFreed(date: Date): Promise<SlotOffer | undefined> {
     const now = this.clock();
-    if (slotProblem(date, now)) return undefined;
+    if (slotRefusal(date, now, await this.calendar.closures())) return undefined;
     for (const entry of await this.entries.line(localDayOf(date))) {
       if (await this.entries.wasOffered(date, entry.pacientId)) continue;
       const patient = await this.patients.known(entry.pacientId);

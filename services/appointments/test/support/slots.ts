@@ -1,5 +1,5 @@
 import moment from 'moment-timezone';
-import { CENTRE_TIME_ZONE } from '@crm/contracts';
+import { CENTRE_TIME_ZONE, dayStatus } from '@crm/contracts';
 import { upcomingSlots } from '../../src/domain/slot-rules';
 
 /**
@@ -29,21 +29,27 @@ export function lastSunday(year: number, month: number): moment.Moment {
 export function dstWeekdays() {
   const year = new Date().getUTCFullYear() + 1;
   const format = (day: moment.Moment) => day.format('YYYY-MM-DD');
+  // The working day nearest the change on that side: Holy Week can fall on the days before it.
+  const working = (day: moment.Moment, step: 1 | -1) => {
+    while (!dayStatus(format(day)).open || day.isoWeekday() > 5) day.add(step, 'day');
+    return day;
+  };
   const march = lastSunday(year, 3);
   const october = lastSunday(year, 10);
   return {
-    /** Friday before summer time starts (UTC+0) and Monday after (UTC+1). */
-    beforeSummer: format(march.clone().subtract(2, 'days')),
-    inSummer: format(march.clone().add(1, 'day')),
-    /** Friday before summer time ends (UTC+1) and Monday after (UTC+0). */
-    endOfSummer: format(october.clone().subtract(2, 'days')),
-    inWinter: format(october.clone().add(1, 'day')),
+    /** The last working day before summer time starts (UTC+0) and the first after (UTC+1). */
+    beforeSummer: format(working(march.clone().subtract(2, 'days'), -1)),
+    inSummer: format(working(march.clone().add(1, 'day'), 1)),
+    /** The last working day before summer time ends (UTC+1) and the first after (UTC+0). */
+    endOfSummer: format(working(october.clone().subtract(2, 'days'), -1)),
+    inWinter: format(working(october.clone().add(1, 'day'), 1)),
   };
 }
 
-/** A weekday/weekend local date some weeks ahead. */
+/** A weekday/weekend local date some weeks ahead (a working day, for Monday to Friday). */
 export function nextLocalDay(isoWeekday: number, weeksAhead = 2): string {
   const day = moment.tz(CENTRE_TIME_ZONE).add(weeksAhead, 'weeks').startOf('day');
-  while (day.isoWeekday() !== isoWeekday) day.add(1, 'day');
+  // Never a public holiday: the centre is closed then.
+  while (day.isoWeekday() !== isoWeekday || !dayStatus(day.format('YYYY-MM-DD')).open) day.add(1, 'day');
   return day.format('YYYY-MM-DD');
 }

@@ -1,4 +1,4 @@
-import { centreProfileBody } from '@crm/contracts';
+import { centreClosuresBody, centreProfileBody } from '@crm/contracts';
 import { callerOf, validate, validated, type RouteHandlers } from '@crm/server-kit';
 import type { AuditTrail } from '@crm/server-kit/service';
 import type { CentreProfileService } from '../domain/centre-profile.service';
@@ -17,6 +17,15 @@ export function centreProfileHandlers(centre: CentreProfileService, trail: Audit
       async (req, res) => {
         const profile = await centre.replace(validated(res, 'body', centreProfileBody), callerOf(req));
         await trail.recordRequest(req, { action: 'config.centre.update', resource: 'centre' });
+        res.json(profile);
+      },
+    ],
+    'PUT /config/centre/closures': [
+      validate('body', centreClosuresBody),
+      async (req, res) => {
+        const closures = validated(res, 'body', centreClosuresBody);
+        const profile = await centre.replaceClosures(closures, callerOf(req));
+        await trail.recordRequest(req, { action: 'config.centre.closures', resource: 'centre' });
         res.json(profile);
       },
     ],

@@ -1,6 +1,8 @@
 import {
   CENTRE_PROFILE_SEED,
   centreProfileBody,
+  closuresOf,
+  type CentreClosures,
   configCentreUpdated,
   type CentreProfile,
   type CentreProfileBody,
@@ -13,6 +15,7 @@ import { appendNextVersion } from './versions';
 
 const toProfile = ({ profile, version, createdAt }: CentreVersion): CentreProfile => ({
   ...profile,
+  closures: closuresOf(profile),
   version,
   updatedAt: createdAt.toISOString(),
 });
@@ -36,12 +39,39 @@ export class CentreProfileService {
    * with `config.centre.updated.v1` through the outbox (caches of the profile drop their copy).
    */
   replace(profile: CentreProfileData, by: AuthenticatedUser): Promise<CentreProfile> {
+    // A profile saved without closures keeps the current ones: they have their own editor.
+    return this.appendVersion(by, (latest) => ({
+      ...profile,
+      closures: profile.closures ?? closuresOf(latest?.profile ?? {}),
+    }));
+  }
+
+  /**
+   * Stores the current profile with new closures as the next version (`PUT /config/centre/closures`),
+   * announced like any other version; the appointments service then tells the patients of the days
+   * that closed.
+   */
+  replaceClosures(closures: CentreClosures, by: AuthenticatedUser): Promise<CentreProfile> {
+    return this.appendVersion(by, (latest) => {
+      if (!latest) throw notFound('Centre profile not found');
+      return { ...latest.profile, closures };
+    });
+  }
+
+  private appendVersion(
+    by: AuthenticatedUser,
+    next: (latest: CentreVersion | undefined) => CentreProfileData,
+  ): Promise<CentreProfile> {
+    let latest: CentreVersion | undefined;
     return appendNextVersion(
-      async () => (await this.versions.latest())?.version,
+      async () => {
+        latest = await this.versions.latest();
+        return latest?.version;
+      },
       async (version) => {
         const stored: CentreVersion = {
           version,
-          profile,
+          profile: next(latest),
           createdAt: new Date(),
           createdBy: { id: by.id, rol: by.rol },
         };

@@ -1,6 +1,7 @@
 import {
   appointmentBooked,
   appointmentCancelled,
+  appointmentDayClosed,
   appointmentDeleted,
   appointmentRescheduled,
   SLOT_MINUTES,
@@ -19,6 +20,7 @@ import type { Email } from '../mail/templates/layout';
 import {
   appointmentBookedEmail,
   appointmentCancelledEmail,
+  appointmentDayClosedEmail,
   appointmentDeletedEmail,
   appointmentBroughtForwardEmail,
   appointmentRescheduledEmail,
@@ -166,6 +168,22 @@ export function appointmentMailHandlers(
           formatAppointmentDate(new Date(event.data.date)),
           new Date(event.data.expiresAt),
           `${publicUrl}/dates/offer/${event.data.token}`,
+        ),
+        messageId: `<${event.id}@crm.events>`,
+      });
+    }),
+    on(appointmentDayClosed, async (event) => {
+      const centre = await profile.current();
+      const moveUrl = await areaUrl(event);
+      await mailer.send({
+        to: event.data.user.email,
+        senderName: centre.senderName,
+        ...appointmentDayClosedEmail(
+          centre,
+          event.data.user.name,
+          formatAppointmentDate(new Date(event.data.date)),
+          { reason: event.data.reason, ...(event.data.closesAt ? { closesAt: event.data.closesAt } : {}) },
+          moveUrl,
         ),
         messageId: `<${event.id}@crm.events>`,
       });

@@ -186,3 +186,32 @@ export function appointmentBroughtForwardEmail(centre: MailCentre, name: string,
     footnote: questions(centre),
   });
 }
+
+/**
+ * The centre will be closed on the day of a booked appointment (or closes before it): the appointment
+ * is kept, and the patient is asked to move it ("Cambiar cita" in their area, `moveUrl`), or to call
+ * when they cannot sign in.
+ */
+export function appointmentDayClosedEmail(
+  centre: MailCentre,
+  name: string,
+  when: string,
+  closure: { reason: string; closesAt?: string },
+  moveUrl: string | undefined,
+): Email {
+  return brandedEmail(centre, {
+    subject: `El centro estará cerrado: cambie su cita del ${when}`,
+    greetingName: name,
+    paragraphs: [
+      closure.closesAt
+        ? `El día de su cita, el ${when} (hora de Canarias), el centro cerrará a las ${closure.closesAt} (${closure.reason}).`
+        : `El día de su cita, el ${when} (hora de Canarias), el centro estará cerrado (${closure.reason}).`,
+      'Sentimos las molestias. Su cita sigue reservada a su nombre hasta que elija otra fecha, sin coste adicional.',
+      moveUrl
+        ? 'Pulse «Cambiar cita» para elegir otro día y hora desde su área de paciente.'
+        : 'Llámenos o escríbanos y le daremos otra fecha.',
+    ],
+    ...(moveUrl ? { action: { label: 'Cambiar cita', url: moveUrl } } : {}),
+    footnote: questions(centre),
+  });
+}

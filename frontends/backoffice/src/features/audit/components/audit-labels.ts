@@ -28,6 +28,7 @@ export const ACTION_LABELS: Record<string, string> = {
   'appointment.reschedule': 'Cambio de cita',
   'config.view.update': 'Cambio de formulario',
   'config.centre.update': 'Cambio de datos del centro',
+  'config.centre.closures': 'Cambio de cierres y festivos del centro',
   'auth.signin': 'Inicio de sesión',
   'auth.signout': 'Cierre de sesión',
   'auth.2fa.verify': 'Verificación en dos pasos',

@@ -15,7 +15,7 @@ import {
   useSession,
 } from '@crm/web-kit';
 import { Calendar } from '@crm/web-kit/calendar';
-import { formatDate, formatTime, freeSlots, type Day } from '@crm/web-kit/time';
+import { closedReason, formatDate, formatTime, freeSlots, type Day } from '@crm/web-kit/time';
 import { CURRENT_DATE_PATH } from '@/lib/cache-keys';
 import { pendingDate } from '@/lib/pending-date';
 import { bookDate } from '../api/book-date';
@@ -51,7 +51,12 @@ export default function BookingPage() {
   const [welcomeSlot, setWelcomeSlot] = useState<string | null>(null);
   const [pickerSlot, setPickerSlot] = useState<string | null>(null);
 
-  const slots = useMemo(() => (selected ? freeSlots(selected, booked ?? []) : []), [selected, booked]);
+  const closures = profile?.closures;
+  const slots = useMemo(
+    () => (selected ? freeSlots(selected, booked ?? [], undefined, closures) : []),
+    [selected, booked, closures],
+  );
+  const closed = selected ? closedReason(selected, closures) : undefined;
 
   const book = async (slot: string, patient?: UserView) => {
     const confirmed = await confirmDialog({
@@ -126,10 +131,16 @@ export default function BookingPage() {
         </p>
       </header>
       <div className="booking-page__body">
-        <Calendar selected={selected} onSelect={setSelected} />
+        <Calendar selected={selected} onSelect={setSelected} closures={closures} />
         <div>
-          <SlotList day={selected} slots={slots} loading={isLoading && !booked} onPick={pick} />
-          {selected && booked && !moving && !isStaff(session.user?.rol) ? (
+          <SlotList
+            day={selected}
+            slots={slots}
+            loading={isLoading && !booked}
+            onPick={pick}
+            closed={closed}
+          />
+          {selected && booked && !closed && !moving && !isStaff(session.user?.rol) ? (
             <WaitlistButton
               day={selected}
               full={slots.length === 0}

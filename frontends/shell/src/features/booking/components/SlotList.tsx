@@ -7,17 +7,24 @@ export function SlotList({
   slots,
   loading,
   onPick,
+  closed,
 }: {
   day: Day | null;
   slots: string[];
   loading: boolean;
   onPick(slot: string): void;
+  /** The centre is closed that day: why (a holiday's name, a closure's reason). */
+  closed?: string | undefined;
 }) {
   return (
     <section className="wk-slots" aria-live="polite" aria-labelledby="slots-title">
       {!day ? (
         <p id="slots-title" className="wk-slots__hint">
           Seleccione un día del calendario para ver los horarios disponibles.
+        </p>
+      ) : closed ? (
+        <p id="slots-title" className="wk-slots__empty" data-closed-day={day}>
+          El centro está cerrado el {formatDay(day)} ({closed}). Elija otro día.
         </p>
       ) : loading ? (
         <p id="slots-title" className="wk-slots__hint">
