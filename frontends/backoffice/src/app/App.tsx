@@ -4,7 +4,12 @@ import { LoadingScreen } from '@crm/web-kit';
 import '@crm/web-kit/src/styles/web-kit.css';
 import './backoffice.css';
 import { BackofficeLayout } from './BackofficeLayout';
-import { AppointmentDetailPage, RecordDetailPage, RecordListPage } from '@/features/clinical-records';
+import {
+  AppointmentDetailPage,
+  FormConfigPage,
+  RecordDetailPage,
+  RecordListPage,
+} from '@/features/clinical-records';
 
 // Each screen is its own chunk, loaded when its route is visited (SPEC §2 "Loading..." placeholder).
 const AppointmentListPage = lazy(() => import('@/features/appointments/components/AppointmentListPage'));
@@ -20,6 +25,7 @@ const StaffPage = lazy(() => import('@/features/staff/components/StaffPage'));
 const SecurityPage = lazy(() => import('@/features/security/components/SecurityPage'));
 const DashboardPage = lazy(() => import('@/features/dashboard/components/DashboardPage'));
 const AgendaPage = lazy(() => import('@/features/agenda/components/AgendaPage'));
+const CentreProfilePage = lazy(() => import('@/features/centre-profile/components/CentreProfilePage'));
 
 /**
  * The exposed `./App`: rendered by the shell inside `<Route path="/doctor/*">` behind the DOCTOR/ADMIN
@@ -48,6 +54,8 @@ export default function App() {
           <Route path="staff" element={<StaffPage />} />
           <Route path="security" element={<SecurityPage />} />
           <Route path="agenda" element={<AgendaPage />} />
+          <Route path="centre" element={<CentreProfilePage />} />
+          <Route path="form-config" element={<FormConfigPage />} />
           <Route path="*" element={<h1>404</h1>} />
         </Routes>
       </Suspense>

@@ -43,5 +43,4 @@ export const reserveRoom = (doctor: { id: string; name?: string }, dates: string
   api.post<RoomReservedResponse>('/room-calendar', { room: ROOM_ID, doctor, dates });
 
 /** DELETE /room-calendar/:id — frees every hour of the reservation (a doctor their own, an admin any). */
-export const cancelRoomReservation = (id: string) =>
-  api.delete<RoomReservationView>(`/room-calendar/${id}`);
+export const cancelRoomReservation = (id: string) => api.delete<RoomReservationView>(`/room-calendar/${id}`);
