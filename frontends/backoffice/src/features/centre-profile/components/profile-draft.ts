@@ -1,6 +1,6 @@
-import { ApiError } from '@crm/web-kit';
+import type { ApiError } from '@crm/web-kit';
 import type { CentreProfile, CentreProfileBody } from '@crm/contracts';
-import { displayPhone } from '@crm/web-kit';
+import { formatPhone } from '@crm/contracts/src/phone';
 
 /** One opening period as edited: ISO weekdays (1 = Monday … 7 = Sunday), "HH:mm" times. */
 export interface HoursDraft {
@@ -57,7 +57,7 @@ export function draftOf(profile: CentreProfile): ProfileDraft {
     const value = read(profile, path);
     values[path] =
       path === 'phone'
-        ? displayPhone(String(value ?? ''))
+        ? formatPhone(String(value ?? ''))
         : (NUMBER_PATHS as readonly string[]).includes(path)
           ? spanishNumber(value)
           : String(value ?? '');
@@ -99,8 +99,10 @@ export function bodyOf(loaded: CentreProfile, draft: ProfileDraft): CentreProfil
 }
 
 /** The server's refusal spread over the screen: by path, the rest in `general`. */
-export function profileErrors(error: unknown): { fields: Record<string, string>; general?: string } {
-  if (!(error instanceof ApiError)) return { fields: {} };
+export function profileErrors(error: Pick<ApiError, 'errors' | 'message'>): {
+  fields: Record<string, string>;
+  general?: string;
+} {
   const fields: Record<string, string> = {};
   const general: string[] = [];
   const list = error.errors.length > 0 ? error.errors : [{ message: error.message }];
