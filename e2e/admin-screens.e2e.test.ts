@@ -10,7 +10,7 @@
 import type { Locator, Page } from 'playwright-core';
 import type { CentreProfile, RoomReservationView, UsersPage, ViewConfigView } from '@crm/contracts';
 import { eventually } from '@crm/testing';
-import { launchBrowser, screenshot, DESKTOP, type Browser } from './support/browser';
+import { appStarted, launchBrowser, screenshot, DESKTOP, type Browser } from './support/browser';
 import { centreInstant, nextMonthWeekdays } from './support/backoffice';
 import { acceptCookies, answerDialog, fieldError } from './support/dialogs';
 import { BOOTSTRAP, centreDateTime, startFullProduct, type Stack } from './support/product';
@@ -66,8 +66,11 @@ for (const [index, viewport] of [DESKTOP, PHONE].entries()) {
       browser = await launchBrowser();
       page = await browser.newPage(viewport);
       await page.goto(`${stack.gatewayUrl}/`);
+      await appStarted(page);
+      // The banner's script loads after the first paint; on a busy machine that takes a while.
+      await page.locator('#cc-main .cm__btn[data-role="all"]').waitFor({ timeout: 45000 });
       await acceptCookies(page);
-    }, 60000);
+    }, 90000);
     afterAll(async () => {
       await browser?.close();
     });
@@ -220,7 +223,8 @@ for (const [index, viewport] of [DESKTOP, PHONE].entries()) {
       await editor.getByRole('button', { name: 'Añadir opción' }).click();
       await editor
         .getByRole('list', { name: 'Opciones de Informe adicional' })
-        .getByText(optionText)
+        .getByRole('listitem')
+        .filter({ hasText: `${optionText} (valor ${amount})` })
         .waitFor();
 
       const preview = page.getByRole('form', { name: 'Vista previa del formulario' });
