@@ -20,6 +20,8 @@ const MATRIX: MatrixRow[] = [
   ['get', '/room-calendar/reserved-dates', [401, 403, 200, 200, 403]],
   ['get', '/room-calendar/reserved-dates?room=consulta-1', [401, 403, 200, 200, 403]],
   ['get', '/room-calendar/mine', [401, 403, 200, 200, 403]],
+  ['get', '/room-calendar/reservations?room=consulta-1', [401, 403, 200, 200, 403]],
+  ['get', '/room-calendar/reservations', [401, 403, 400, 400, 403]],
   ['post', '/room-calendar', [401, 403, 400, 400, 403]],
   ['delete', `/room-calendar/${UNKNOWN_ID}`, [401, 403, 404, 404, 403]],
   ['delete', '/room-calendar/not-an-id', [401, 403, 400, 400, 403]],

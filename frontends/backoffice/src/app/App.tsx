@@ -4,7 +4,12 @@ import { LoadingScreen } from '@crm/web-kit';
 import '@crm/web-kit/src/styles/web-kit.css';
 import './backoffice.css';
 import { BackofficeLayout } from './BackofficeLayout';
-import { AppointmentDetailPage, RecordDetailPage, RecordListPage } from '@/features/clinical-records';
+import {
+  AppointmentDetailPage,
+  FormConfigPage,
+  RecordDetailPage,
+  RecordListPage,
+} from '@/features/clinical-records';
 
 // Each screen is its own chunk, loaded when its route is visited (SPEC §2 "Loading..." placeholder).
 const AppointmentListPage = lazy(() => import('@/features/appointments/components/AppointmentListPage'));
@@ -21,6 +26,7 @@ const SecurityPage = lazy(() => import('@/features/security/components/SecurityP
 const DashboardPage = lazy(() => import('@/features/dashboard/components/DashboardPage'));
 const AgendaPage = lazy(() => import('@/features/agenda/components/AgendaPage'));
 const CentreClosuresPage = lazy(() => import('@/features/centre-closures/components/CentreClosuresPage'));
+const CentreProfilePage = lazy(() => import('@/features/centre-profile/components/CentreProfilePage'));
 
 /**
  * The exposed `./App`: rendered by the shell inside `<Route path="/doctor/*">` behind the DOCTOR/ADMIN
@@ -50,6 +56,8 @@ export default function App() {
           <Route path="security" element={<SecurityPage />} />
           <Route path="agenda" element={<AgendaPage />} />
           <Route path="centre/closures" element={<CentreClosuresPage />} />
+          <Route path="centre" element={<CentreProfilePage />} />
+          <Route path="form-config" element={<FormConfigPage />} />
           <Route path="*" element={<h1>404</h1>} />
         </Routes>
       </Suspense>

@@ -14,7 +14,9 @@ export const SIDEBAR_LINKS = [
   { to: '/doctor/audit', label: 'Registro de accesos', end: true, adminOnly: true },
   { to: '/doctor/dashboard', label: 'Panel', end: true, adminOnly: true },
   { to: '/doctor/staff', label: 'Personal', end: true, adminOnly: true },
+  { to: '/doctor/centre', label: 'Perfil del centro', end: true, adminOnly: true },
   { to: '/doctor/centre/closures', label: 'Cierres y festivos', end: true, adminOnly: true },
+  { to: '/doctor/form-config', label: 'Formulario clínico', end: true, adminOnly: true },
   { to: '/doctor/security', label: 'Seguridad', end: true },
   { to: '/signOut', label: 'Cerrar Sesión', end: true },
 ] as const;

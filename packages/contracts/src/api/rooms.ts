@@ -44,6 +44,8 @@ export const reserveRoomBody = z.object({
 export type ReserveRoomBody = z.infer<typeof reserveRoomBody>;
 
 export const reservedDatesQuery = z.object({ room: roomIdField.optional() });
+/** `GET /room-calendar/reservations?room=<id>`: one room's reservations, whoever holds them. */
+export const roomReservationsQuery = z.object({ room: roomIdField });
 export const reservationIdParam = z.object({ id: objectIdField });
 
 export interface RoomView {

@@ -285,6 +285,13 @@ const ROUTE_TABLE = [
   },
   { method: 'GET', path: '/room-calendar/mine', service: 'rooms', access: STAFF, owner: 'the caller’s own' },
   {
+    method: 'GET',
+    path: '/room-calendar/reservations',
+    service: 'rooms',
+    access: STAFF,
+    query: ['room'],
+  },
+  {
     method: 'POST',
     path: '/room-calendar',
     service: 'rooms',

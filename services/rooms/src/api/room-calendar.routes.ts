@@ -1,4 +1,9 @@
-import { reservationIdParam, reservedDatesQuery, reserveRoomBody } from '@crm/contracts';
+import {
+  reservationIdParam,
+  reservedDatesQuery,
+  reserveRoomBody,
+  roomReservationsQuery,
+} from '@crm/contracts';
 import { callerOf, validate, validated, type RouteHandlers } from '@crm/server-kit';
 import type { ReservationService } from '../domain/reservation.service';
 
@@ -13,6 +18,12 @@ export function roomCalendarHandlers(reservations: ReservationService) {
       validate('query', reservedDatesQuery),
       async (_req, res) => {
         res.json(await reservations.reservedDates(validated(res, 'query', reservedDatesQuery).room));
+      },
+    ],
+    'GET /room-calendar/reservations': [
+      validate('query', roomReservationsQuery),
+      async (_req, res) => {
+        res.json(await reservations.forRoom(validated(res, 'query', roomReservationsQuery).room));
       },
     ],
     'GET /room-calendar/mine': async (req, res) => {

@@ -101,12 +101,17 @@ export class MongoReservationRepository implements ReservationRepository {
   }
 
   async activeForDoctor(doctorId: string, from: Date): Promise<Reservation[]> {
+    return this.activeFrom({ 'doctor.id': doctorId }, from);
+  }
+
+  async activeForRoom(room: string, from: Date): Promise<Reservation[]> {
+    return this.activeFrom({ room }, from);
+  }
+
+  /** Active reservations matching `filter` with a slot at or after `from`, by first slot. */
+  private async activeFrom(filter: Record<string, string>, from: Date): Promise<Reservation[]> {
     const docs = await this.withoutReleased(
-      await this.models.Reservation.find({
-        'doctor.id': doctorId,
-        status: 'active',
-        dates: { $gte: from },
-      })
+      await this.models.Reservation.find({ ...filter, status: 'active', dates: { $gte: from } })
         .limit(500)
         .lean<ReservationDocument[]>(),
     );

@@ -72,6 +72,14 @@ export class ReservationService {
     return (await this.reservations.activeForDoctor(caller.id, this.now())).map(toReservationView);
   }
 
+  /**
+   * The room's reservations from now on, whoever holds them: staff share the rooms, so every doctor
+   * sees who has which hour (the holder's id; the back office shows the staff member's name).
+   */
+  async forRoom(room: string): Promise<RoomReservationView[]> {
+    return (await this.reservations.activeForRoom(room, this.now())).map(toReservationView);
+  }
+
   /** A doctor cancels their own reservation; an admin any. */
   async release(caller: AuthenticatedUser, id: string): Promise<RoomReservationView> {
     const existing = await this.reservations.findById(id);

@@ -38,6 +38,8 @@ export interface ReservationRepository {
   release(id: string, events: EventEnvelope[]): Promise<Reservation | undefined>;
   /** Active reservations of a doctor with at least one slot at or after `from`, by first slot. */
   activeForDoctor(doctorId: string, from: Date): Promise<Reservation[]>;
+  /** Active reservations of a room with at least one slot at or after `from`, by first slot. */
+  activeForRoom(room: string, from: Date): Promise<Reservation[]>;
   /** Slot instants at or after `from` held by active reservations (of one room, or of every room). */
   reservedInstants(from: Date, room?: string): Promise<Date[]>;
 }

@@ -7,3 +7,4 @@ import { lazy } from 'react';
 export const AppointmentDetailPage = lazy(() => import('./components/AppointmentDetailPage'));
 export const RecordListPage = lazy(() => import('./components/RecordListPage'));
 export const RecordDetailPage = lazy(() => import('./components/RecordDetailPage'));
+export const FormConfigPage = lazy(() => import('./components/FormConfigPage'));

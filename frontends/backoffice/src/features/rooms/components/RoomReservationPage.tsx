@@ -3,7 +3,8 @@ import { MESSAGES, showDialog, showError, showSuccess, useSession } from '@crm/w
 import { Calendar, SlotGrid } from '@crm/web-kit/calendar';
 import { formatDate, formatDay, formatTime, freeRoomSlots, isWeekend, type Day } from '@crm/web-kit/time';
 import { PageHeader } from '@/components';
-import { reserveRoom, ROOM_ID, useReservedRoomDates } from '../api/rooms';
+import { reserveRoom, ROOM_ID, useReservedRoomDates, useRoomReservations } from '../api/rooms';
+import { RoomReservationList } from './RoomReservationList';
 
 /** The rooms service takes at most 10 slots per request. */
 const MAX_SLOTS = 10;
@@ -11,11 +12,13 @@ const MAX_SLOTS = 10;
 /**
  * "Reservar Consulta" (SPEC §2, §8, §9): month view, weekends red without slots, hourly slots from
  * the day's 08:00 over 10 hours (reserved and past ones not offered); several slots, possibly on
- * several days, are toggled, then "Reservar".
+ * several days, are toggled, then "Reservar". Below, the room's reservations and who holds them,
+ * with cancel for the holder (and an ADMIN).
  */
 export default function RoomReservationPage() {
   const { user } = useSession();
   const { data: reserved, isLoading, mutate } = useReservedRoomDates();
+  const { mutate: refreshList } = useRoomReservations();
   const [day, setDay] = useState<Day | null>(null);
   const [chosen, setChosen] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
@@ -41,7 +44,7 @@ export default function RoomReservationPage() {
       const doctor = user.profile?.name ? { id: user.id, name: user.profile.name } : { id: user.id };
       await reserveRoom(doctor, chosen);
       setChosen([]);
-      await mutate();
+      await Promise.all([mutate(), refreshList()]);
       await showSuccess('Consulta reservada', `Se han reservado ${chosen.length} horario(s) de la consulta.`);
     } catch {
       // Slots someone else took meanwhile are no longer offered, nor kept selected.
@@ -90,6 +93,7 @@ export default function RoomReservationPage() {
           </div>
         </section>
       </div>
+      <RoomReservationList onChanged={mutate} />
     </section>
   );
 }
