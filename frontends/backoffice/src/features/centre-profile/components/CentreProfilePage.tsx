@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
 import type { CentreProfile } from '@crm/contracts';
 import { ApiError, showServerError, showSuccess, useSession } from '@crm/web-kit';
 import { FormAlert, TextField } from '@crm/web-kit/forms';
@@ -140,7 +141,8 @@ export default function CentreProfilePage() {
       <PageHeader title="Perfil del centro" />
       <p className="bo-lead">
         Versión {loaded.version}. Lo que guarde aquí se muestra en la web, los correos y las citas del
-        calendario.
+        calendario. Los festivos, los cierres y las jornadas reducidas se editan en{' '}
+        <Link to="/doctor/centre/closures">Cierres y festivos</Link>.
       </p>
       <form className="bo-profile" onSubmit={(e) => void submit(e)} noValidate aria-label="Perfil del centro">
         <FormAlert message={errors.general} />
