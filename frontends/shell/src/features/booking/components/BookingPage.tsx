@@ -45,13 +45,14 @@ export default function BookingPage() {
   const { profile, status: profileStatus } = useCentreProfile();
   const navigate = useNavigate();
   const { mutate } = useSWRConfig();
-  const { data: booked, isLoading, mutate: refreshBooked } = useBookedDates();
+  const { data: booked, mutate: refreshBooked } = useBookedDates();
 
   const [selected, setSelected] = useState<Day | null>(null);
   const [welcomeSlot, setWelcomeSlot] = useState<string | null>(null);
   const [pickerSlot, setPickerSlot] = useState<string | null>(null);
 
-  const slots = useMemo(() => (selected ? freeSlots(selected, booked ?? []) : []), [selected, booked]);
+  // No slot is offered before the taken ones are known: offering them all would offer booked ones.
+  const slots = useMemo(() => (selected && booked ? freeSlots(selected, booked) : []), [selected, booked]);
 
   const book = async (slot: string, patient?: UserView) => {
     const confirmed = await confirmDialog({
@@ -128,7 +129,7 @@ export default function BookingPage() {
       <div className="booking-page__body">
         <Calendar selected={selected} onSelect={setSelected} />
         <div>
-          <SlotList day={selected} slots={slots} loading={isLoading && !booked} onPick={pick} />
+          <SlotList day={selected} slots={slots} loading={!booked} onPick={pick} />
           {selected && booked && !moving && !isStaff(session.user?.rol) ? (
             <WaitlistButton
               day={selected}

@@ -59,14 +59,15 @@ export function WaitlistButton({ day, full, signedIn }: { day: Day; full: boolea
       </div>
     );
 
+  // A day with free slots is booked, not waited for.
+  if (!full) return null;
+
   return (
     <div className="waitlist-box">
-      {full ? (
-        <p>Si alguien cancela, le avisaremos por correo electrónico y le guardaremos el hueco.</p>
-      ) : null}
+      <p>Si alguien cancela, le avisaremos por correo electrónico y le guardaremos el hueco.</p>
       <button
         type="button"
-        className={full ? 'wk-button' : 'wk-button wk-button--secondary'}
+        className="wk-button"
         disabled={busy}
         onClick={() =>
           run(
