@@ -138,7 +138,7 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
     /** The lifecycle (tests run the sweep with it, as a second replica would). */
     lifecycle,
     /** The repositories (tests write fixtures in the past through them, which no call can). */
-    repositories: { appointments, transitions },
+    repositories: { appointments, transitions, patients },
     start: () => runtime.start(),
     /** Resolves once the patients and records feeds are bound to the exchange (tests wait for it). */
     consuming: (timeoutMs?: number) => runtime.consuming(timeoutMs),
