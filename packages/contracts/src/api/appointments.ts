@@ -163,6 +163,8 @@ export interface AppointmentView {
   rescheduledFrom?: { id: string; date: string };
   /** A cancellation more than the refund window before the start (SPEC §9). */
   refundable?: boolean;
+  /** A patient's move inside the refund window made it: cancelling it is not refunded. */
+  refundForfeited?: true;
 }
 
 /** One line of the day's agenda (`GET /dates/agenda`). */

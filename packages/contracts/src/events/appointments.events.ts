@@ -42,6 +42,8 @@ export const appointmentCancelled = defineEvent(
      * Absent on cancellations of another kind (kiosk swap, reschedule) and in older events.
      */
     refundable: z.boolean().optional(),
+    /** Not refunded because a move inside the refund window made this appointment (not its own start). */
+    refundForfeited: z.boolean().optional(),
     /**
      * Released by the service: the patient's account was still unconfirmed 24 hours after booking or
      * 2 hours before the start (issue 17). `by` is then absent.

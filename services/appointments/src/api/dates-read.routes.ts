@@ -31,8 +31,11 @@ export function datesReadHandlers(bookings: BookingService, trail: AuditTrail) {
       res.json((await bookings.bookedSlots()).map((date) => date.toISOString()));
     },
     'GET /dates/currentDate': async (req, res) => {
-      const date = await bookings.currentDate(callerOf(req));
-      res.json({ date: date ? date.toISOString() : null });
+      const current = await bookings.currentDate(callerOf(req));
+      res.json({
+        date: current ? current.date.toISOString() : null,
+        ...(current?.refundForfeited ? { refundForfeited: true } : {}),
+      });
     },
     'GET /dates': [
       validate('query', appointmentsQuery),

@@ -112,10 +112,10 @@ export class BookingService {
     }
   }
 
-  /** `GET /dates/currentDate`: the date of the patient's active appointment, or null. */
-  async currentDate(caller: Actor): Promise<Date | null> {
+  /** `GET /dates/currentDate`: the patient's active appointment (its date and refund status), or null. */
+  async currentDate(caller: Actor): Promise<Pick<Appointment, 'date' | 'refundForfeited'> | null> {
     const held = await this.appointments.findHeldBy(caller.id);
-    return held && isCurrent(held, this.clock()) ? held.date : null;
+    return held && isCurrent(held, this.clock()) ? held : null;
   }
 
   /** `DELETE /dates/:date`: a patient cancels their own booked appointment, named by its date. */

@@ -116,7 +116,11 @@ export class WaitlistService {
     const current = await this.appointments.findHeldBy(caller.id);
     if (current) {
       if (current.status !== 'booked' || current.walkIn) throw notMovable();
-      const held = await this.offers.toMoveHold(offer.id, current);
+      const held = await this.offers.toMoveHold(
+        offer.id,
+        current,
+        await this.moves.forfeitsRefund(caller, current),
+      );
       if (held === 'moving') throw moveUnderWay();
       if (held === 'gone') throw offerGone();
       return this.moves.finishMove(caller, current, offer.id);

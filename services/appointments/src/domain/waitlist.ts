@@ -60,7 +60,7 @@ export interface OfferHolds {
     event: (booked: Appointment) => EventEnvelope,
   ): Promise<Appointment | 'patientBusy' | 'gone'>;
   /** The offer becomes a reschedule's hold of `from` (the caller's current appointment). */
-  toMoveHold(id: string, from: Appointment): Promise<'held' | 'moving' | 'gone'>;
+  toMoveHold(id: string, from: Appointment, refundForfeited: boolean): Promise<'held' | 'moving' | 'gone'>;
   /** Offers that expired before `before`. */
   expiredBefore(before: Date): Promise<SlotOffer[]>;
   /** Frees the slot; false when the offer was gone already (claimed, or dropped by another replica). */

@@ -127,6 +127,7 @@ export function appointmentMailHandlers(
             `${publicUrl}/dates`,
             event.data.refundable,
             event.data.endedBecause === 'unconfirmedAccount',
+            event.data.refundForfeited === true,
           ),
         'CANCEL',
       );

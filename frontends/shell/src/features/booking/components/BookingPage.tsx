@@ -1,8 +1,9 @@
 import { useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { useSWRConfig } from 'swr';
+import useSWR, { useSWRConfig } from 'swr';
 import type { UserView } from '@crm/contracts';
 import {
+  api,
   confirmDialog,
   describeOpeningHours,
   formatPrice,
@@ -18,6 +19,7 @@ import { Calendar } from '@crm/web-kit/calendar';
 import { formatDate, formatTime, freeSlots, type Day } from '@crm/web-kit/time';
 import { CURRENT_DATE_PATH } from '@/lib/cache-keys';
 import { pendingDate } from '@/lib/pending-date';
+import { DEFAULT_REFUND_WINDOW_HOURS, moveRefundNotice, type CurrentAppointment } from '@/lib/refund-policy';
 import { bookDate } from '../api/book-date';
 import { bookDateForPatient } from '../api/book-date-for-patient';
 import { rescheduleDate } from '../api/reschedule-date';
@@ -28,6 +30,8 @@ import { WelcomeModal } from './WelcomeModal';
 import { BOOKING_INTRO, FACT_WIDTHS, HOURS_AND_PRICE, hoursAndPrice, MOVING_INTRO } from '../booking-intro';
 import { Placeholder } from '@/components/centre/Placeholder';
 import { usePageTitle } from '@/lib/page-title';
+
+const currentAppointment = () => api.get<CurrentAppointment>(CURRENT_DATE_PATH);
 
 const confirmationText = (slot: string) =>
   `Fecha ${formatDate(slot)} Hora ${formatTime(slot)} (Atlantic/Canary)`;
@@ -46,6 +50,8 @@ export default function BookingPage() {
   const navigate = useNavigate();
   const { mutate } = useSWRConfig();
   const { data: booked, mutate: refreshBooked } = useBookedDates();
+  // Moving: the appointment being moved, whose refund status the move keeps.
+  const { data: current } = useSWR<CurrentAppointment>(moving ? CURRENT_DATE_PATH : null, currentAppointment);
 
   const [selected, setSelected] = useState<Day | null>(null);
   const [welcomeSlot, setWelcomeSlot] = useState<string | null>(null);
@@ -55,15 +61,22 @@ export default function BookingPage() {
   const slots = useMemo(() => (selected && booked ? freeSlots(selected, booked) : []), [selected, booked]);
 
   const book = async (slot: string, patient?: UserView) => {
+    const refundWindow = profile?.prices.refundWindowHours ?? DEFAULT_REFUND_WINDOW_HOURS;
+    const moveNotice =
+      moving && current?.date ? ` ${moveRefundNotice({ ...current, date: current.date }, refundWindow)}` : '';
     const confirmed = await confirmDialog({
       title: moving ? '¿Cambiar su cita a esta hora?' : '¿Confirmar la cita?',
-      text: confirmationText(slot),
+      text: `${confirmationText(slot)}${moveNotice}`,
     });
     if (!confirmed) return;
     try {
       if (moving) {
         const moved = await rescheduleDate(slot);
-        await mutate(CURRENT_DATE_PATH, { date: moved.date }, { revalidate: false });
+        await mutate(
+          CURRENT_DATE_PATH,
+          { date: moved.date, ...(moved.refundForfeited ? { refundForfeited: true } : {}) },
+          { revalidate: false },
+        );
         void refreshBooked();
         navigate('/user');
         await showSuccess('Cita cambiada', `Su cita es ahora: ${confirmationText(moved.date)}.`);
