@@ -62,6 +62,8 @@ export const appointmentRescheduled = defineEvent(
   appointmentChange.extend({
     previous: z.object({ id: z.string(), date: instant }),
     calendar: calendarEntry,
+    /** A patient's move inside the refund window: cancelling the new appointment is not refunded. */
+    refundForfeited: z.boolean().optional(),
   }),
 );
 export const appointmentDeleted = defineEvent('appointments.appointment.deleted.v1', appointmentChange);

@@ -147,6 +147,7 @@ export class RescheduleService {
         by: by ?? moved.bookedBy,
         previous: { id: from.id, date: from.date.toISOString() },
         calendar: calendarOf(moved),
+        ...(moved.refundForfeited ? { refundForfeited: true } : {}),
       },
       correlationIdOrNew(),
     );
