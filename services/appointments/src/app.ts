@@ -58,14 +58,17 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
     new MongoSlotHolds(models, runtime.kickOutbox),
     lifecycle,
   );
-  const waitlist = new WaitlistService(
-    new MongoWaitlistRepository(waitlistStore, runtime.kickOutbox),
-    new MongoOfferHolds(models, runtime.kickOutbox),
-    appointments,
-    directory,
-    moves,
-    { offerMs: config.WAITLIST_OFFER_MINUTES * 60_000 },
-  );
+  const waitlistAt = (clock?: () => Date) =>
+    new WaitlistService(
+      new MongoWaitlistRepository(waitlistStore, runtime.kickOutbox),
+      new MongoOfferHolds(models, runtime.kickOutbox),
+      appointments,
+      directory,
+      moves,
+      { offerMs: config.WAITLIST_OFFER_MINUTES * 60_000 },
+      clock,
+    );
+  const waitlist = waitlistAt();
   const requireUser = runtime.requireUser();
 
   runtime.consume({ purpose: 'patients', events: patientSnapshotHandlers(patients, appointments) });
@@ -135,6 +138,8 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
     moves,
     /** The waiting list (tests run its sweep, as a second replica would). */
     waitlist,
+    /** The same waiting list on another clock (tests look at it as it will be later). */
+    waitlistAt,
     /** The lifecycle (tests run the sweep with it, as a second replica would). */
     lifecycle,
     /** The repositories (tests write fixtures in the past through them, which no call can). */

@@ -120,6 +120,8 @@ export interface WaitlistEntryView {
   position: number;
   /** A slot of that day held for them now (the e-mailed link claims it). */
   offer?: WaitlistOfferView;
+  /** Slots of that day held for them that they did not claim in time (never offered to them again). */
+  missedOffers?: WaitlistOfferView[];
 }
 
 /** `GET /dates/waitlist`: the caller's entries, from today on. */

@@ -112,3 +112,14 @@ export const waitlistSlotOffered = defineEvent(
     user: appointmentChange.shape.user,
   }),
 );
+/** A slot held for a patient of the waiting list that they did not claim in time: it will not be offered to them again. */
+export const waitlistOfferExpired = defineEvent(
+  'appointments.waitlist.offerExpired.v1',
+  z.object({
+    offerId: z.string(),
+    date: instant,
+    expiresAt: instant,
+    pacientId: z.string(),
+    user: appointmentChange.shape.user,
+  }),
+);

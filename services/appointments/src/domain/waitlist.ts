@@ -38,6 +38,10 @@ export interface WaitlistRepository {
   startClaim(offer: SlotOffer): Promise<boolean>;
   /** Gives the right back after a claim that failed, so the patient may try again. */
   abandonClaim(offer: SlotOffer): Promise<void>;
+  /** Remembers, once, that the offer ended unclaimed, with its event (the e-mail) in the same insert. */
+  recordExpiry(offer: SlotOffer, event: EventEnvelope): Promise<boolean>;
+  /** The patient's offers that ended unclaimed, for slots from `from` on. */
+  expiredOffersOf(pacientId: string, from: Date): Promise<SlotOffer[]>;
   /** Drops the entries of days before `day`. */
   dropBefore(day: string): Promise<number>;
   /** Drops every entry and offer record of the patient (account erasure). */

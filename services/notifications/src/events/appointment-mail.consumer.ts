@@ -4,6 +4,7 @@ import {
   appointmentDeleted,
   appointmentRescheduled,
   SLOT_MINUTES,
+  waitlistOfferExpired,
   waitlistSlotOffered,
   type CentreProfileData,
   type EventData,
@@ -24,6 +25,7 @@ import {
   centrePlace,
   formatAppointmentDate,
   waitlistOfferEmail,
+  waitlistOfferExpiredEmail,
 } from '../mail/templates/appointment.templates';
 
 type AppointmentEvent = EventEnvelope<
@@ -150,6 +152,21 @@ export function appointmentMailHandlers(
           formatAppointmentDate(new Date(event.data.date)),
           new Date(event.data.expiresAt),
           `${publicUrl}/dates/offer/${event.data.token}`,
+        ),
+        messageId: `<${event.id}@crm.events>`,
+      });
+    }),
+    on(waitlistOfferExpired, async (event) => {
+      const centre = await profile.current();
+      await mailer.send({
+        to: event.data.user.email,
+        senderName: centre.senderName,
+        ...waitlistOfferExpiredEmail(
+          centre,
+          event.data.user.name,
+          formatAppointmentDate(new Date(event.data.date)),
+          new Date(event.data.expiresAt),
+          `${publicUrl}/user`,
         ),
         messageId: `<${event.id}@crm.events>`,
       });

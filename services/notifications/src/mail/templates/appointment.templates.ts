@@ -160,3 +160,23 @@ export function waitlistOfferEmail(
     footnote: questions(centre),
   });
 }
+
+/** The slot held for a patient of the waiting list ended unclaimed; they stay in line for others. */
+export function waitlistOfferExpiredEmail(
+  centre: MailCentre,
+  name: string,
+  when: string,
+  until: Date,
+  myAppointmentUrl: string,
+): Email {
+  return brandedEmail(centre, {
+    subject: `Hueco no reservado: ${when}`,
+    greetingName: name,
+    paragraphs: [
+      `El hueco del ${when} (hora de Canarias) que le guardamos hasta las ${TIME.format(until)} no se reservó a tiempo y ha pasado a la siguiente persona de la lista. No se le volverá a ofrecer.`,
+      'Sigue en la lista de espera de ese día: si queda otro hueco libre, le avisaremos por correo electrónico.',
+    ],
+    action: { label: 'Ver mi lista de espera', url: myAppointmentUrl },
+    footnote: questions(centre),
+  });
+}

@@ -19,6 +19,7 @@ import { Calendar } from '@crm/web-kit/calendar';
 import { formatDate, formatTime, freeSlots, type Day } from '@crm/web-kit/time';
 import { CURRENT_DATE_PATH } from '@/lib/cache-keys';
 import { pendingDate } from '@/lib/pending-date';
+import { useWaitlist } from '@/lib/waitlist';
 import { DEFAULT_REFUND_WINDOW_HOURS, moveRefundNotice, type CurrentAppointment } from '@/lib/refund-policy';
 import { bookDate } from '../api/book-date';
 import { bookDateForPatient } from '../api/book-date-for-patient';
@@ -54,6 +55,9 @@ export default function BookingPage() {
   const { data: current } = useSWR<CurrentAppointment>(moving ? CURRENT_DATE_PATH : null, currentAppointment);
 
   const [selected, setSelected] = useState<Day | null>(null);
+  const patientSignedIn = session.status === 'loggedIn' && session.user?.rol === 'PACIENT';
+  const { data: waitlist } = useWaitlist(patientSignedIn);
+  const held = waitlist?.entries.find((entry) => entry.day === selected)?.offer;
   const [welcomeSlot, setWelcomeSlot] = useState<string | null>(null);
   const [pickerSlot, setPickerSlot] = useState<string | null>(null);
 
@@ -142,13 +146,9 @@ export default function BookingPage() {
       <div className="booking-page__body">
         <Calendar selected={selected} onSelect={setSelected} />
         <div>
-          <SlotList day={selected} slots={slots} loading={!booked} onPick={pick} />
+          <SlotList day={selected} slots={slots} loading={!booked} held={held} onPick={pick} />
           {selected && booked && !moving && !isStaff(session.user?.rol) ? (
-            <WaitlistButton
-              day={selected}
-              full={slots.length === 0}
-              signedIn={session.status === 'loggedIn' && session.user?.rol === 'PACIENT'}
-            />
+            <WaitlistButton day={selected} full={slots.length === 0} signedIn={patientSignedIn} />
           ) : null}
         </div>
       </div>
