@@ -66,8 +66,11 @@ export default function BookingPage() {
 
   const book = async (slot: string, patient?: UserView) => {
     const refundWindow = profile?.prices.refundWindowHours ?? DEFAULT_REFUND_WINDOW_HOURS;
-    const moveNotice =
-      moving && current?.date ? ` ${moveRefundNotice({ ...current, date: current.date }, refundWindow)}` : '';
+    // The appointment being moved, read now if the page has not had it yet.
+    const movedFrom = moving ? (current ?? (await currentAppointment().catch(() => undefined))) : undefined;
+    const moveNotice = movedFrom?.date
+      ? ` ${moveRefundNotice({ ...movedFrom, date: movedFrom.date }, refundWindow)}`
+      : '';
     const confirmed = await confirmDialog({
       title: moving ? '¿Cambiar su cita a esta hora?' : '¿Confirmar la cita?',
       text: `${confirmationText(slot)}${moveNotice}`,
