@@ -70,7 +70,8 @@ for (const [label, viewport] of [
     const confirmation = await answerDialog(page, 'confirm');
     expect(confirmation).toMatchObject({
       title: '¿Cambiar su cita a esta hora?',
-      text: `Fecha ${date} Hora ${time} (Atlantic/Canary)`,
+      // Days ahead: the move keeps the refund, and the dialog says so.
+      text: `Fecha ${date} Hora ${time} (Atlantic/Canary) Si cancela la nueva cita con más de 24 horas de antelación se le devolverá el importe pagado.`,
     });
     expect(await answerDialog(page)).toMatchObject({ title: 'Cita cambiada' });
     await page.waitForURL('**/user');

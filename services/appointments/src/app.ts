@@ -75,16 +75,18 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
     calendar,
     new MongoClosureNotices(ClosureNotice, runtime.kickOutbox),
   );
-  const waitlist = new WaitlistService(
-    new MongoWaitlistRepository(waitlistStore, runtime.kickOutbox),
-    new MongoOfferHolds(models, runtime.kickOutbox),
-    appointments,
-    directory,
-    moves,
-    { offerMs: config.WAITLIST_OFFER_MINUTES * 60_000 },
-    clock,
-    calendar,
-  );
+  const waitlistAt = (at: () => Date = clock) =>
+    new WaitlistService(
+      new MongoWaitlistRepository(waitlistStore, runtime.kickOutbox),
+      new MongoOfferHolds(models, runtime.kickOutbox),
+      appointments,
+      directory,
+      moves,
+      { offerMs: config.WAITLIST_OFFER_MINUTES * 60_000 },
+      at,
+      calendar,
+    );
+  const waitlist = waitlistAt();
   const requireUser = runtime.requireUser();
 
   runtime.consume({ purpose: 'patients', events: patientSnapshotHandlers(patients, appointments) });
@@ -162,10 +164,12 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
     moves,
     /** The waiting list (tests run its sweep, as a second replica would). */
     waitlist,
+    /** The same waiting list on another clock (tests look at it as it will be later). */
+    waitlistAt,
     /** The lifecycle (tests run the sweep with it, as a second replica would). */
     lifecycle,
     /** The repositories (tests write fixtures in the past through them, which no call can). */
-    repositories: { appointments, transitions },
+    repositories: { appointments, transitions, patients },
     start: () => runtime.start(),
     /** Resolves once the patients and records feeds are bound to the exchange (tests wait for it). */
     consuming: (timeoutMs?: number) => runtime.consuming(timeoutMs),

@@ -1,5 +1,7 @@
 import type { Stack } from '../../../test-support/stack';
 import type { AppointmentsService } from '../src/app';
+import { MongoSlotHolds } from '../src/data/slot-hold.repository';
+import { RescheduleService } from '../src/domain/reschedule.service';
 import { bookedAt, ghostPatient, minutesFromNow } from './support/fixtures';
 import { appointmentsTestStack, type StaffTokens, type TestPatient } from './support/people';
 import { slotAllocator } from './support/slots';
@@ -15,7 +17,7 @@ const slots = slotAllocator(5);
 const service = () => stack.components.appointments!.handle as AppointmentsService;
 
 // With the config service: the window is the profile's (the seed's 24 hours).
-appointmentsTestStack('refunds', 2, (started) => ({ stack, staff, patients } = started), {
+appointmentsTestStack('refunds', 4, (started) => ({ stack, staff, patients } = started), {
   withConfig: true,
 });
 
@@ -51,5 +53,46 @@ describe('cancellations and their refund', () => {
     const old = (await stack.api.get(`/dates/id/${first.body.id}`, staff.DOCTOR)).body;
     expect(old.status).toBe('cancelled');
     expect(old).not.toHaveProperty('refundable');
+  });
+
+  it('keeps the refund status of an appointment moved inside the window: cancelling the moved one is not refunded (answer, current date, e-mail)', async () => {
+    const [, , patient] = patients;
+    const first = await stack.api.post('/dates', { date: slots.next() }, patient!.token);
+    expect(first.status).toBe(201);
+    // The patient's move, made by a clock 23 h 43 min before the original start.
+    const clock = new Date(Date.parse(first.body.date) - (23 * 60 + 43) * 60_000);
+    const moves = new RescheduleService(
+      service().repositories.appointments,
+      new MongoSlotHolds(service().models, () => service().relay.kick()),
+      service().lifecycle,
+      () => clock,
+    );
+    const target = slots.next();
+    const moved = await moves.moveOwn({ id: patient!.id, rol: 'PACIENT' }, new Date(target));
+    expect(moved.refundForfeited).toBe(true);
+    expect((await stack.api.get('/dates/currentDate', patient!.token)).body).toEqual({
+      date: target,
+      refundForfeited: true,
+    });
+
+    // Cancelled days before the new start, by the real clock: still not refunded.
+    const cancelled = await stack.api.delete(`/dates/${encodeURIComponent(target)}`, patient!.token);
+    expect(cancelled.body).toMatchObject({ status: 'cancelled', refundable: false });
+    const mails = await stack.mail.waitForMessagesTo(patient!.email, 3);
+    const notice = mails.find((mail) => mail.Subject.startsWith('Cita cancelada'))!;
+    expect(notice.Text).toContain('se cambió cuando faltaban menos de 24 horas');
+    expect(notice.Text).toContain('el importe pagado no se devuelve');
+    expect(notice.Text).not.toContain('le devolveremos');
+  });
+
+  it('a move made well before the window keeps the refund: the moved appointment cancelled days ahead is refunded', async () => {
+    const [, , , patient] = patients;
+    expect((await stack.api.post('/dates', { date: slots.next() }, patient!.token)).status).toBe(201);
+    const target = slots.next();
+    const moved = await stack.api.post('/dates/reschedule', { date: target }, patient!.token);
+    expect(moved.status).toBe(200);
+    expect(moved.body).not.toHaveProperty('refundForfeited');
+    const cancelled = await stack.api.delete(`/dates/${encodeURIComponent(target)}`, patient!.token);
+    expect(cancelled.body).toMatchObject({ status: 'cancelled', refundable: true });
   });
 });

@@ -184,12 +184,12 @@ describe('POST /dates/reschedule (the patient) and /dates/reschedule/:id (staff)
     const staying = (await service.repositories.appointments.findById(stayingId))!;
     const abandoned = service.repositories.appointments.newId();
     const abandonedSlot = slots.next();
-    expect(await holds.hold(staying, abandoned, new Date(abandonedSlot), crashedAt)).toBe('held');
+    expect(await holds.hold(staying, abandoned, new Date(abandonedSlot), crashedAt, false)).toBe('held');
     // Interrupted: the old appointment ended naming the hold, the promotion never happened.
     const movingId = await book(mover, slots.next());
     const moving = (await service.repositories.appointments.findById(movingId))!;
     const interrupted = service.repositories.appointments.newId();
-    expect(await holds.hold(moving, interrupted, new Date(slots.next()), crashedAt)).toBe('held');
+    expect(await holds.hold(moving, interrupted, new Date(slots.next()), crashedAt, false)).toBe('held');
     const ended = await service.lifecycle.attempt(moving, {
       to: 'cancelled',
       initiator: 'patient',

@@ -1,6 +1,7 @@
 import { listenForMessages } from '@crm/testing';
 import { startStack, uniqueEmail, type Stack } from '../../../test-support/stack';
 import type { AppointmentsService } from '../src/app';
+import { UnconfirmedRelease } from '../src/domain/unconfirmed-release';
 import { bookedAt, minutesFromNow } from './support/fixtures';
 import { appointmentsStackReady, createPatients, staffTokens } from './support/people';
 
@@ -53,7 +54,11 @@ it('releases web bookings of unconfirmed accounts after 24 h or 2 h before the s
   const days = (n: number) => minutesFromNow(n * 24 * 60);
   const released = [
     await bookedAt(service(), dayOld, days(3), { channel: 'patient', bookedAt: minutesFromNow(-25 * 60) }),
-    await bookedAt(service(), soon, minutesFromNow(90), { channel: 'patient' }),
+    // Booked 2 h 30 min ahead: the confirmation window was open for half an hour.
+    await bookedAt(service(), soon, minutesFromNow(90), {
+      channel: 'patient',
+      bookedAt: minutesFromNow(-60),
+    }),
   ];
   const kept = [
     await bookedAt(service(), fresh, days(3), { channel: 'patient', bookedAt: minutesFromNow(-60) }),
@@ -110,4 +115,32 @@ it('keeps the booking of a patient who confirmed the e-mail (the confirmation re
   });
   await service().release.sweep();
   expect((await service().repositories.appointments.findById(booking.id))?.status).toBe('booked');
+});
+
+it('never releases a booking made when its release moment had already passed (told "Cita confirmada", it stays), with the clock moved on', async () => {
+  const late = await unconfirmedPatient('late');
+  const early = await unconfirmedPatient('early');
+  const now = Date.now();
+  // 09:51 for 11:15 in the report: 84 minutes ahead, inside the 2-hour window from the start.
+  const inside = await bookedAt(service(), late, new Date(now + 84 * 60_000), { channel: 'patient' });
+  // 3 hours ahead: an hour to confirm, then released like any other.
+  const outside = await bookedAt(service(), early, new Date(now + 180 * 60_000), { channel: 'patient' });
+  let clock = new Date(now + 55_000);
+  const { transitions, patients } = service().repositories;
+  const release = new UnconfirmedRelease(
+    transitions,
+    patients,
+    service().lifecycle,
+    { holdMs: 24 * 3_600_000, beforeStartMs: 120 * 60_000 },
+    () => clock,
+  );
+
+  await release.sweep();
+  expect((await service().repositories.appointments.findById(inside.id))?.status).toBe('booked');
+  expect((await service().repositories.appointments.findById(outside.id))?.status).toBe('booked');
+
+  clock = new Date(now + 61 * 60_000);
+  await release.sweep();
+  expect((await service().repositories.appointments.findById(inside.id))?.status).toBe('booked');
+  expect((await service().repositories.appointments.findById(outside.id))?.status).toBe('cancelled');
 });

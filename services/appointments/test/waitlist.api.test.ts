@@ -237,4 +237,37 @@ describe('offers: a freed slot held for the first in line, claimed through the e
       ].sort(),
     );
   });
+
+  it('shows the patient the slot held for them, then, once the hold has ended (clock moved on), tells them by e-mail and shows it as missed instead of "le avisaremos"', async () => {
+    const [holder, waiting] = [patient(), patient()];
+    const [slot] = slotsOfFreshDay(1) as [string];
+    await book(holder, slot);
+    await join(waiting, dayOf(slot));
+    await cancelOwn(holder, slot);
+    await offerTokenOf(waiting);
+    const [held] = await entriesOf(waiting);
+    expect(held).toMatchObject({ day: dayOf(slot), position: 1, offer: { date: slot } });
+    expect(held).not.toHaveProperty('missedOffers');
+
+    // Ten seconds after the hold's end, before any sweep: no longer held, already missed.
+    const later = service().waitlistAt(() => new Date(Date.parse(held.offer.expiresAt) + 10_000));
+    const [ended] = await later.entriesOf({ id: waiting.id, rol: 'PACIENT' });
+    expect(ended).not.toHaveProperty('offer');
+    expect(ended!.missedOffers).toEqual([held.offer]);
+
+    // The sweep of that moment ends it and tells the patient, once.
+    // (Other tests' offers still held end by that clock too.)
+    expect((await later.sweep()).expired).toBeGreaterThanOrEqual(1);
+    expect(await later.sweep()).toMatchObject({ expired: 0 });
+    expect((await stack.api.get<string[]>('/dates/booked')).body).not.toContain(slot);
+    const mails = await stack.mail.waitForMessagesTo(waiting.email, 2);
+    const notice = mails.filter((mail) => mail.Subject.startsWith('Hueco no reservado'));
+    expect(notice).toHaveLength(1);
+    const text = (await stack.mail.message(notice[0]!.ID)).Text;
+    expect(text).toContain('no se reservó a tiempo');
+    expect(text).toContain('No se le volverá a ofrecer');
+    const [after] = await entriesOf(waiting);
+    expect(after).toMatchObject({ position: 1, missedOffers: [held.offer] });
+    expect(after).not.toHaveProperty('offer');
+  });
 });

@@ -71,7 +71,15 @@ export function createNotificationsService(config: NotificationsConfig, logger: 
   runtime.outbox([reminders.sends]);
   runtime.consume({
     purpose: reminderSchedule,
-    events: reminderScheduleHandlers(reminders, config.REMINDER_LEAD_MINUTES * 60_000),
+    events: reminderScheduleHandlers(
+      reminders,
+      {
+        beforeDeadlineMs: config.REMINDER_BEFORE_REFUND_DEADLINE_MINUTES * 60_000,
+        lateLeadMs: config.REMINDER_LATE_LEAD_MINUTES * 60_000,
+        minNoticeMs: config.REMINDER_MIN_NOTICE_MINUTES * 60_000,
+      },
+      centre,
+    ),
     prefetch: 10,
   });
   runtime.consume({

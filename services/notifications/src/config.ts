@@ -24,8 +24,15 @@ export const notificationsEnvSchema = serviceEnvSchema.omit({ JWT_SECRET: true, 
   CENTRE_PROFILE_TTL_MS: z.coerce.number().int().min(0).default(10_000),
   /** How long to wait for the config service before sending with the last known profile. */
   CONFIG_TIMEOUT_MS: z.coerce.number().int().positive().default(2_000),
-  /** How long before an appointment its reminder e-mail is sent (fractions allowed, for tests). */
-  REMINDER_LEAD_MINUTES: z.coerce.number().positive().default(1440),
+  /**
+   * The reminder goes out this long before the refund window closes (start − window − this), when
+   * the appointment is booked early enough (fractions allowed, for tests).
+   */
+  REMINDER_BEFORE_REFUND_DEADLINE_MINUTES: z.coerce.number().min(0).default(360),
+  /** Booked too late for that: the reminder goes out this long before the start, saying cancelling is not refunded. */
+  REMINDER_LATE_LEAD_MINUTES: z.coerce.number().positive().default(180),
+  /** No reminder due sooner than this after the booking (the confirmation has just said it all). */
+  REMINDER_MIN_NOTICE_MINUTES: z.coerce.number().min(0).default(60),
   /** How often due reminders are looked for (each replica; each reminder is claimed once). */
   REMINDER_POLL_MS: z.coerce.number().int().positive().default(30_000),
 });

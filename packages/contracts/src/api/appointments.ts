@@ -124,6 +124,8 @@ export interface WaitlistEntryView {
   position: number;
   /** A slot of that day held for them now (the e-mailed link claims it). */
   offer?: WaitlistOfferView;
+  /** Slots of that day held for them that they did not claim in time (never offered to them again). */
+  missedOffers?: WaitlistOfferView[];
 }
 
 /** `GET /dates/waitlist`: the caller's entries, from today on. */
@@ -180,6 +182,8 @@ export interface AppointmentView {
   rescheduledFrom?: { id: string; date: string };
   /** A cancellation more than the refund window before the start (SPEC §9). */
   refundable?: boolean;
+  /** A patient's move inside the refund window made it: cancelling it is not refunded. */
+  refundForfeited?: true;
 }
 
 /** One line of the day's agenda (`GET /dates/agenda`). */

@@ -42,6 +42,8 @@ export const appointmentCancelled = defineEvent(
      * Absent on cancellations of another kind (kiosk swap, reschedule) and in older events.
      */
     refundable: z.boolean().optional(),
+    /** Not refunded because a move inside the refund window made this appointment (not its own start). */
+    refundForfeited: z.boolean().optional(),
     /**
      * Released by the service: the patient's account was still unconfirmed 24 hours after booking or
      * 2 hours before the start (issue 17). `by` is then absent.
@@ -60,6 +62,8 @@ export const appointmentRescheduled = defineEvent(
   appointmentChange.extend({
     previous: z.object({ id: z.string(), date: instant }),
     calendar: calendarEntry,
+    /** A patient's move inside the refund window: cancelling the new appointment is not refunded. */
+    refundForfeited: z.boolean().optional(),
   }),
 );
 export const appointmentDeleted = defineEvent('appointments.appointment.deleted.v1', appointmentChange);
@@ -123,5 +127,17 @@ export const appointmentDayClosed = defineEvent(
     reason: z.string(),
     /** A shortened day: the centre closes at this time (`HH:mm`) that day. */
     closesAt: z.string().optional(),
+  }),
+);
+
+/** A slot held for a patient of the waiting list that they did not claim in time: it will not be offered to them again. */
+export const waitlistOfferExpired = defineEvent(
+  'appointments.waitlist.offerExpired.v1',
+  z.object({
+    offerId: z.string(),
+    date: instant,
+    expiresAt: instant,
+    pacientId: z.string(),
+    user: appointmentChange.shape.user,
   }),
 );

@@ -12,5 +12,7 @@ export const reminderDue = defineEvent(
     appointmentId: z.string(),
     date: z.iso.datetime({ offset: true }),
     user: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+    /** Made by a move inside the refund window: cancelling it is not refunded. */
+    refundForfeited: z.boolean().optional(),
   }),
 );

@@ -3,6 +3,7 @@ import {
   useCallback,
   useContext,
   useEffect,
+  useRef,
   useMemo,
   useSyncExternalStore,
   type ReactNode,
@@ -88,8 +89,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   // Whatever was cached belongs to the previous user.
   const clearCache = useCallback(() => mutate(() => true, undefined, { revalidate: false }), [mutate]);
+  // Only when a session ends: a visitor's page (no token from the start) has no previous user, and
+  // clearing then would discard the public answers its pages are loading (SWR drops a request that
+  // a mutation overtook), e.g. the booked slots of the calendar, which then offered taken slots.
+  const previousToken = useRef(token);
   useEffect(() => {
-    if (token === null) void clearCache();
+    const ended = previousToken.current !== null && token === null;
+    previousToken.current = token;
+    if (ended) void clearCache();
   }, [token, clearCache]);
 
   const signIn = useCallback(

@@ -26,6 +26,7 @@ export function toAppointmentView(appointment: Appointment): AppointmentView {
         }
       : {}),
     ...(appointment.refundable !== undefined ? { refundable: appointment.refundable } : {}),
+    ...(appointment.refundForfeited ? { refundForfeited: true as const } : {}),
   };
 }
 

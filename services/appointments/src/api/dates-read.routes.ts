@@ -49,13 +49,15 @@ export function datesReadHandlers(bookings: BookingService, trail: AuditTrail) {
     ],
     'GET /dates/currentDate': async (req, res) => {
       const current = await bookings.currentDate(callerOf(req));
-      // `status` and `checkedInAt` let the patient area say they are checked in (no move, no cancel).
+      // `status` and `checkedInAt` let the patient area say they are checked in (no move, no cancel);
+      // `refundForfeited`, that cancelling is no longer refunded.
       res.json(
         current
           ? {
               date: current.date.toISOString(),
               status: current.status,
               ...(current.checkedInAt ? { checkedInAt: current.checkedInAt.toISOString() } : {}),
+              ...(current.refundForfeited ? { refundForfeited: true } : {}),
             }
           : { date: null },
       );

@@ -51,6 +51,7 @@ export function toAppointment(doc: AppointmentDocument): Appointment {
       ? { rescheduledFrom: { id: doc.rescheduledFrom.id, date: doc.rescheduledFrom.date } }
       : {}),
     ...(typeof doc.refundable === 'boolean' ? { refundable: doc.refundable } : {}),
+    ...(doc.refundForfeited ? { refundForfeited: true as const } : {}),
   };
 }
 

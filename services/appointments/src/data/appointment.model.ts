@@ -90,6 +90,8 @@ const appointmentSchema = new Schema(
     offerExpiresAt: { type: Date },
     /** A cancellation made more than the centre's refund window before the start (SPEC §9). */
     refundable: { type: Boolean },
+    /** A patient's move inside the refund window made it: its cancellation is not refunded. */
+    refundForfeited: { type: Boolean },
     /** A final copy cancelled by the kiosk's "be seen now": the walk-in that replaces it. */
     replacement: {
       type: new Schema(

@@ -97,7 +97,11 @@ export class MongoOfferHolds implements OfferHolds {
     return booked;
   }
 
-  async toMoveHold(id: string, from: Appointment): Promise<'held' | 'moving' | 'gone'> {
+  async toMoveHold(
+    id: string,
+    from: Appointment,
+    refundForfeited: boolean,
+  ): Promise<'held' | 'moving' | 'gone'> {
     const calendar = calendarOf(from);
     try {
       const { matchedCount } = await this.models.Appointment.updateOne(
@@ -111,6 +115,7 @@ export class MongoOfferHolds implements OfferHolds {
             channel: from.channel,
             bookedBy: from.bookedBy,
             bookedAt: new Date(),
+            ...(refundForfeited ? { refundForfeited: true } : {}),
           },
           $unset: { offerTokenHash: '', offerExpiresAt: '' },
         },

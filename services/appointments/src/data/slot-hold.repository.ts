@@ -24,6 +24,7 @@ export class MongoSlotHolds implements SlotHolds {
     id: string,
     target: Date,
     now: Date,
+    refundForfeited: boolean,
   ): Promise<'held' | 'slotTaken' | 'moving'> {
     const calendar = calendarOf(from);
     try {
@@ -44,6 +45,7 @@ export class MongoSlotHolds implements SlotHolds {
         activePatientKey: keys.moving(from.id),
         rescheduledFrom: { id: from.id, date: from.date },
         calendar: { uid: calendar.uid, sequence: calendar.sequence + 1 },
+        ...(refundForfeited ? { refundForfeited: true } : {}),
       });
       return 'held';
     } catch (error) {

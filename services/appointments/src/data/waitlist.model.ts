@@ -25,6 +25,8 @@ const offerRecordSchema = new Schema(
     pacientId: { type: String, required: true },
     date: { type: Date, required: true },
     offeredAt: { type: Date, required: true },
+    /** Records of offers that ended unclaimed (`expired:<offer id>`): when the hold ended. */
+    expiresAt: { type: Date },
   },
   { collection: 'waitlist_offers', versionKey: false },
 );

@@ -87,6 +87,43 @@ export class MongoWaitlistRepository implements WaitlistRepository {
     await this.models.WaitlistOffer.deleteOne({ _id: `claim:${offer.id}` });
   }
 
+  async recordExpiry(offer: SlotOffer, event: EventEnvelope): Promise<boolean> {
+    try {
+      await this.models.WaitlistOffer.create(
+        withOutbox(
+          {
+            _id: `expired:${offer.id}`,
+            offerId: offer.id,
+            pacientId: offer.pacientId,
+            date: offer.date,
+            offeredAt: offer.expiresAt,
+            expiresAt: offer.expiresAt,
+          },
+          event,
+        ),
+      );
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+    this.outboxWritten();
+    return true;
+  }
+
+  async expiredOffersOf(pacientId: string, from: Date): Promise<SlotOffer[]> {
+    const docs = await this.models.WaitlistOffer.find({
+      pacientId,
+      date: { $gte: from },
+      expiresAt: { $exists: true },
+    }).lean<Array<{ offerId: string; pacientId: string; date: Date; expiresAt: Date }>>();
+    return docs.map((doc) => ({
+      id: doc.offerId,
+      pacientId: doc.pacientId,
+      date: doc.date,
+      expiresAt: doc.expiresAt,
+    }));
+  }
+
   async dropBefore(day: string): Promise<number> {
     const { deletedCount } = await this.models.WaitlistEntry.deleteMany({ day: { $lt: day } });
     return deletedCount;

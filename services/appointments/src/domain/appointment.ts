@@ -37,6 +37,11 @@ export interface Appointment {
   rescheduledFrom?: { id: string; date: Date };
   /** Cancelled more than the refund window before the start (SPEC §9). */
   refundable?: boolean;
+  /**
+   * Made by a patient's move inside the refund window (or from an appointment that was): the move
+   * keeps the original's refund status, so cancelling this one is not refunded either.
+   */
+  refundForfeited?: true;
 }
 
 /** The UID root (the first appointment's id) and SEQUENCE of the calendar entry its e-mails carry. */
@@ -166,7 +171,13 @@ export interface TransitionRepository {
  */
 export interface SlotHolds {
   /** 'slotTaken': another appointment (or hold) has the slot; 'moving': this appointment is already being moved. */
-  hold(from: Appointment, id: string, target: Date, now: Date): Promise<'held' | 'slotTaken' | 'moving'>;
+  hold(
+    from: Appointment,
+    id: string,
+    target: Date,
+    now: Date,
+    refundForfeited: boolean,
+  ): Promise<'held' | 'slotTaken' | 'moving'>;
   /** The hold becomes the booked appointment, with `event`; 'patientBusy' if the patient booked meanwhile. */
   promote(
     id: string,

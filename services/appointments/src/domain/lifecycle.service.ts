@@ -162,7 +162,14 @@ export class LifecycleService {
 
   private async refundOf(current: Appointment, request: TransitionRequest, now: Date) {
     if (!this.refundWindow || !isPlainCancellation(request)) return {};
-    return { refundable: isRefundable(current.date, now, await this.refundWindow.hours()) };
+    return { refundable: await this.wouldRefund(current, now) };
+  }
+
+  /** Whether the patient cancelling `appointment` at `now` would be refunded. */
+  async wouldRefund(appointment: Appointment, now: Date): Promise<boolean> {
+    if (appointment.refundForfeited) return false;
+    if (!this.refundWindow) return true;
+    return isRefundable(appointment.date, now, await this.refundWindow.hours());
   }
 
   private async write(current: Appointment, request: TransitionRequest, now: Date) {
@@ -214,6 +221,7 @@ function endEvent(a: Appointment, ending: Ending): EventEnvelope {
         ...(ending.replacement ? { replacedBy: ending.replacement.id } : {}),
         ...(ending.rescheduledTo ? { rescheduledTo: ending.rescheduledTo } : {}),
         ...(ending.refundable !== undefined ? { refundable: ending.refundable } : {}),
+        ...(ending.refundable === false && a.refundForfeited ? { refundForfeited: true } : {}),
         calendar: calendarOf(a),
       });
     case 'deleted':

@@ -101,10 +101,21 @@ export class RescheduleService {
     if (current.date.getTime() === target.getTime()) throw sameSlot();
 
     const id = this.appointments.newId();
-    const held = await this.holds.hold(current, id, target, now);
+    const held = await this.holds.hold(current, id, target, now, await this.forfeitsRefund(caller, current));
     if (held === 'slotTaken') throw slotTaken();
     if (held === 'moving') throw moveUnderWay();
     return this.finishMove(caller, current, id);
+  }
+
+  /**
+   * A patient's move keeps the refund status the appointment has now: made inside the refund
+   * window, the new one is not refunded either (else moving would turn a late cancellation into a
+   * refunded one). The centre's own moves do not take it away, but keep one taken already.
+   */
+  async forfeitsRefund(caller: Actor, current: Appointment): Promise<boolean> {
+    if (current.refundForfeited) return true;
+    if (caller.rol !== 'PACIENT') return false;
+    return !(await this.lifecycle.wouldRefund(current, this.clock()));
   }
 
   /**
@@ -140,6 +151,7 @@ export class RescheduleService {
         by: by ?? moved.bookedBy,
         previous: { id: from.id, date: from.date.toISOString() },
         calendar: calendarOf(moved),
+        ...(moved.refundForfeited ? { refundForfeited: true } : {}),
       },
       correlationIdOrNew(),
     );

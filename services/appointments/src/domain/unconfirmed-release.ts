@@ -1,4 +1,4 @@
-import type { UnconfirmedHolds } from './appointment';
+import type { Appointment, UnconfirmedHolds } from './appointment';
 import type { LifecycleService } from './lifecycle.service';
 import type { PatientReadModel } from './patient';
 
@@ -13,9 +13,19 @@ export interface ReleasePolicy {
  * Slots held by accounts nobody confirmed are released (issue 17): a patient's own web booking is
  * cancelled, with an e-mail, when their account is still unconfirmed 24 hours after booking or
  * 2 hours before the slot, whichever comes first. Staff and kiosk bookings are never released, nor
- * patients whose confirmation the auth service has not announced. Each release is the lifecycle's
+ * patients whose confirmation the auth service has not announced, nor bookings made when the slot
+ * was already that close (the release moment had passed before they were made). Each release is the lifecycle's
  * one-insert end, so two replicas sweeping at once release an appointment once.
  */
+/**
+ * Booked when the slot was already less than `beforeStartMs` away: the patient never had the time
+ * to confirm that the rule gives, and was just told the booking is confirmed, so it is kept.
+ */
+export const bookedInsideWindow = (
+  appointment: Pick<Appointment, 'date' | 'createdAt'>,
+  policy: Pick<ReleasePolicy, 'beforeStartMs'>,
+): boolean => appointment.date.getTime() - appointment.createdAt.getTime() <= policy.beforeStartMs;
+
 export class UnconfirmedRelease {
   constructor(
     private readonly holds: UnconfirmedHolds,
@@ -35,6 +45,7 @@ export class UnconfirmedRelease {
     let released = 0;
     for (const appointment of candidates) {
       if (!unconfirmed.has(appointment.pacientId)) continue;
+      if (bookedInsideWindow(appointment, this.policy)) continue;
       const outcome = await this.lifecycle.attempt(appointment, {
         to: 'cancelled',
         initiator: 'system',

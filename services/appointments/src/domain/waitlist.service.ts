@@ -1,5 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { appointmentBooked, waitlistSlotOffered, type WaitlistEntryView } from '@crm/contracts';
+import {
+  appointmentBooked,
+  waitlistOfferExpired,
+  waitlistSlotOffered,
+  type WaitlistEntryView,
+  type WaitlistOfferView,
+} from '@crm/contracts';
 import { createEnvelope } from '@crm/event-bus';
 import { correlationIdOrNew, isDuplicateKey } from '@crm/server-kit';
 import type { Actor, Appointment, AppointmentRepository } from './appointment';
@@ -69,22 +75,35 @@ export class WaitlistService {
     if (!(await this.entries.leave(caller.id, day))) throw notOnWaitlist();
   }
 
-  /** The caller's entries from today on, with their place in line and any slot held for them. */
+  /**
+   * The caller's entries from today on, with their place in line, any slot held for them, and the
+   * slots held for them that they let pass (ended, or past their end and not swept yet).
+   */
   async entriesOf(caller: Actor): Promise<WaitlistEntryView[]> {
     const now = this.clock();
-    const mine = await this.entries.entriesOf(caller.id, localDayOf(now));
-    const live = (await this.offers.liveOffersOf(caller.id)).filter((o) => o.expiresAt > now);
+    const today = localDayOf(now);
+    const mine = await this.entries.entriesOf(caller.id, today);
+    const held = await this.offers.liveOffersOf(caller.id);
+    const live = held.filter((o) => o.expiresAt > now);
+    const missed = [
+      ...held.filter((o) => o.expiresAt <= now),
+      ...(await this.entries.expiredOffersOf(caller.id, now)),
+    ];
+    const view = (o: SlotOffer): WaitlistOfferView => ({
+      date: o.date.toISOString(),
+      expiresAt: o.expiresAt.toISOString(),
+    });
     return Promise.all(
       mine.map(async (entry) => {
         const line = await this.entries.line(entry.day);
         const offer = live.find((o) => localDayOf(o.date) === entry.day);
+        const missedThatDay = uniqueById(missed.filter((o) => localDayOf(o.date) === entry.day));
         return {
           day: entry.day,
           joinedAt: entry.joinedAt.toISOString(),
           position: line.findIndex((e) => e.pacientId === caller.id) + 1,
-          ...(offer
-            ? { offer: { date: offer.date.toISOString(), expiresAt: offer.expiresAt.toISOString() } }
-            : {}),
+          ...(offer ? { offer: view(offer) } : {}),
+          ...(missedThatDay.length > 0 ? { missedOffers: missedThatDay.map(view) } : {}),
         };
       }),
     );
@@ -118,7 +137,11 @@ export class WaitlistService {
     const current = await this.appointments.findHeldBy(caller.id);
     if (current) {
       if (current.status !== 'booked' || current.walkIn) throw notMovable();
-      const held = await this.offers.toMoveHold(offer.id, current);
+      const held = await this.offers.toMoveHold(
+        offer.id,
+        current,
+        await this.moves.forfeitsRefund(caller, current),
+      );
       if (held === 'moving') throw moveUnderWay();
       if (held === 'gone') throw offerGone();
       return this.moves.finishMove(caller, current, offer.id);
@@ -171,6 +194,26 @@ export class WaitlistService {
     return undefined;
   }
 
+  /** The patient learns that the slot held for them is gone and will not be offered again. */
+  private async tellExpired(offer: SlotOffer): Promise<void> {
+    const patient = await this.patients.known(offer.pacientId);
+    if (!patient) return;
+    await this.entries.recordExpiry(
+      offer,
+      createEnvelope(
+        waitlistOfferExpired,
+        {
+          offerId: offer.id,
+          date: offer.date.toISOString(),
+          expiresAt: offer.expiresAt.toISOString(),
+          pacientId: patient.id,
+          user: patient,
+        },
+        correlationIdOrNew(),
+      ),
+    );
+  }
+
   /** A patient who erased their account: off every line, and any slot held for them goes to the next. */
   async forget(pacientId: string): Promise<void> {
     await this.entries.forget(pacientId);
@@ -187,9 +230,13 @@ export class WaitlistService {
     for (const offer of await this.offers.expiredBefore(cutoff)) {
       if (!(await this.offers.drop(offer.id))) continue;
       expired++;
+      await this.tellExpired(offer);
       if (await this.slotFreed(offer.date)) reoffered++;
     }
     await this.entries.dropBefore(localDayOf(now));
     return { expired, reoffered };
   }
 }
+
+const uniqueById = (offers: SlotOffer[]): SlotOffer[] =>
+  offers.filter((offer, index) => offers.findIndex((o) => o.id === offer.id) === index);

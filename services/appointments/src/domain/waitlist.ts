@@ -38,6 +38,10 @@ export interface WaitlistRepository {
   startClaim(offer: SlotOffer): Promise<boolean>;
   /** Gives the right back after a claim that failed, so the patient may try again. */
   abandonClaim(offer: SlotOffer): Promise<void>;
+  /** Remembers, once, that the offer ended unclaimed, with its event (the e-mail) in the same insert. */
+  recordExpiry(offer: SlotOffer, event: EventEnvelope): Promise<boolean>;
+  /** The patient's offers that ended unclaimed, for slots from `from` on. */
+  expiredOffersOf(pacientId: string, from: Date): Promise<SlotOffer[]>;
   /** Drops the entries of days before `day`. */
   dropBefore(day: string): Promise<number>;
   /** Drops every entry and offer record of the patient (account erasure). */
@@ -60,7 +64,7 @@ export interface OfferHolds {
     event: (booked: Appointment) => EventEnvelope,
   ): Promise<Appointment | 'patientBusy' | 'gone'>;
   /** The offer becomes a reschedule's hold of `from` (the caller's current appointment). */
-  toMoveHold(id: string, from: Appointment): Promise<'held' | 'moving' | 'gone'>;
+  toMoveHold(id: string, from: Appointment, refundForfeited: boolean): Promise<'held' | 'moving' | 'gone'>;
   /** Offers that expired before `before`. */
   expiredBefore(before: Date): Promise<SlotOffer[]>;
   /** Frees the slot; false when the offer was gone already (claimed, or dropped by another replica). */

@@ -5,6 +5,7 @@ import {
   appointmentDeleted,
   appointmentRescheduled,
   SLOT_MINUTES,
+  waitlistOfferExpired,
   waitlistSlotOffered,
   type CentreProfileData,
   type EventData,
@@ -28,6 +29,7 @@ import {
   formatAppointmentDate,
   waitlistOfferEmail,
   walkInRegisteredEmail,
+  waitlistOfferExpiredEmail,
 } from '../mail/templates/appointment.templates';
 
 type AppointmentEvent = EventEnvelope<
@@ -146,6 +148,7 @@ export function appointmentMailHandlers(
             `${publicUrl}/dates`,
             event.data.refundable,
             event.data.endedBecause === 'unconfirmedAccount',
+            event.data.refundForfeited === true,
           ),
         'CANCEL',
       );
@@ -184,6 +187,21 @@ export function appointmentMailHandlers(
           formatAppointmentDate(new Date(event.data.date)),
           { reason: event.data.reason, ...(event.data.closesAt ? { closesAt: event.data.closesAt } : {}) },
           moveUrl,
+        ),
+        messageId: `<${event.id}@crm.events>`,
+      });
+    }),
+    on(waitlistOfferExpired, async (event) => {
+      const centre = await profile.current();
+      await mailer.send({
+        to: event.data.user.email,
+        senderName: centre.senderName,
+        ...waitlistOfferExpiredEmail(
+          centre,
+          event.data.user.name,
+          formatAppointmentDate(new Date(event.data.date)),
+          new Date(event.data.expiresAt),
+          `${publicUrl}/user`,
         ),
         messageId: `<${event.id}@crm.events>`,
       });

@@ -17,6 +17,7 @@ interface ReminderDocument {
   dueAt: Date | null;
   date?: Date;
   user?: { id: string; name: string; email: string };
+  refundForfeited?: boolean;
 }
 
 const reminderSchema = new Schema<ReminderDocument>(
@@ -25,6 +26,7 @@ const reminderSchema = new Schema<ReminderDocument>(
     dueAt: { type: Date, default: null },
     date: Date,
     user: { type: new Schema({ id: String, name: String, email: String }, { _id: false }) },
+    refundForfeited: Boolean,
   },
   { collection: 'reminders', versionKey: false },
 );
@@ -62,6 +64,7 @@ export function reminderStore(connection: Connection) {
           dueAt,
           date: new Date(reminder.date),
           user: reminder.user,
+          ...(reminder.refundForfeited ? { refundForfeited: true } : {}),
         }),
       ),
     /** The appointment ended (cancelled, moved, checked in, …): no reminder, now or later. */
@@ -82,7 +85,12 @@ export function reminderStore(connection: Connection) {
             { _id: reminder._id, claimedAt: now },
             createEnvelope(
               reminderDue,
-              { appointmentId: reminder._id, date: reminder.date!.toISOString(), user: reminder.user! },
+              {
+                appointmentId: reminder._id,
+                date: reminder.date!.toISOString(),
+                user: reminder.user!,
+                ...(reminder.refundForfeited ? { refundForfeited: true } : {}),
+              },
               correlationIdOrNew(),
             ),
           ),

@@ -45,9 +45,13 @@ export function appointmentBookedEmail(
 }
 
 /** What the cancellation means for the fee (SPEC §9), when the cancellation says it. */
-function refundSentence(centre: MailCentre, refundable: boolean | undefined): string[] {
+function refundSentence(centre: MailCentre, refundable: boolean | undefined, forfeited = false): string[] {
   if (refundable === undefined) return [];
   const hours = centre.prices.refundWindowHours;
+  if (!refundable && forfeited)
+    return [
+      `Como su cita se cambió cuando faltaban menos de ${hours} horas para la cita original, el importe pagado no se devuelve.`,
+    ];
   return refundable
     ? ['Como ha cancelado con más de ' + hours + ' horas de antelación, le devolveremos el importe pagado.']
     : ['Como faltaban menos de ' + hours + ' horas para la cita, el importe pagado no se devuelve.'];
@@ -62,6 +66,8 @@ export function appointmentCancelledEmail(
   refundable?: boolean,
   /** Released because the account's e-mail was never confirmed (issue 17). */
   releasedUnconfirmed = false,
+  /** Not refunded because a move inside the refund window made the appointment. */
+  refundForfeited = false,
 ): Email {
   const byPatient = byRole === 'PACIENT';
   if (releasedUnconfirmed)
@@ -82,7 +88,7 @@ export function appointmentCancelledEmail(
       byPatient
         ? `Hemos cancelado su cita del ${when}, como nos ha pedido.`
         : `El centro ha cancelado su cita del ${when}.`,
-      ...refundSentence(centre, refundable),
+      ...refundSentence(centre, refundable, refundForfeited),
       'Puede reservar una nueva cita cuando quiera.',
     ],
     action: { label: 'Reservar una cita', url: bookingUrl },
@@ -212,6 +218,26 @@ export function appointmentDayClosedEmail(
         : 'Llámenos o escríbanos y le daremos otra fecha.',
     ],
     ...(moveUrl ? { action: { label: 'Cambiar cita', url: moveUrl } } : {}),
+    footnote: questions(centre),
+  });
+}
+
+/** The slot held for a patient of the waiting list ended unclaimed; they stay in line for others. */
+export function waitlistOfferExpiredEmail(
+  centre: MailCentre,
+  name: string,
+  when: string,
+  until: Date,
+  myAppointmentUrl: string,
+): Email {
+  return brandedEmail(centre, {
+    subject: `Hueco no reservado: ${when}`,
+    greetingName: name,
+    paragraphs: [
+      `El hueco del ${when} (hora de Canarias) que le guardamos hasta las ${TIME.format(until)} no se reservó a tiempo y ha pasado a la siguiente persona de la lista. No se le volverá a ofrecer.`,
+      'Sigue en la lista de espera de ese día: si queda otro hueco libre, le avisaremos por correo electrónico.',
+    ],
+    action: { label: 'Ver mi lista de espera', url: myAppointmentUrl },
     footnote: questions(centre),
   });
 }

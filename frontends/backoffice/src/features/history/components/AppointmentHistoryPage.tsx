@@ -19,15 +19,27 @@ export const STATUS_LABELS: Record<AppointmentStatus, string> = {
   noShow: 'No presentado',
 };
 
+/**
+ * The status as staff read it: a move ends the old appointment as `cancelled`, which is shown as
+ * where it went ("Cambiada al …"), never as a cancellation.
+ */
+export function statusLabel(appointment: AppointmentView, all: readonly AppointmentView[]): string {
+  if (appointment.status === 'cancelled' && appointment.rescheduledTo) {
+    const moved = all.find((a) => a.id === appointment.rescheduledTo);
+    return moved ? `Cambiada al ${formatDateTime(moved.date)}` : 'Cambiada';
+  }
+  return STATUS_LABELS[appointment.status] ?? appointment.status;
+}
+
 const column = createColumnHelper<AppointmentView>();
-const columns = [
+const columnsOf = (all: readonly AppointmentView[]) => [
   column.accessor((a) => Date.parse(a.date), {
     id: 'date',
     header: 'Fecha y hora',
     cell: (info) => formatDateTime(info.row.original.date),
     size: 200,
   }),
-  column.accessor((a) => STATUS_LABELS[a.status] ?? a.status, { id: 'status', header: 'Estado', size: 160 }),
+  column.accessor((a) => statusLabel(a, all), { id: 'status', header: 'Estado', size: 220 }),
 ];
 
 /**
@@ -44,10 +56,11 @@ export default function AppointmentHistoryPage() {
   const rows = useMemo(
     () =>
       (data?.appointments ?? []).filter((a) =>
-        matchesSearch(debouncedSearch, [formatDateTime(a.date), STATUS_LABELS[a.status] ?? a.status]),
+        matchesSearch(debouncedSearch, [formatDateTime(a.date), statusLabel(a, data?.appointments ?? [])]),
       ),
     [data, debouncedSearch],
   );
+  const columns = useMemo(() => columnsOf(data?.appointments ?? []), [data]);
   const patientName = data?.user?.name ?? '';
 
   return (

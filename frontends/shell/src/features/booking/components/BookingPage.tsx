@@ -1,8 +1,9 @@
 import { useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { useSWRConfig } from 'swr';
+import useSWR, { useSWRConfig } from 'swr';
 import type { UserView } from '@crm/contracts';
 import {
+  api,
   confirmDialog,
   describeOpeningHours,
   formatPrice,
@@ -18,6 +19,8 @@ import { Calendar } from '@crm/web-kit/calendar';
 import { closedReason, formatDate, formatTime, freeSlots, type Day } from '@crm/web-kit/time';
 import { CURRENT_DATE_PATH } from '@/lib/cache-keys';
 import { pendingDate } from '@/lib/pending-date';
+import { useWaitlist } from '@/lib/waitlist';
+import { DEFAULT_REFUND_WINDOW_HOURS, moveRefundNotice, type CurrentAppointment } from '@/lib/refund-policy';
 import { bookDate } from '../api/book-date';
 import { bookDateForPatient } from '../api/book-date-for-patient';
 import { rescheduleDate } from '../api/reschedule-date';
@@ -28,6 +31,8 @@ import { WelcomeModal } from './WelcomeModal';
 import { BOOKING_INTRO, FACT_WIDTHS, HOURS_AND_PRICE, hoursAndPrice, MOVING_INTRO } from '../booking-intro';
 import { Placeholder } from '@/components/centre/Placeholder';
 import { usePageTitle } from '@/lib/page-title';
+
+const currentAppointment = () => api.get<CurrentAppointment>(CURRENT_DATE_PATH);
 
 const confirmationText = (slot: string) =>
   `Fecha ${formatDate(slot)} Hora ${formatTime(slot)} (Atlantic/Canary)`;
@@ -45,29 +50,45 @@ export default function BookingPage() {
   const { profile, status: profileStatus } = useCentreProfile();
   const navigate = useNavigate();
   const { mutate } = useSWRConfig();
-  const { data: booked, isLoading, mutate: refreshBooked } = useBookedDates();
+  const { data: booked, mutate: refreshBooked } = useBookedDates();
+  // Moving: the appointment being moved, whose refund status the move keeps.
+  const { data: current } = useSWR<CurrentAppointment>(moving ? CURRENT_DATE_PATH : null, currentAppointment);
 
   const [selected, setSelected] = useState<Day | null>(null);
+  const patientSignedIn = session.status === 'loggedIn' && session.user?.rol === 'PACIENT';
+  const { data: waitlist } = useWaitlist(patientSignedIn);
+  const held = waitlist?.entries.find((entry) => entry.day === selected)?.offer;
   const [welcomeSlot, setWelcomeSlot] = useState<string | null>(null);
   const [pickerSlot, setPickerSlot] = useState<string | null>(null);
 
   const closures = profile?.closures;
+  // No slot is offered before the taken ones are known: offering them all would offer booked ones.
   const slots = useMemo(
-    () => (selected ? freeSlots(selected, booked ?? [], undefined, closures) : []),
+    () => (selected && booked ? freeSlots(selected, booked, undefined, closures) : []),
     [selected, booked, closures],
   );
   const closed = selected ? closedReason(selected, closures) : undefined;
 
   const book = async (slot: string, patient?: UserView) => {
+    const refundWindow = profile?.prices.refundWindowHours ?? DEFAULT_REFUND_WINDOW_HOURS;
+    // The appointment being moved, read now if the page has not had it yet.
+    const movedFrom = moving ? (current ?? (await currentAppointment().catch(() => undefined))) : undefined;
+    const moveNotice = movedFrom?.date
+      ? ` ${moveRefundNotice({ ...movedFrom, date: movedFrom.date }, refundWindow)}`
+      : '';
     const confirmed = await confirmDialog({
       title: moving ? '¿Cambiar su cita a esta hora?' : '¿Confirmar la cita?',
-      text: confirmationText(slot),
+      text: `${confirmationText(slot)}${moveNotice}`,
     });
     if (!confirmed) return;
     try {
       if (moving) {
         const moved = await rescheduleDate(slot);
-        await mutate(CURRENT_DATE_PATH, { date: moved.date }, { revalidate: false });
+        await mutate(
+          CURRENT_DATE_PATH,
+          { date: moved.date, ...(moved.refundForfeited ? { refundForfeited: true } : {}) },
+          { revalidate: false },
+        );
         void refreshBooked();
         navigate('/user');
         await showSuccess('Cita cambiada', `Su cita es ahora: ${confirmationText(moved.date)}.`);
@@ -136,16 +157,13 @@ export default function BookingPage() {
           <SlotList
             day={selected}
             slots={slots}
-            loading={isLoading && !booked}
+            loading={!booked}
+            held={held}
             onPick={pick}
             closed={closed}
           />
           {selected && booked && !closed && !moving && !isStaff(session.user?.rol) ? (
-            <WaitlistButton
-              day={selected}
-              full={slots.length === 0}
-              signedIn={session.status === 'loggedIn' && session.user?.rol === 'PACIENT'}
-            />
+            <WaitlistButton day={selected} full={slots.length === 0} signedIn={patientSignedIn} />
           ) : null}
         </div>
       </div>

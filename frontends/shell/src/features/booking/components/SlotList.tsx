@@ -1,17 +1,22 @@
 import { SlotGrid } from '@crm/web-kit/calendar';
+import type { WaitlistOfferView } from '@crm/contracts';
 import { formatDay, type Day } from '@crm/web-kit/time';
+import { heldOfferText } from '@/lib/waitlist-state';
 
 /** Free slots of the chosen day, four per row, or the "no slots" text (spelled as the spec does). */
 export function SlotList({
   day,
   slots,
   loading,
+  held,
   onPick,
   closed,
 }: {
   day: Day | null;
   slots: string[];
   loading: boolean;
+  /** A slot of this day held for the patient (waiting list): theirs, so the day is not "full" for them. */
+  held?: WaitlistOfferView;
   onPick(slot: string): void;
   /** The centre is closed that day: why (a holiday's name, a closure's reason). */
   closed?: string | undefined;
@@ -29,6 +34,10 @@ export function SlotList({
       ) : loading ? (
         <p id="slots-title" className="wk-slots__hint">
           Cargando horarios…
+        </p>
+      ) : slots.length === 0 && held ? (
+        <p id="slots-title" className="wk-slots__hint">
+          {heldOfferText(held)}
         </p>
       ) : slots.length === 0 ? (
         <p id="slots-title" className="wk-slots__empty">

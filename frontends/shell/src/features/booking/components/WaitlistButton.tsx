@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { showRequestError, showSuccess } from '@crm/web-kit';
 import { formatDay, type Day } from '@crm/web-kit/time';
 import { joinWaitlist, leaveWaitlist, useWaitlist } from '@/lib/waitlist';
+import { heldOfferText, missedOffersText } from '@/lib/waitlist-state';
 import './waitlist-button.css';
 
 /**
@@ -38,10 +39,15 @@ export function WaitlistButton({ day, full, signedIn }: { day: Day; full: boolea
   if (entry)
     return (
       <div className="waitlist-box" role="status">
-        <p>
-          Está en la lista de espera del {formatDay(day)} (puesto {entry.position}). Si queda un hueco le
-          avisaremos por correo electrónico.
-        </p>
+        {entry.offer ? (
+          <p>{heldOfferText(entry.offer)}</p>
+        ) : (
+          <p>
+            {missedOffersText(entry)} Está en la lista de espera del {formatDay(day)} (puesto {entry.position}
+            ). Si queda {entry.missedOffers?.length ? 'otro' : 'un'} hueco le avisaremos por correo
+            electrónico.
+          </p>
+        )}
         <button
           type="button"
           className="wk-button wk-button--secondary"
@@ -59,14 +65,15 @@ export function WaitlistButton({ day, full, signedIn }: { day: Day; full: boolea
       </div>
     );
 
+  // A day with free slots is booked, not waited for.
+  if (!full) return null;
+
   return (
     <div className="waitlist-box">
-      {full ? (
-        <p>Si alguien cancela, le avisaremos por correo electrónico y le guardaremos el hueco.</p>
-      ) : null}
+      <p>Si alguien cancela, le avisaremos por correo electrónico y le guardaremos el hueco.</p>
       <button
         type="button"
-        className={full ? 'wk-button' : 'wk-button wk-button--secondary'}
+        className="wk-button"
         disabled={busy}
         onClick={() =>
           run(

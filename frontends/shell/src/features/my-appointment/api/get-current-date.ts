@@ -5,12 +5,8 @@ import { CURRENT_DATE_PATH } from '@/lib/cache-keys';
 
 export { CURRENT_DATE_PATH };
 
-export interface CurrentDate {
-  date: string | null;
-  /** `checkedIn` once the patient's arrival is registered: no move, no cancel from here. */
-  status?: 'booked' | 'checkedIn';
-  checkedInAt?: string;
-}
+export type { CurrentAppointment as CurrentDate } from '@/lib/refund-policy';
+import type { CurrentAppointment as CurrentDate } from '@/lib/refund-policy';
 
 /** GET /dates/currentDate — the patient's active appointment, `{date: null}` when none. */
 export const getCurrentDate = () => api.get<CurrentDate>(CURRENT_DATE_PATH);

@@ -10,7 +10,8 @@ import {
   useSession,
 } from '@crm/web-kit';
 import { formatDate, formatTime } from '@crm/web-kit/time';
-import { isRefundable, WHAT_TO_BRING } from '@crm/contracts/src/booking-rules';
+import { WHAT_TO_BRING } from '@crm/contracts/src/booking-rules';
+import { DEFAULT_REFUND_WINDOW_HOURS, refundedIfCancelled } from '@/lib/refund-policy';
 import { cancelDate } from '../api/cancel-date';
 import { useCurrentDate } from '../api/get-current-date';
 import { usePageTitle } from '@/lib/page-title';
@@ -19,13 +20,16 @@ import { MyDataSection } from './MyDataSection';
 import { MyWaitlist } from './MyWaitlist';
 import { pendingOffer } from '@/lib/pending-offer';
 
-/** SPEC §9 and the seeded profile: refunded when cancelled more than 24 hours before the start. */
-const DEFAULT_REFUND_WINDOW_HOURS = 24;
-
 /** Before cancelling: whether this cancellation would be refunded, by the centre's window. */
-export function refundNotice(date: string, windowHours: number, now = Date.now()): string {
-  const refundable = isRefundable(new Date(date), new Date(now), windowHours);
-  return refundable
+export function refundNotice(
+  date: string,
+  windowHours: number,
+  now = Date.now(),
+  refundForfeited?: true,
+): string {
+  if (refundForfeited)
+    return `Su cita se cambió cuando faltaban menos de ${formatHours(windowHours)} para la original: si cancela no se le devolverá el importe.`;
+  return refundedIfCancelled({ date, refundForfeited }, windowHours, now)
     ? 'Si cancela ahora se le devolverá el importe pagado.'
     : `Faltan menos de ${formatHours(windowHours)} para su cita: si cancela ahora no se le devolverá el importe.`;
 }
@@ -54,7 +58,7 @@ export default function MyAppointmentPage() {
     if (!date) return;
     const confirmed = await confirmDialog({
       title: '¿Desea cancelar su cita?',
-      text: `Fecha ${formatDate(date)} Hora ${formatTime(date)} (Atlantic/Canary). ${refundNotice(date, profile?.prices.refundWindowHours ?? DEFAULT_REFUND_WINDOW_HOURS)}`,
+      text: `Fecha ${formatDate(date)} Hora ${formatTime(date)} (Atlantic/Canary). ${refundNotice(date, profile?.prices.refundWindowHours ?? DEFAULT_REFUND_WINDOW_HOURS, Date.now(), data?.refundForfeited)}`,
       icon: 'warning',
     });
     if (!confirmed) return;

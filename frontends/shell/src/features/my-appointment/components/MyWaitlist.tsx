@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { showRequestError } from '@crm/web-kit';
-import { formatDay, formatTime } from '@crm/web-kit/time';
+import { formatDay } from '@crm/web-kit/time';
 import { leaveWaitlist, useWaitlist } from '@/lib/waitlist';
+import { heldOfferText, missedOffersText } from '@/lib/waitlist-state';
 import './my-waitlist.css';
 
 /** Patient area: the days the patient waits for, their place in line, and a slot held for them. */
@@ -32,11 +33,10 @@ export function MyWaitlist() {
           <li key={entry.day} className="my-waitlist__item" data-testid="waitlist-entry">
             <div>
               <strong>{formatDay(entry.day)}</strong> — puesto {entry.position}
-              {entry.offer ? (
-                <p className="my-waitlist__offer">
-                  Le guardamos un hueco a las {formatTime(entry.offer.date)} hasta las{' '}
-                  {formatTime(entry.offer.expiresAt)}: use el enlace del correo que le hemos enviado para
-                  reservarlo.
+              {entry.offer ? <p className="my-waitlist__offer">{heldOfferText(entry.offer)}</p> : null}
+              {!entry.offer && missedOffersText(entry) ? (
+                <p className="my-waitlist__missed">
+                  {missedOffersText(entry)} Si queda otro hueco libre, le avisaremos por correo electrónico.
                 </p>
               ) : null}
             </div>
