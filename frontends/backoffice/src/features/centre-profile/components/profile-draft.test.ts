@@ -13,16 +13,18 @@ describe('the centre profile editor', () => {
   });
 
   it('sends the whole profile: edits applied, parts it does not show kept as loaded', () => {
-    const withClosures = {
-      ...loaded,
-      closures: [{ date: '2030-12-25', reason: 'Navidad' }],
-    } as CentreProfile;
+    const closures = {
+      localHolidays: [{ date: '2030-09-08', name: 'Virgen del Pino' }],
+      closures: [{ from: '2030-08-01', to: '2030-08-15', reason: 'Obras' }],
+      shortenedDays: [{ date: '2030-12-24', closesAt: '12:00' }],
+    };
+    const withClosures: CentreProfile = { ...loaded, closures };
     const draft = draftOf(withClosures);
     draft.values.phone = '+34 922 555 666';
     draft.values['prices.checkUp'] = '23,50';
     const body = bodyOf(withClosures, draft) as unknown as Record<string, unknown>;
     expect(body).toMatchObject({ phone: '+34 922 555 666', prices: { checkUp: 23.5, currency: 'EUR' } });
-    expect(body.closures).toEqual([{ date: '2030-12-25', reason: 'Navidad' }]);
+    expect(body.closures).toEqual(closures);
     expect(body).not.toHaveProperty('version');
     expect(body).not.toHaveProperty('updatedAt');
     expect(body.openingHours).toEqual(CENTRE_PROFILE_SEED.openingHours);
