@@ -55,6 +55,10 @@ it('signs out, then signs in again before confirming: /user asks to confirm the 
   await page.waitForURL('**/user');
   await page.getByRole('heading', { name: 'Confirme su correo electrónico' }).waitFor();
   await screenshot(page, 'login-unconfirmed');
+  // Before booking, the calendar says what happens to a booking of an unconfirmed account.
+  await page.goto(`${stack.gatewayUrl}/dates`);
+  await page.getByRole('note').filter({ hasText: 'Su correo electrónico aún no está confirmado' }).waitFor();
+  expect(await page.getByRole('note').textContent()).toContain('la cita se liberará');
 
   await page.goto(`${stack.gatewayUrl}/signOut`);
   expect((await answerDialog(page)).title).toBe('Sesión cerrada exitosamente');
@@ -93,6 +97,8 @@ it('books a free weekday slot of next month after the confirmation, and /user sh
   expect(confirmation.text).toBe(`Fecha ${date} Hora ${time} (Atlantic/Canary)`);
   const success = await answerDialog(page);
   expect(success.title).toBe('Reserva exitosa');
+  // Confirmed by now: no warning about a release.
+  expect(success.text).not.toContain('liberará');
 
   await page.waitForURL('**/user');
   expect(await page.getByTestId('appointment-date').textContent()).toBe(date);

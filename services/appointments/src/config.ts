@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { loadConfig, serviceEnvSchema } from '@crm/server-kit';
+import { UNCONFIRMED_RELEASE_DEFAULTS } from '@crm/contracts';
 
 export const appointmentsEnvSchema = serviceEnvSchema.extend({
   PORT: z.coerce.number().int().positive().default(4002),
@@ -20,9 +21,12 @@ export const appointmentsEnvSchema = serviceEnvSchema.extend({
   /** How often booked appointments 30 minutes past their end become noShow (see README, "No-shows"). */
   NO_SHOW_SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(60_000),
   /** Web bookings of accounts still unconfirmed are released this long after booking… */
-  UNCONFIRMED_HOLD_HOURS: z.coerce.number().positive().default(24),
+  UNCONFIRMED_HOLD_HOURS: z.coerce.number().positive().default(UNCONFIRMED_RELEASE_DEFAULTS.holdHours),
   /** …or this long before the slot, whichever comes first; looked for this often. */
-  UNCONFIRMED_RELEASE_BEFORE_MINUTES: z.coerce.number().positive().default(120),
+  UNCONFIRMED_RELEASE_BEFORE_MINUTES: z.coerce
+    .number()
+    .positive()
+    .default(UNCONFIRMED_RELEASE_DEFAULTS.beforeStartMinutes),
   UNCONFIRMED_RELEASE_INTERVAL_MS: z.coerce.number().int().positive().default(60_000),
   /** How long a freed slot offered to the waiting list is held for its patient (issue 17)… */
   WAITLIST_OFFER_MINUTES: z.coerce.number().positive().default(15),

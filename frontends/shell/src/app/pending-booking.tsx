@@ -22,9 +22,10 @@ export function PendingBooking() {
     busy.current = true;
     void (async () => {
       try {
-        const [{ bookDate }, time] = await Promise.all([
+        const [{ bookDate }, time, { releaseWarning }] = await Promise.all([
           import('@/features/booking/api/book-date'),
           import('@crm/web-kit/time'),
+          import('@/lib/unconfirmed-release'),
         ]);
         try {
           const booked = await bookDate(date);
@@ -32,7 +33,8 @@ export function PendingBooking() {
           void mutate(BOOKED_DATES_PATH);
           await showSuccess(
             MESSAGES.bookingSuccess.title,
-            `Su cita ha sido reservada para el ${time.formatDate(booked.date)} a las ${time.formatTime(booked.date)} (Atlantic/Canary).`,
+            `Su cita ha sido reservada para el ${time.formatDate(booked.date)} a las ${time.formatTime(booked.date)} (Atlantic/Canary).` +
+              (user.profile?.confirmed === false ? releaseWarning(booked.date) : ''),
           );
         } catch (error) {
           void mutate(CURRENT_DATE_PATH);

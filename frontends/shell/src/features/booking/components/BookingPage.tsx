@@ -31,6 +31,7 @@ import { WelcomeModal } from './WelcomeModal';
 import { BOOKING_INTRO, FACT_WIDTHS, HOURS_AND_PRICE, hoursAndPrice, MOVING_INTRO } from '../booking-intro';
 import { Placeholder } from '@/components/centre/Placeholder';
 import { usePageTitle } from '@/lib/page-title';
+import { releaseWarning, UNCONFIRMED_BOOKING_NOTICE } from '@/lib/unconfirmed-release';
 
 const currentAppointment = () => api.get<CurrentAppointment>(CURRENT_DATE_PATH);
 
@@ -56,6 +57,7 @@ export default function BookingPage() {
 
   const [selected, setSelected] = useState<Day | null>(null);
   const patientSignedIn = session.status === 'loggedIn' && session.user?.rol === 'PACIENT';
+  const unconfirmed = patientSignedIn && session.user?.profile?.confirmed === false;
   const { data: waitlist } = useWaitlist(patientSignedIn);
   const held = waitlist?.entries.find((entry) => entry.day === selected)?.offer;
   const [welcomeSlot, setWelcomeSlot] = useState<string | null>(null);
@@ -106,7 +108,7 @@ export default function BookingPage() {
         navigate('/user');
         await showSuccess(
           MESSAGES.bookingSuccess.title,
-          `Su cita ha sido reservada: ${confirmationText(result.date)}.`,
+          `Su cita ha sido reservada: ${confirmationText(result.date)}.${unconfirmed ? releaseWarning(result.date) : ''}`,
         );
       }
     } catch (error) {
@@ -150,6 +152,11 @@ export default function BookingPage() {
             </>
           ) : null}
         </p>
+        {unconfirmed && !moving ? (
+          <p className="booking-page__notice" role="note">
+            {UNCONFIRMED_BOOKING_NOTICE}
+          </p>
+        ) : null}
       </header>
       <div className="booking-page__body">
         <Calendar selected={selected} onSelect={setSelected} closures={closures} />
