@@ -60,6 +60,7 @@ export function createAuthService(config: AuthConfig, logger: Logger) {
       confirmationTtlMs: config.CONFIRMATION_TTL_HOURS * 3600_000,
       resetTtlMs: config.RESET_TTL_MINUTES * 60_000,
       invitationTtlMs: config.INVITATION_TTL_HOURS * 3600_000,
+      mfaRequiredRoles: mfaRequiredRoles(config),
     },
     mfa,
   );

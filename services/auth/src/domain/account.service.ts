@@ -53,6 +53,8 @@ export interface AccountPolicy {
   resetTtlMs: number;
   /** How long the set-your-password link of an invitation (staff or kiosk registration) stays valid. */
   invitationTtlMs: number;
+  /** Roles that must set up a second factor (an invitation says so only to them). */
+  mfaRequiredRoles?: readonly Role[];
 }
 
 export interface PersonInput {
@@ -338,6 +340,7 @@ export class AccountService {
             expiresAt: expiresAt.toISOString(),
             channel,
             ...(rol === 'PACIENT' ? {} : { rol }),
+            mfaRequired: this.policy.mfaRequiredRoles?.includes(rol) ?? false,
           },
           correlationIdOrNew(),
         ),
