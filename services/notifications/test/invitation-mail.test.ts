@@ -97,7 +97,7 @@ describe('invitation e-mail', () => {
       senderName: 'Citas Clínica Vegueta',
       messageId: `<${event.id}@crm.events>`,
     });
-    expect(sent[0]!.text).toContain('http://crm.test/reset-password/tok_en-123');
+    expect(sent[0]!.text).toContain('http://crm.test/reset-password/tok_en-123?invitation=1');
     expect(sent[0]!.text).toContain('válido durante 7 días');
   });
 });

@@ -14,7 +14,8 @@ export function invitationMailHandlers(mailer: Mailer, publicUrl: string, profil
     on(userInvited, async (event) => {
       const { name, email, token, expiresAt, channel, rol, mfaRequired } = event.data;
       const centre = await profile.current();
-      const link = `${publicUrl}/reset-password/${encodeURIComponent(token)}`;
+      // `?invitation=1`: the page is titled "Crear contraseña", as the e-mail's button says.
+      const link = `${publicUrl}/reset-password/${encodeURIComponent(token)}?invitation=1`;
       const validDays = Math.max(
         1,
         Math.round((Date.parse(expiresAt) - Date.parse(event.occurredAt)) / 86_400_000),
