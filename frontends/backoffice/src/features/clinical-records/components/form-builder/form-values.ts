@@ -1,5 +1,6 @@
 import type { MetadataEntry, ViewField } from '@crm/contracts';
 import {
+  followingOption,
   findOption,
   matchDurationOption,
   optionValue,
@@ -77,4 +78,25 @@ export function valuesFromRecord(
       values[field.name] = storedToInput(field, entry.value, anchorDate);
   }
   return values;
+}
+
+/**
+ * The values after `name` changed to `value`: a price picklist with an option named after the choice
+ * follows it (validity "10 años" → the DGT fee "10 años — 24,58 €"); the others keep their value.
+ */
+export function withChange(
+  fields: readonly ViewField[],
+  values: FormValues,
+  name: string,
+  value: string,
+): FormValues {
+  const next = { ...values, [name]: value };
+  const changed = fields.find((field) => field.name === name);
+  if (changed?.fieldType !== 'PICKLIST' || changed.price) return next;
+  for (const field of fields) {
+    if (field.name === name) continue;
+    const option = followingOption(field, value);
+    if (option) next[field.name] = optionValue(option);
+  }
+  return next;
 }
