@@ -75,6 +75,13 @@ it('invites a doctor, who sets up the second factor at the first sign-in and the
   await page.getByRole('heading', { name: 'Verificación en dos pasos' }).first().waitFor();
   await page.getByRole('img', { name: 'Código QR para la aplicación de autenticación' }).waitFor();
   const secret = ((await page.getByTestId('mfa-secret').textContent()) ?? '').replace(/\s/g, '');
+  // On the phone the key wraps between its groups of four, never inside one.
+  const groupLines = await page
+    .getByTestId('mfa-secret')
+    .locator('.wk-mfa__group')
+    .evaluateAll((groups) => groups.map((group) => group.getClientRects().length));
+  expect(groupLines.length).toBeGreaterThan(1);
+  expect(groupLines.every((lines) => lines === 1)).toBe(true);
   await screenshot(page, 'mfa-enrol-phone');
   await page.getByLabel('Código de la aplicación').fill('000000');
   await page.getByRole('button', { name: 'Activar' }).click();
