@@ -131,6 +131,8 @@ describe.each([
     await page.getByRole('button', { name: 'Acceder' }).click();
     await answerDialog(page);
     await page.waitForURL('**/doctor/**');
+    // On a phone the banner sits over the forms' buttons: the admin answers it, as a person would.
+    await acceptBanner();
 
     await page.goto(`${stack.gatewayUrl}/doctor/patient/create`);
     const patientEmail = uniqueEmail(`typing-staff-${label}`);
