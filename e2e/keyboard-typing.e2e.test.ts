@@ -6,7 +6,6 @@
  * banner must never take the focus from the field, and a dialog must be drawn above the banner.
  */
 import type { Locator, Page } from 'playwright-core';
-import { signInThroughUi } from './support/backoffice';
 import { DESKTOP, MOBILE } from './support/browser';
 import { answerDialog } from './support/dialogs';
 import { browserOnProduct } from './support/browser-product';
