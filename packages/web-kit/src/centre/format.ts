@@ -37,7 +37,7 @@ export function formatPrice(amount: number, currency = 'EUR'): string {
 const amountFormats = new Map<string, Intl.NumberFormat>();
 
 /**
- * An amount as every screen prints money (es-ES): "27,00 €", "1.234,50 €" — always two decimals,
+ * An amount as every screen prints money (es-ES): "27,00 €", "12.345,50 €" — always two decimals,
  * unlike `formatPrice`'s "21 €" for prices in running text. The one place amounts are formatted.
  */
 export function formatAmount(amount: number, currency = 'EUR', fractionDigits = 2): string {
