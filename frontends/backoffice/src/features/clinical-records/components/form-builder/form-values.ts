@@ -7,6 +7,7 @@ import {
   parseIsoDate,
   relativeDurationToDate,
 } from '@crm/view-config';
+import { isTypedAsNumber } from './field-view';
 
 /**
  * What the form holds while the user types: one string per field, as the inputs show it
@@ -16,6 +17,12 @@ export type FormValues = Record<string, string>;
 
 /** `yyyy-mm-dd` of an instant, the value of an `<input type="date">` (UTC, as the server reads it back). */
 export const toDateInput = (date: Date): string => date.toISOString().slice(0, 10);
+
+/**
+ * A stored number as a number field shows it to be edited: a decimal comma, as the doctor typed it
+ * ("72,5", not "72.5"), no thousands separator (the field reads its text back with `parseNumber`).
+ */
+const numberInput = (value: number): string => String(value).replace('.', ',');
 
 /** A configured `defaultValue` as the input shows it. */
 function defaultInput(field: ViewField, anchorDate: Date): string {
@@ -30,6 +37,7 @@ function defaultInput(field: ViewField, anchorDate: Date): string {
     const date = relativeDurationToDate(value, anchorDate) ?? parseIsoDate(value);
     return date ? toDateInput(date) : '';
   }
+  if (typeof value === 'number' && isTypedAsNumber(field)) return numberInput(value);
   return String(value);
 }
 
@@ -59,6 +67,7 @@ export function storedToInput(field: ViewField, stored: unknown, anchorDate: Dat
     const date = parseIsoDate(stored);
     return date ? toDateInput(date) : String(stored);
   }
+  if (typeof stored === 'number' && isTypedAsNumber(field)) return numberInput(stored);
   return String(stored);
 }
 
