@@ -2,7 +2,7 @@
  * Clinical records in the back office (SPEC §2 appointment detail, record list, record detail; §3–§5
  * the dynamic form; §8 save dialogs) in real Chromium against the running product, signed in as
  * DOCTOR (and as ADMIN once): open an appointment made through the API, create its record from the
- * seeded form with the 53.58 EUR driving renewal of SPEC §9, hit the 100-character limit, see the
+ * seeded form with the 53,58 € driving renewal of SPEC §9, hit the 100-character limit, see the
  * appointment offer "Ver Historia Clínica" once it has its record (e2e/clinical-form covers a second
  * save, the number and text checks and the prices by certificate type), find the
  * record in the list and the patient's list, edit it, and check what the server stored each time.
@@ -91,14 +91,14 @@ it('"Crear Historia Clínica" loads the seeded form; "Cerrar" closes it', async 
   expect(await field('Audición').inputValue()).toBe('Normal');
   expect(await field('Importe neto').getAttribute('readonly')).not.toBeNull();
   // No certificate type yet: the DGT fees (driving licence only) neither show nor count.
-  expect(await field('Total').inputValue()).toBe('19 EUR');
+  expect(await field('Total').inputValue()).toBe('19 €');
 
   await button('Cerrar').click();
   await button('Guardar Historia Clínica').waitFor({ state: 'detached' });
   await button('Crear Historia Clínica').waitFor();
 });
 
-it('shows conditional sub-fields only for their trigger and totals the 10-year renewal: 53.58 → 54 EUR', async () => {
+it('shows conditional sub-fields only for their trigger and totals the 10-year renewal: 53,58 € → 54 €', async () => {
   await button('Crear Historia Clínica').click();
   await field('Tipo de certificado').waitFor();
   expect(await page.getByLabel('Grupo de permiso').count()).toBe(0);
@@ -113,17 +113,17 @@ it('shows conditional sub-fields only for their trigger and totals the 10-year r
   const tenYears = new Date(new Date(appointment.date).getTime());
   tenYears.setUTCFullYear(tenYears.getUTCFullYear() + 10);
   await page.getByText(`Hasta el ${centreDateTime(tenYears.toISOString()).date}`).waitFor();
-  expect(await field('Importe neto').inputValue()).toBe('53.58');
-  expect(await field('Total').inputValue()).toBe('54 EUR');
+  expect(await field('Importe neto').inputValue()).toBe('53,58 €');
+  expect(await field('Total').inputValue()).toBe('54 €');
   // Live: a 21 % tax shows 65, a flat 2 shows 56; back to none.
   await field('Impuesto (% o importe fijo)').fill('21');
-  expect(await field('Total').inputValue()).toBe('65 EUR');
+  expect(await field('Total').inputValue()).toBe('65 €');
   await field('Tipo de impuesto').selectOption('Fijo');
   await field('Impuesto (% o importe fijo)').fill('2');
-  expect(await field('Total').inputValue()).toBe('56 EUR');
+  expect(await field('Total').inputValue()).toBe('56 €');
   await field('Tipo de impuesto').selectOption('Porcentaje');
   await field('Impuesto (% o importe fijo)').fill('0');
-  expect(await field('Total').inputValue()).toBe('54 EUR');
+  expect(await field('Total').inputValue()).toBe('54 €');
   await screenshot(page, 'records-create-form', true);
 });
 
@@ -202,7 +202,7 @@ it('finds the record in "Listado de Registros Clínicos" by searching, with its 
   const { date, time } = centreDateTime(appointment.date);
   const cells = await row.getByRole('cell').allTextContents();
   expect(cells).toEqual(
-    expect.arrayContaining(['Doctor', PATIENT_NAME, `${date} ${time}`, '54 EUR', '10 años']),
+    expect.arrayContaining(['Doctor', PATIENT_NAME, `${date} ${time}`, '54 €', '10 años']),
   );
   await screenshot(page, 'records-list');
 
@@ -244,10 +244,10 @@ it('"Ver" opens the record prefilled: the stored date maps back to "10 años", t
   expect(await field('Vigencia del certificado').inputValue()).toBe('10 años');
   expect(await field('Tasa DGT según vigencia').inputValue()).toBe('24.58');
   expect(await field('Grupo de permiso').inputValue()).toBe('GRUPO_1');
-  expect(await field('Peso (kg)').inputValue()).toBe('72.5');
+  expect(await field('Peso (kg)').inputValue()).toBe('72,5');
   expect(await field('Observaciones').inputValue()).toBe('Renovación sin incidencias');
-  expect(await field('Importe neto').inputValue()).toBe('53.58');
-  expect(await field('Total').inputValue()).toBe('54 EUR');
+  expect(await field('Importe neto').inputValue()).toBe('53,58 €');
+  expect(await field('Total').inputValue()).toBe('54 €');
   await screenshot(page, 'records-detail', true);
 });
 
@@ -256,7 +256,7 @@ it('"Actualizar Historia Clínica" saves the edit: "Datos Actualizados", then th
   await field('Observaciones').fill('');
   await field('Resultado').selectOption('Apto con restricciones');
   await field('Restricciones o adaptaciones').fill('Gafas');
-  expect(await field('Total').inputValue()).toBe('65 EUR');
+  expect(await field('Total').inputValue()).toBe('65 €');
   await button('Actualizar Historia Clínica').click();
   expect((await answerDialog(page)).title).toBe('Datos Actualizados');
   await page.waitForURL(`**/doctor/patient/records/${appointment.id}`);
@@ -292,7 +292,7 @@ it('as ADMIN: the record list and the record detail, also on a phone', async () 
   await signIn(BOOTSTRAP.admin.email, BOOTSTRAP.admin.password);
   await page.goto(`${stack.gatewayUrl}/doctor/patient/records/detail/${appointment.id}`);
   await button('Actualizar Historia Clínica').waitFor();
-  expect(await field('Total').inputValue()).toBe('65 EUR');
+  expect(await field('Total').inputValue()).toBe('65 €');
   await page.setViewportSize(MOBILE);
   await screenshot(page, 'records-detail-admin', true);
   await page.goto(`${stack.gatewayUrl}/doctor/patient/records`);

@@ -436,7 +436,7 @@ it('ADMIN: deletes an appointment after confirmation; a failed delete shows "Err
   expect(list.body.dates.map((d: { id: string }) => d.id)).not.toContain(first.id);
 });
 
-it('ADMIN on a 375 px phone: 10 a page and the sidebar behind "Menú"', async () => {
+it('ADMIN on a 390 px phone: 10 a page and the sidebar behind "Menú"', async () => {
   await page.setViewportSize(MOBILE);
   await page.goto(`${stack.gatewayUrl}/doctor/appointments`);
   await appointmentRows().nth(5).waitFor();

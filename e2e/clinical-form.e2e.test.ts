@@ -2,7 +2,7 @@
  * The clinical-record form of an appointment (issue 14 §2–§3) in real Chromium against the running
  * product, signed in as DOCTOR:
  * - the totals follow the certificate type: the DGT fee and DGT management only for a driving licence
- *   (53.58 → 54 EUR for a 10-year renewal), the check-up alone for weapons or studies;
+ *   (53,58 € → 54 € for a 10-year renewal), the check-up alone for weapons or studies;
  * - a number field refuses "abc" under itself and the form cannot be saved; a text field counts its
  *   0–100 characters while typing and stops at 100;
  * - an appointment with a record shows "Ver Historia Clínica" instead of "Crear Historia Clínica";
@@ -121,35 +121,35 @@ it('prices by certificate type: DGT fees only for a driving licence (53.58 → 5
     [await page.getByLabel('Tasa DGT').count(), await page.getByLabel('Gestión DGT').count()].join(',');
 
   // No certificate type yet: the check-up only.
-  expect(await totals()).toEqual(['19.00', '19 EUR']);
+  expect(await totals()).toEqual(['19,00 €', '19 €']);
   expect(await dgtShown()).toBe('0,0');
 
   await input('Tipo de certificado').selectOption('Permiso de conducir');
   await input('Tasa DGT según vigencia').waitFor();
   expect(await dgtShown()).toBe('1,1');
   expect(await input('Gestión DGT').inputValue()).toBe('10');
-  // The exempt option (0) is preselected: check-up + DGT management.
-  expect(await totals()).toEqual(['29.00', '29 EUR']);
+  // No DGT fee is preselected (no validity chosen yet): check-up + DGT management.
+  expect(await totals()).toEqual(['29,00 €', '29 €']);
   await input('Tasa DGT según vigencia').selectOption('24.58');
-  expect(await totals()).toEqual(['53.58', '54 EUR']);
+  expect(await totals()).toEqual(['53,58 €', '54 €']);
   await shot('clinical-form-driving-54', page, true);
 
   await input('Tipo de certificado').selectOption('Licencia de armas');
   await page.getByLabel('Tasa DGT').waitFor({ state: 'detached' });
   expect(await dgtShown()).toBe('0,0');
-  expect(await totals()).toEqual(['19.00', '19 EUR']);
+  expect(await totals()).toEqual(['19,00 €', '19 €']);
   await shot('clinical-form-weapons-19', page, true);
 
   await input('Tipo de certificado').selectOption('Estudios');
   await input('Informe adicional').selectOption('10');
-  expect(await totals()).toEqual(['29.00', '29 EUR']);
+  expect(await totals()).toEqual(['29,00 €', '29 €']);
   await input('Informe adicional').selectOption('0');
 
   // Back to a driving licence: the fee chosen before comes back with its fields.
   await input('Tipo de certificado').selectOption('Permiso de conducir');
-  expect(await totals()).toEqual(['53.58', '54 EUR']);
+  expect(await totals()).toEqual(['53,58 €', '54 €']);
   await input('Tipo de certificado').selectOption('Licencia de armas');
-  expect(await totals()).toEqual(['19.00', '19 EUR']);
+  expect(await totals()).toEqual(['19,00 €', '19 €']);
 });
 
 it('refuses "abc" in a number field: a Spanish error under it, and the form is not sent', async () => {
@@ -246,7 +246,7 @@ it('two tabs: the second save shows the Spanish 409 message (not "Internal serve
     expect(await input('Peso (kg)').inputValue()).toBe('64,5');
     expect(await input('Tipo de certificado').inputValue()).toBe('Licencia de armas');
     expect(await input('Informe adicional').inputValue()).toBe('10');
-    expect(await input('Total').inputValue()).toBe('29 EUR');
+    expect(await input('Total').inputValue()).toBe('29 €');
     await press('Guardar Historia Clínica').waitFor();
     const link = second.getByRole('link', { name: 'Ver Historia Clínica' });
     await link.waitFor();
@@ -278,7 +278,7 @@ it('an appointment with a record shows "Ver Historia Clínica" instead of "Crear
   await link.click();
   await page.waitForURL(`**/doctor/patient/records/detail/${recorded.id}`);
   await inputs().button('Actualizar Historia Clínica').waitFor();
-  expect(await inputs().field('Total').inputValue()).toBe('19 EUR');
+  expect(await inputs().field('Total').inputValue()).toBe('19 €');
 });
 
 it('logged no errors in the browser except the refused second save', () => {

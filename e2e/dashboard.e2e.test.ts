@@ -14,7 +14,7 @@ import { screenshot, DESKTOP } from './support/browser';
 import { browserOnProduct } from './support/browser-product';
 import { signInThroughUi } from './support/backoffice';
 import { BOOTSTRAP, startProductServing, type Stack } from './support/product';
-import { seededWeek } from '../services/reporting/test/support/seeded-week';
+import { centsWeek, seededWeek } from '../services/reporting/test/support/seeded-week';
 
 const PHONE = { width: 390, height: 844 };
 const week = seededWeek();
@@ -102,6 +102,50 @@ it('ADMIN on a phone (390×844): the same figures, the charts one under the othe
   await page.waitForTimeout(600);
   await screenshot(page, 'dashboard-admin', true);
   await page.setViewportSize(DESKTOP);
+});
+
+it('ADMIN: every amount and decimal of "Panel" is Spanish ("1,75 €", axes "0,5"), on a phone and a desktop', async () => {
+  const cents = centsWeek();
+  const admin = await stack.signIn(BOOTSTRAP.admin.email, BOOTSTRAP.admin.password);
+  await publishEnvelopes(stack.amqpUrl, stack.exchange, cents.events);
+  await eventually(
+    async () => {
+      const answer = await stack.api.get<ReportSummary>(
+        `/reports/summary?from=${cents.from}&to=${cents.to}`,
+        admin,
+      );
+      return answer.body.totals?.revenue === 1.75 ? true : undefined;
+    },
+    30_000,
+    'the cents week in the read model',
+  );
+  if (!(await page.evaluate(() => localStorage.getItem('token')))) {
+    await signInThroughUi(page, stack.gatewayUrl, BOOTSTRAP.admin.email, BOOTSTRAP.admin.password);
+  }
+  for (const viewport of [PHONE, DESKTOP]) {
+    await page.setViewportSize(viewport);
+    await page.goto(`${stack.gatewayUrl}/doctor/dashboard`);
+    const form = page.getByRole('form', { name: 'Periodo' });
+    await form.getByLabel('Desde').fill(cents.from);
+    await form.getByLabel('Hasta').fill(cents.to);
+    await form.getByRole('button', { name: 'Ver' }).click();
+    await page.locator('[data-figure="booked"]').filter({ hasText: /^2$/ }).waitFor();
+    expect(await figure('revenue')).toBe('1,75 €');
+
+    // The revenue chart's tooltip, on the first day's bar.
+    const revenueChart = page.locator('.bo-dashboard__chart').filter({ hasText: 'Ingresos por día' });
+    await revenueChart.locator('.recharts-bar-rectangle').first().hover();
+    const tooltip = revenueChart.locator('.recharts-tooltip-wrapper');
+    await tooltip.filter({ hasText: '€' }).waitFor();
+    expect((await tooltip.innerText()).replace(/\s+/g, ' ')).toContain('1,25 €');
+
+    // Axis ticks (SVG text) and figures: decimals with a comma, never with a dot.
+    const ticks = await page.locator('.bo-dashboard .recharts-cartesian-axis-tick-value').allTextContents();
+    expect(ticks.some((tick) => /^\d+,\d+$/.test(tick.trim()))).toBe(true);
+    const shown = `${await page.locator('.bo-dashboard').innerText()} ${ticks.join(' ')}`;
+    expect(shown.match(/\d\.\d{1,2}(?!\d)/g) ?? []).toEqual([]);
+    expect(shown).not.toMatch(/\u00a0€/);
+  }
 });
 
 it('a DOCTOR sees no "Panel" entry and no figures at /doctor/dashboard', async () => {

@@ -110,11 +110,12 @@ describe.each(VIEWPORTS)('on a $width×$height screen', (viewport) => {
     }
     await submitEmail(patient.email);
     await expectHeading('¡Todo listo!');
+    const when = centreDateTime(today.date);
     expect((await appointmentLine().textContent())?.trim()).toBe(
-      `Su cita es a las ${centreDateTime(today.date).time}`,
+      `Su cita es hoy, ${when.date}, a las ${when.time}`,
     );
     await page
-      .getByText('En breve seras atendido por nuestro personal. Gracias por tu paciencia.', { exact: true })
+      .getByText('En breve le atenderá nuestro personal. Gracias por su paciencia.', { exact: true })
       .waitFor();
     await expectUsableCard();
     await kioskScreenshot(page, 'kiosk-checked-in');
@@ -143,12 +144,14 @@ describe.each(VIEWPORTS)('on a $width×$height screen', (viewport) => {
     const touchedAt = Date.now();
     await button('Ser atendido ahora').click();
     await expectHeading('¡Todo listo!');
-    // A walk-in: no appointment time to tell.
-    expect(await appointmentLine().count()).toBe(0);
-
     const history = await backend.history(patient.id);
     expect(history).toHaveLength(2);
     const walkIn = history.find((a) => a.id !== future.id)!;
+    // The walk-in's own date and time, as the server booked it.
+    const booked = centreDateTime(walkIn.date);
+    expect((await appointmentLine().textContent())?.trim()).toBe(
+      `Su cita es hoy, ${booked.date}, a las ${booked.time}`,
+    );
     expect(walkIn).toMatchObject({ status: 'checkedIn', channel: 'kiosk', pacientId: patient.id });
     const offset = Date.parse(walkIn.date) - touchedAt;
     expect(offset).toBeGreaterThan(50_000);

@@ -141,7 +141,7 @@ describe.each(TERMINALS)('on a $width×$height terminal', (terminal) => {
     await button('Continuar con Cita').click();
     await expectBooked();
     await page
-      .getByText('En breve seras atendido por nuestro personal. Gracias por tu paciencia.', { exact: true })
+      .getByText('En breve le atenderá nuestro personal. Gracias por su paciencia.', { exact: true })
       .waitFor();
     await expectLargeTargets();
     await kioskScreenshot(page, 'kiosk-complete');
@@ -192,8 +192,9 @@ describe.each(TERMINALS)('on a $width×$height terminal', (terminal) => {
 
     // Issue 16: the appointment of now is checked in (it was an alert "No se pudo registrar la cita.").
     await expectBooked();
+    const { date, time } = centreDateTime(existing.date);
     expect((await page.getByTestId('kiosk-appointment-time').textContent())?.trim()).toBe(
-      `Su cita es a las ${centreDateTime(existing.date).time}`,
+      `Su cita es hoy, ${date}, a las ${time}`,
     );
     await expectLargeTargets();
     await kioskScreenshot(page, 'kiosk-already-booked-checked-in');
@@ -271,7 +272,7 @@ describe('the kiosk alerts (SPEC §8), staying on the step', () => {
     expect(await page.getByLabel('Correo Electrónico').inputValue()).toBe(email);
   });
 
-  it('"No se pudieron guardar tus datos." when saving fails, with the server reason under the field', async () => {
+  it('"No se pudieron guardar sus datos." when saving fails, with the server reason under the field', async () => {
     // The lookup still finds nobody (previous test's e-mail is in the field).
     await button('Continuar').click();
     await heading('Ya casi').waitFor();
@@ -279,7 +280,7 @@ describe('the kiosk alerts (SPEC §8), staying on the step', () => {
     await page.getByLabel('Teléfono').fill('12345');
     await button('Continuar con Cita').click();
     expect(await answerDialog(page)).toEqual({
-      title: 'No se pudieron guardar tus datos.',
+      title: 'No se pudieron guardar sus datos.',
       text: 'El teléfono no es válido',
     });
     expect(await fieldError(page, 'Teléfono')).toBe('El teléfono no es válido');
@@ -291,7 +292,7 @@ describe('the kiosk alerts (SPEC §8), staying on the step', () => {
     );
     await page.getByLabel('Teléfono').fill('612345678');
     await button('Continuar con Cita').click();
-    expect(await answerDialog(page)).toEqual({ title: 'No se pudieron guardar tus datos.', text: '' });
+    expect(await answerDialog(page)).toEqual({ title: 'No se pudieron guardar sus datos.', text: '' });
     await heading('Ya casi').waitFor();
     await button('Continuar con Cita').waitFor();
   });

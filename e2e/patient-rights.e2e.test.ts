@@ -47,7 +47,11 @@ it('downloads the patient’s data and erases the account with the password', as
   expect(data.profile).toMatchObject({ id: patient.id, email: patient.email, name: 'Rosa Derechos Medina' });
 
   await page.getByRole('button', { name: 'Eliminar mi cuenta' }).click();
-  await page.getByLabel('Contraseña', { exact: true }).fill('no-es-mi-clave');
+  // No password: the field says so at once, and the irreversible warning is not shown.
+  await page.getByRole('button', { name: 'Eliminar mi cuenta definitivamente' }).click();
+  await page.getByText('La contraseña es obligatoria').waitFor();
+  expect(await page.locator('.swal2-popup').count()).toBe(0);
+  await page.getByLabel('Contraseña', { exact: true }).pressSequentially('no-es-mi-clave', { delay: 40 });
   await page.getByRole('button', { name: 'Eliminar mi cuenta definitivamente' }).click();
   expect(await answerDialog(page, 'confirm')).toMatchObject({ title: '¿Eliminar su cuenta?' });
   await page.getByText('La contraseña no es correcta').waitFor();

@@ -1,7 +1,7 @@
 /**
  * The public site in a real browser: the cookie banner, deep links, the 404 page, role guards, a
  * missing remote, the doctor's patient picker, keyboard use, and screenshots of the main pages at
- * desktop (1280 px) and phone (375 px) widths into artifacts/screenshots/.
+ * desktop (1280 px) and phone (390 px) widths into artifacts/screenshots/.
  */
 import fs from 'node:fs';
 import moment from 'moment-timezone';

@@ -58,9 +58,14 @@ it('invites a doctor, who sets up the second factor at the first sign-in and the
 
   // The e-mailed link sets the password; the sign-in then asks for the set-up, on a phone.
   const [mail] = await stack.mail.waitForMessagesTo(email, 1);
-  const link = /\/reset-password\/[A-Za-z0-9_-]+/.exec(mail!.Text)![0];
+  const link = /\/reset-password\/[A-Za-z0-9_-]+\?invitation=1/.exec(mail!.Text)![0];
+  // This configuration asks doctors for a second factor: the invitation announces it.
+  expect(mail!.Text).toContain('configure la verificación en dos pasos');
   await page.setViewportSize(MOBILE);
   await page.goto(`${stack.gatewayUrl}${link}`);
+  // The page of the e-mail's "Crear mi contraseña" says what it does.
+  await page.getByRole('heading', { name: 'Crear contraseña' }).waitFor();
+  expect(await page.title()).toContain('Crear contraseña');
   await page.getByLabel('Nueva Contraseña').fill(password);
   await page.getByLabel('Repetir Contraseña').fill(password);
   await page.getByRole('button', { name: 'Enviar' }).click();
@@ -70,6 +75,13 @@ it('invites a doctor, who sets up the second factor at the first sign-in and the
   await page.getByRole('heading', { name: 'Verificación en dos pasos' }).first().waitFor();
   await page.getByRole('img', { name: 'Código QR para la aplicación de autenticación' }).waitFor();
   const secret = ((await page.getByTestId('mfa-secret').textContent()) ?? '').replace(/\s/g, '');
+  // On the phone the key wraps between its groups of four, never inside one.
+  const groupLines = await page
+    .getByTestId('mfa-secret')
+    .locator('.wk-mfa__group')
+    .evaluateAll((groups) => groups.map((group) => group.getClientRects().length));
+  expect(groupLines.length).toBeGreaterThan(1);
+  expect(groupLines.every((lines) => lines === 1)).toBe(true);
   await screenshot(page, 'mfa-enrol-phone');
   await page.getByLabel('Código de la aplicación').fill('000000');
   await page.getByRole('button', { name: 'Activar' }).click();

@@ -19,7 +19,7 @@ export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'artifacts', 'screenshots');
 
 export const DESKTOP = { width: 1280, height: 800 };
-export const MOBILE = { width: 375, height: 812 };
+export const MOBILE = { width: 390, height: 844 };
 
 export interface Browser {
   context: BrowserContext;

@@ -4,7 +4,7 @@ import { checkBearerToken, publicRouteMatcher } from './auth';
 import type { GatewayConfig } from './config';
 import { createCors } from './cors';
 import { prepareForwardedHeaders } from './forwarded-headers';
-import { sendJson } from './json-response';
+import { sendJson, sendJsonAndDrain } from './json-response';
 import {
   API_PREFIX,
   firstSegment,
@@ -79,14 +79,17 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
     ),
   );
 
-  /** Gateway-made refusals; the connection is closed when an unread body would otherwise be drained. */
+  /**
+   * Gateway-made refusals. A request with a body is answered at once and its connection closed
+   * once the body has been read and discarded (up to a cap), so that the client gets the answer.
+   */
   const reject = (req: IncomingMessage, res: ServerResponse, status: number, message: string) => {
     logger.debug(
       { status, method: req.method, path: req.url?.split('?')[0] },
       'request refused at the gateway',
     );
-    if (hasBody(req) && !res.headersSent) res.setHeader('Connection', 'close');
-    sendJson(res, status, { message });
+    if (hasBody(req)) sendJsonAndDrain(req, res, status, { message });
+    else sendJson(res, status, { message });
   };
 
   const failed = (res: ServerResponse, error: unknown) => {

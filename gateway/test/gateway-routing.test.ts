@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import net from 'node:net';
 import { HTTP_MESSAGES } from '@crm/server-kit';
 import { mintToken, uniqueName } from '@crm/testing';
 import { startGateway, type RunningGateway } from './support/gateway';
@@ -9,6 +11,30 @@ import {
   type Echo,
   type TestServer,
 } from './support/upstreams';
+
+/**
+ * Sends a POST of `size` bytes in 256 kB writes, each waiting for the socket to take it, and reads
+ * the answer only once everything is sent: a server that closes the connection early makes one of
+ * these writes fail (reset), and the answer is never read.
+ */
+async function uploadThenRead(url: string, path: string, size: number): Promise<string> {
+  const target = new URL(url);
+  const socket = net.connect(Number(target.port), target.hostname);
+  await once(socket, 'connect');
+  const received: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => received.push(chunk));
+  const closed = once(socket, 'close');
+  const write = (data: string | Buffer) =>
+    new Promise<void>((resolve, reject) => socket.write(data, (error) => (error ? reject(error) : resolve())));
+  await write(
+    `POST ${path} HTTP/1.1\r\nHost: ${target.host}\r\nAuthorization: Bearer ${token}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`,
+  );
+  const piece = Buffer.alloc(256 * 1024, 0x61);
+  for (let sent = 0; sent < size; sent += piece.length) await write(piece);
+  await closed;
+  return Buffer.concat(received).toString('utf8');
+}
 
 const token = mintToken({ id: uniqueName('user'), rol: 'ADMIN' });
 const authorized = { authorization: `Bearer ${token}` };
@@ -105,6 +131,27 @@ describe('request bodies', () => {
     expect(res.headers.connection).toBe('close');
     expect(JSON.parse(res.text)).toEqual({ message: HTTP_MESSAGES.tooLarge });
   });
+
+  it('answers a real 16 MB JSON upload with a readable 413 JSON, every time (no reset while sending)', async () => {
+    const body = JSON.stringify({ metadata: { note: 'x'.repeat(16 * 1024 * 1024) } });
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const res = await fetch(`${gw.url}/api/v1/records`, {
+        method: 'POST',
+        headers: { ...authorized, 'content-type': 'application/json' },
+        body,
+      });
+      expect(res.status).toBe(413);
+      expect(await res.json()).toEqual({ message: HTTP_MESSAGES.tooLarge });
+    }
+    // A client that sends the whole body before it reads anything (as many HTTP clients do).
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const answer = await uploadThenRead(gw.url, '/api/v1/records', 16 * 1024 * 1024);
+      expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+      expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({
+        message: HTTP_MESSAGES.tooLarge,
+      });
+    }
+  }, 60_000);
 
   it('answers 413 JSON to an oversized declared body even on a public route', async () => {
     const res = await fetch(`${gw.url}/api/v1/auth/signIn`, {

@@ -29,3 +29,24 @@ export function findOption(
   const text = value.trim();
   return options.find((option) => optionValue(option) === text);
 }
+
+/** The names an option's label gives before its price: "10 años — 24,58 €" → ["10 años"]. */
+const optionNames = (option: PicklistOption): string[] =>
+  optionLabel(option)
+    .split(' — ')[0]!
+    .split(' / ')
+    .map((name) => name.trim().toLowerCase());
+
+/**
+ * The option of a price picklist named after a choice made in another field: choosing "10 años" as
+ * the certificate's validity picks the DGT fee "10 años — 24,58 €". Undefined when no option has
+ * that name (a validity with no DGT fee of its own, or a field that is not a price picklist).
+ */
+export function followingOption(
+  field: Pick<ViewField, 'options' | 'fieldType' | 'price'>,
+  choice: string,
+): PicklistOption | undefined {
+  if (field.fieldType !== 'PICKLIST' || !field.price || !choice.trim()) return undefined;
+  const wanted = choice.trim().toLowerCase();
+  return (field.options ?? []).find((option) => optionNames(option).includes(wanted));
+}

@@ -175,7 +175,8 @@ export function medicalCertificateFields(prices: CentrePrices): ViewField[] {
       // Shown for a driving licence only (conditionalField of certificateType).
       visible: false,
       parseOutput: 'number',
-      defaultValue: '0',
+      // No default: a preselected exemption silently dropped the fee. The fee follows the chosen
+      // "Vigencia del certificado" (`followingOption`); otherwise the doctor chooses it.
       options: amountOptions(
         [
           ...DGT_FEE_VALIDITIES.map((years) => ({

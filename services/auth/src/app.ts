@@ -68,6 +68,7 @@ export function createAuthService(config: AuthConfig, logger: Logger) {
       resetTtlMs: config.RESET_TTL_MINUTES * 60_000,
       invitationTtlMs: config.INVITATION_TTL_HOURS * 3600_000,
       staffInvitationTtlMs: config.STAFF_INVITATION_TTL_HOURS * 3600_000,
+      mfaRequiredRoles: mfaRequiredRoles(config),
     },
     mfa,
   );

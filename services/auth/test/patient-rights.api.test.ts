@@ -141,3 +141,25 @@ describe('DELETE /users/me', () => {
     expect((await stack.api.get(`/records/${recordId}`, doctor.token)).status).toBe(404);
   });
 });
+
+describe('GET /users/pacients and erased accounts', () => {
+  it('leaves erased accounts out of the patient list unless includeErased=true', async () => {
+    const patient = await registerPatient(stack, doctor.token, 'Elvira Olvidada Suárez');
+    expect((await eraseAs(patient, 'contraseña-de-prueba')).status).toBe(200);
+    const search = encodeURIComponent(`erased-${patient.id}`);
+
+    const hidden = await stack.api.get(`/users/pacients?search=${search}`, doctor.token);
+    expect(hidden.status).toBe(200);
+    expect(hidden.body).toMatchObject({ pacients: [], total: 0 });
+    const byName = await stack.api.get('/users/pacients?search=Paciente%20eliminado&limit=100', doctor.token);
+    expect(byName.body.pacients.map((p: { _id: string }) => p._id)).not.toContain(patient.id);
+
+    const asked = await stack.api.get(`/users/pacients?search=${search}&includeErased=true`, doctor.token);
+    expect(asked.body.pacients).toEqual([expect.objectContaining({ _id: patient.id, name: 'Paciente eliminado' })]);
+    const users = await stack.api.get(`/users?search=${search}&includeErased=true`, doctor.token);
+    expect(users.body.users).toHaveLength(1);
+
+    const wrong = await stack.api.get('/users/pacients?includeErased=quizas', doctor.token);
+    expect(wrong.status).toBe(400);
+  }, 60_000);
+});

@@ -6,7 +6,7 @@ import { accountMailHandlers } from './events/account-mail.consumer';
 import { appointmentMailHandlers } from './events/appointment-mail.consumer';
 import { centreProfileHandlers } from './events/centre-profile.consumer';
 import { CentreProfileClient } from './data/centre-profile.client';
-import { smtpMailer, type Mailer } from './mail/mailer';
+import { replyingToCentre, smtpMailer, type Mailer } from './mail/mailer';
 import { invitationMailHandlers, patientAccessHandlers } from './events/account-access.consumer';
 import { PatientAccessStore } from './data/patient-access.store';
 import { reminderStore } from './reminders/reminder.store';
@@ -35,7 +35,6 @@ export const NOTIFICATIONS_QUEUE_PURPOSES = [
  */
 export function createNotificationsService(config: NotificationsConfig, logger: Logger, mailer?: Mailer) {
   const runtime = createServiceRuntime('notifications', config, logger);
-  const mail = mailer ?? smtpMailer(config.SMTP_URL, config.MAIL_FROM);
   // The centre profile (brand, address, sender name) of every e-mail, read from the config service.
   const centre = new CentreProfileClient({
     configServiceUrl: config.CONFIG_SERVICE_URL,
@@ -43,6 +42,7 @@ export function createNotificationsService(config: NotificationsConfig, logger: 
     timeoutMs: config.CONFIG_TIMEOUT_MS,
     logger,
   });
+  const mail = replyingToCentre(mailer ?? smtpMailer(config.SMTP_URL, config.MAIL_FROM), centre);
   const mailQueue = {
     // One e-mail at a time per worker, across both queues: a worker killed after SMTP accepted
     // an e-mail and before it was recorded sends that one again — never more than one per kill.
@@ -99,7 +99,7 @@ export function createNotificationsService(config: NotificationsConfig, logger: 
   });
   runtime.consume({
     purpose: appointmentMail,
-    events: appointmentMailHandlers(mail, config.PUBLIC_URL, config.MAIL_FROM, centre, access),
+    events: appointmentMailHandlers(mail, config.PUBLIC_URL, centre, access),
     ...mailQueue,
   });
   runtime.consume({

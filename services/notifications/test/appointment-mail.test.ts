@@ -103,7 +103,7 @@ describe('appointment e-mails', () => {
     address: 'Calle Obispo Codina 3, 35001 Las Palmas de Gran Canaria',
   };
   const handlers = new Map<string, (event: never, context: HandlerContext) => unknown>(
-    appointmentMailHandlers(mailer, 'http://crm.test', 'Centro <citas@example.test>', {
+    appointmentMailHandlers(mailer, 'http://crm.test', {
       current: async () => centre,
     }).map(([contract, handler]) => [
       contract.name,
@@ -147,7 +147,7 @@ describe('appointment e-mails', () => {
     const ics = unfold(mail!.attachments![0]!.content).split('\r\n');
     expect(ics).toEqual(
       expect.arrayContaining([
-        'ORGANIZER;CN="Citas Clínica Vegueta":mailto:citas@example.test',
+        `ORGANIZER;CN="Citas Clínica Vegueta":mailto:${centre.email}`,
         'LOCATION:Calle Obispo Codina 3\\, 35001 Las Palmas de Gran Canaria',
         'SUMMARY:Cita en Clínica Vegueta',
       ]),

@@ -68,6 +68,8 @@ async function bookingMail(label: string, time: string): Promise<{ mail: CaughtM
 }
 
 const fromOf = (mail: CaughtMail) => (mail as CaughtMail & { From: { Name: string; Address: string } }).From;
+const replyToOf = (mail: CaughtMail) =>
+  (mail as CaughtMail & { ReplyTo?: Array<{ Address: string }> }).ReplyTo?.map((r) => r.Address);
 const icsText = (text: string) => text.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,');
 
 it('sends the booking e-mail and its .ics with the address and sender an admin has just saved', async () => {
@@ -77,6 +79,8 @@ it('sends the booking e-mail and its .ics with the address and sender an admin h
   expect(before.mail.Text).toContain(CENTRE_PROFILE_SEED.address);
   expect(before.ics).toContain(`\r\nLOCATION:${icsText(CENTRE_PROFILE_SEED.address)}\r\n`);
   expect(fromOf(before.mail)).toEqual({ Name: CENTRE_PROFILE_SEED.senderName, Address: mailAddress });
+  expect(replyToOf(before.mail)).toEqual([CENTRE_PROFILE_SEED.email]);
+  expect(before.ics).toContain(`\r\nORGANIZER;CN="${CENTRE_PROFILE_SEED.senderName}":mailto:${CENTRE_PROFILE_SEED.email}\r\n`);
 
   const changed: CentreProfileBody = {
     ...CENTRE_PROFILE_SEED,
@@ -84,6 +88,7 @@ it('sends the booking e-mail and its .ics with the address and sender an admin h
     senderName: 'Citas Reconocimientos Vegueta',
     address: 'Calle Obispo Codina 7, 35001 Las Palmas de Gran Canaria',
     phone: '928 111 222',
+    email: 'hola@vegueta.test',
   };
   const saved = await stack.api.put<CentreProfile>('/config/centre', changed, tokens.ADMIN);
   expect(saved.status).toBe(200);
@@ -104,7 +109,9 @@ it('sends the booking e-mail and its .ics with the address and sender an admin h
   }
   expect(after.mail.HTML).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
   expect(after.ics).toContain(`\r\nLOCATION:${icsText(changed.address)}\r\n`);
-  expect(after.ics).toContain(`\r\nORGANIZER;CN="Citas Reconocimientos Vegueta":mailto:${mailAddress}\r\n`);
+  // Replies and the calendar's organiser are the centre's e-mail; the sender stays MAIL_FROM's.
+  expect(after.ics).toContain('\r\nORGANIZER;CN="Citas Reconocimientos Vegueta":mailto:hola@vegueta.test\r\n');
+  expect(replyToOf(after.mail)).toEqual(['hola@vegueta.test']);
   expect(after.ics).toContain('\r\nSUMMARY:Cita en Reconocimientos Vegueta\r\n');
   expect(after.ics).not.toContain(icsText(CENTRE_PROFILE_SEED.address));
   expect(fromOf(after.mail)).toEqual({ Name: 'Citas Reconocimientos Vegueta', Address: mailAddress });
@@ -118,4 +125,5 @@ it('sends the booking e-mail and its .ics with the address and sender an admin h
   expect(reset!.Subject).toBe('Restablezca su contraseña');
   expect(reset!.Text).toContain(changed.address);
   expect(fromOf(reset!)).toEqual({ Name: 'Citas Reconocimientos Vegueta', Address: mailAddress });
+  expect(replyToOf(reset!)).toEqual(['hola@vegueta.test']);
 }, 90_000);

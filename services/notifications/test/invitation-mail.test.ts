@@ -47,6 +47,34 @@ describe('invitation e-mail', () => {
     },
   );
 
+  it('promises the staff member a second factor only when their role must set one up', async () => {
+    const [[, handler]] = invitationMailHandlers(mailer, 'http://crm.test', { current: async () => centre });
+    const invite = (mfaRequired?: boolean) =>
+      createEnvelope(
+        userInvited,
+        {
+          userId: 'u2',
+          name: 'Marta Suárez',
+          email: 'marta@example.test',
+          token: 'tok',
+          expiresAt: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+          channel: 'staffAccount',
+          rol: 'DOCTOR',
+          ...(mfaRequired === undefined ? {} : { mfaRequired }),
+        },
+        randomUUID(),
+      );
+    await handler(invite(false), context);
+    await handler(invite(undefined), context);
+    await handler(invite(true), context);
+    const [without, older, withMfa] = sent.map((mail) => mail.text);
+    for (const text of [without, older]) {
+      expect(text).not.toContain('dos pasos');
+      expect(text).toContain('Crear mi contraseña');
+    }
+    expect(withMfa).toContain('configure la verificación en dos pasos');
+  });
+
   it('sends it to the patient from the userInvited event, the event id as message id', async () => {
     const [[, handler]] = invitationMailHandlers(mailer, 'http://crm.test', { current: async () => centre });
     const occurredAt = new Date();
@@ -69,7 +97,7 @@ describe('invitation e-mail', () => {
       senderName: 'Citas Clínica Vegueta',
       messageId: `<${event.id}@crm.events>`,
     });
-    expect(sent[0]!.text).toContain('http://crm.test/reset-password/tok_en-123');
+    expect(sent[0]!.text).toContain('http://crm.test/reset-password/tok_en-123?invitation=1');
     expect(sent[0]!.text).toContain('válido durante 7 días');
   });
 });
@@ -94,7 +122,6 @@ describe('booking e-mail and the patient area', () => {
   const handler = appointmentMailHandlers(
     mailer,
     'http://crm.test',
-    'Centro <citas@example.test>',
     {
       current: async () => centre,
     },

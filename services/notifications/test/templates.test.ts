@@ -45,6 +45,13 @@ describe('account e-mails', () => {
     expect(mail.text).toContain('Gracias por registrarse en Clínica Vegueta.');
   });
 
+  it('does not make booking depend on confirming the account (unconfirmed accounts book)', () => {
+    const { text } = confirmationEmail(centre, 'Ana', 'https://crm.example/confirm-account/abc');
+    expect(text).not.toContain('para poder reservar');
+    expect(text).toContain('Ya puede reservar su cita');
+    expect(text).toContain('se libera si el correo sigue sin confirmar a tiempo');
+  });
+
   it('asks for a new password formally', () => {
     const mail = passwordResetEmail(centre, 'Ana', 'https://crm.example/reset-password/abc');
     expect(mail.subject).toBe('Restablezca su contraseña');
@@ -88,4 +95,25 @@ it('escapes markup in the centre profile too', () => {
   const mail = confirmationEmail({ ...centre, brandName: '<b>Centro</b>' }, 'Ana', 'https://x/y');
   expect(mail.html).not.toContain('<b>Centro</b>');
   expect(mail.html).toContain('&lt;b&gt;Centro&lt;/b&gt;');
+});
+
+describe('cancellation e-mails and the refund', () => {
+  it('tells a patient who cancelled in time that it is refunded because of the notice given', () => {
+    const { text } = appointmentCancelledEmail(centre, 'Ana', when, 'PACIENT', 'https://x/dates', true);
+    expect(text).toContain('Como ha cancelado con más de 24 horas de antelación');
+  });
+
+  it.each(['DOCTOR', 'ADMIN'] as const)(
+    'never says the patient cancelled when the centre (%s) did',
+    (role) => {
+      const refunded = appointmentCancelledEmail(centre, 'Ana', when, role, 'https://x/dates', true).text;
+      const late = appointmentCancelledEmail(centre, 'Ana', when, role, 'https://x/dates', false).text;
+      for (const text of [refunded, late]) {
+        expect(text).toContain('El centro ha cancelado su cita');
+        expect(text).not.toMatch(/ha cancelado con|faltaban menos/);
+      }
+      expect(refunded).toContain('Le devolveremos el importe pagado.');
+      expect(late).toContain('contacte con nosotros para tramitar el importe');
+    },
+  );
 });

@@ -51,6 +51,8 @@ export const userInvited = defineEvent(
     /** `staff`/`kiosk`: a patient registered there; `staffAccount`: a doctor or admin an admin invited. */
     channel: z.enum(['staff', 'kiosk', 'staffAccount']),
     rol: z.enum(ROLES).optional(),
+    /** The invited role must set up a second factor at the first sign-in (auth's `MFA_REQUIRED_ROLES`). */
+    mfaRequired: z.boolean().optional(),
   }),
 );
 

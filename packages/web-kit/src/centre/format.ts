@@ -34,6 +34,32 @@ export function formatPrice(amount: number, currency = 'EUR'): string {
   return format.format(amount).replace(/[\u00a0\u202f]/g, ' ');
 }
 
+const amountFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * An amount as every screen prints money (es-ES): "27,00 €", "12.345,50 €" — always two decimals,
+ * unlike `formatPrice`'s "21 €" for prices in running text. The one place amounts are formatted.
+ */
+export function formatAmount(amount: number, currency = 'EUR', fractionDigits = 2): string {
+  const key = `${currency}:${fractionDigits}`;
+  let format = amountFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat('es-ES', {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: fractionDigits,
+      maximumFractionDigits: fractionDigits,
+    });
+    amountFormats.set(key, format);
+  }
+  return format.format(amount).replace(/[\u00a0\u202f]/g, ' ');
+}
+
+const numberFormat = new Intl.NumberFormat('es-ES', { maximumFractionDigits: 2 });
+
+/** A number as Spanish readers write it: 72.5 → "72,5", 1234 → "1234" (es-ES groups from 10.000). */
+export const formatNumber = (value: number): string => numberFormat.format(value).replace(/[\u00a0\u202f]/g, ' ');
+
 /** A sum of prices without floating-point residue (21 + 10 + 31.47 = 62.47). */
 export const addPrices = (...amounts: number[]): number =>
   Math.round(amounts.reduce((sum, amount) => sum + Math.round(amount * 100), 0)) / 100;

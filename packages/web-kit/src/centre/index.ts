@@ -14,6 +14,8 @@ export {
   formatClock,
   formatHours,
   formatPrice,
+  formatAmount,
+  formatNumber,
   groupOpeningHours,
   phoneHref,
 } from './format';

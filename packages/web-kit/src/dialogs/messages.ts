@@ -1,6 +1,7 @@
 /**
  * Titles and texts of the dialogs of SPEC §8, in one place so every app says the same thing.
- * Spellings are the spec's, on purpose ("intentelo").
+ * Spellings are the spec's, on purpose ("intentelo"), except the kiosk's, which speak as "usted"
+ * like every other kiosk text.
  */
 export const MESSAGES = {
   serverError: {
@@ -47,6 +48,6 @@ export const MESSAGES = {
     lookupFailed: 'Error al buscar paciente.',
     missingPatientId: 'No se encontró la ID del paciente para agendar la cita.',
     bookingFailed: 'No se pudo registrar la cita.',
-    saveFailed: 'No se pudieron guardar tus datos.',
+    saveFailed: 'No se pudieron guardar sus datos.',
   },
 } as const;

@@ -1,12 +1,21 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { Fragment, useEffect, useState, type FormEvent } from 'react';
 import type { MfaConfirmResponse, MfaSetupResponse } from '@crm/contracts';
 import { FormAlert, TextField } from '../ui/fields';
 import { useServerForm } from '../ui/use-server-form';
 
 const CODE_FIELDS = ['code'] as const;
 
-/** "JBSW Y3DP EHPK 3PXP": the secret in groups of four, for typing it into the app by hand. */
-const grouped = (secret: string) => secret.replace(/(.{4})/g, '$1 ').trim();
+/**
+ * The secret in groups of four, each kept on one line (a phone wraps between groups, never inside
+ * one, so what is read off the screen is typed right); the spaces between groups stay copyable.
+ */
+const grouped = (secret: string) =>
+  (secret.match(/.{1,4}/g) ?? []).map((group, index) => (
+    <Fragment key={index}>
+      {index > 0 && ' '}
+      <span className="wk-mfa__group">{group}</span>
+    </Fragment>
+  ));
 
 /**
  * Setting up the second factor (issue 18), the same in the sign-in walk-through and on the back

@@ -19,8 +19,17 @@ import { toUserView } from '../domain/user';
 const patientIdsOf = (people: readonly { _id: string; rol: string }[]) =>
   people.filter((person) => person.rol === 'PACIENT').map((person) => person._id);
 
+/** `includeErased=true` also lists erased accounts ("Paciente eliminado"), left out by default. */
+const erasedFilter = {
+  includeErased: z
+    .enum(['true', 'false'], { error: 'includeErased debe ser true o false' })
+    .default('false')
+    .transform((value) => value === 'true'),
+};
+const patientsQuery = pageQuery.extend(erasedFilter);
+
 /** `GET /users` lists patients unless `rol` asks for another role (staff screens only show patients). */
-const usersQuery = pageQuery.extend({ rol: z.enum(ROLES).default('PACIENT') });
+const usersQuery = pageQuery.extend({ rol: z.enum(ROLES).default('PACIENT'), ...erasedFilter });
 
 const idParam = z.object({ id: objectIdField });
 
@@ -41,12 +50,18 @@ export function usersHandlers(accounts: AccountService, trail: AuditTrail) {
     'GET /users': [
       validate('query', usersQuery),
       async (req, res) => {
-        const { page, limit, search, rol } = validated(res, 'query', usersQuery);
+        const { page, limit, search, rol, includeErased } = validated(res, 'query', usersQuery);
         // Doctors work with patients; which staff and service accounts exist is the admin's business.
         if (rol !== 'PACIENT' && req.user?.rol !== 'ADMIN') {
           throw forbidden('Solo un administrador puede listar cuentas que no son de pacientes');
         }
-        const { items, total } = await accounts.listUsers({ page, limit, search, roles: [rol] });
+        const { items, total } = await accounts.listUsers({
+          page,
+          limit,
+          search,
+          roles: [rol],
+          includeErased,
+        });
         await recordList(req, items);
         const body: UsersPage = { users: items, ...paged(total, page, limit) };
         res.json(body);
@@ -54,10 +69,16 @@ export function usersHandlers(accounts: AccountService, trail: AuditTrail) {
     ],
     /** The back office's paged patient list (the spec leaves its path open; documented in the README). */
     'GET /users/pacients': [
-      validate('query', pageQuery),
+      validate('query', patientsQuery),
       async (req, res) => {
-        const { page, limit, search } = validated(res, 'query', pageQuery);
-        const { items, total } = await accounts.listUsers({ page, limit, search, roles: ['PACIENT'] });
+        const { page, limit, search, includeErased } = validated(res, 'query', patientsQuery);
+        const { items, total } = await accounts.listUsers({
+          page,
+          limit,
+          search,
+          roles: ['PACIENT'],
+          includeErased,
+        });
         await recordList(req, items);
         const body: PacientsPage = { pacients: items, ...paged(total, page, limit) };
         res.json(body);

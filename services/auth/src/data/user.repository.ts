@@ -11,6 +11,9 @@ import {
 } from '../domain/user';
 import type { UserDocument, UserModels } from './user.model';
 
+/** The reserved address of an erased account (`erasedEmail` of @crm/contracts). */
+const ERASED_ADDRESS = /@erased\.invalid$/i;
+
 function toUser(doc: UserDocument): User {
   return {
     id: String(doc._id),
@@ -143,9 +146,17 @@ export class MongoUserRepository implements UserRepository {
     }
   }
 
-  async page({ page, limit, search, roles }: UserPageQuery): Promise<{ items: User[]; total: number }> {
+  async page({
+    page,
+    limit,
+    search,
+    roles,
+    includeErased = false,
+  }: UserPageQuery): Promise<{ items: User[]; total: number }> {
     const filter: Record<string, unknown> = {};
     if (roles?.length) filter.rol = { $in: roles };
+    // An erased account keeps only its id and a reserved address (see privacy.service.ts).
+    if (!includeErased) filter.email = { $not: ERASED_ADDRESS };
     if (search) {
       const pattern = new RegExp(escapeRegex(search), 'i');
       const alternatives: Record<string, RegExp>[] = [{ name: pattern }, { email: pattern }];

@@ -55,6 +55,8 @@ export interface AccountPolicy {
   invitationTtlMs: number;
   /** The same for a doctor or admin an admin invited. */
   staffInvitationTtlMs: number;
+  /** Roles that must set up a second factor (an invitation says so only to them). */
+  mfaRequiredRoles?: readonly Role[];
 }
 
 export interface PersonInput {
@@ -363,6 +365,7 @@ export class AccountService {
             expiresAt: expiresAt.toISOString(),
             channel,
             ...(rol === 'PACIENT' ? {} : { rol }),
+            mfaRequired: this.policy.mfaRequiredRoles?.includes(rol) ?? false,
           },
           correlationIdOrNew(),
         ),

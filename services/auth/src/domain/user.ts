@@ -40,6 +40,8 @@ export interface UserPageQuery {
   limit: number;
   search: string;
   roles?: Role[];
+  /** Erased accounts ("Paciente eliminado") are left out unless asked for. */
+  includeErased?: boolean;
 }
 
 /** Persistence the account rules need. Every write takes the events to publish with it (outbox). */

@@ -12,9 +12,10 @@ import { invitationEmail } from '../mail/templates/invitation.templates';
 export function invitationMailHandlers(mailer: Mailer, publicUrl: string, profile: CentreProfileReader) {
   return [
     on(userInvited, async (event) => {
-      const { name, email, token, expiresAt, channel, rol } = event.data;
+      const { name, email, token, expiresAt, channel, rol, mfaRequired } = event.data;
       const centre = await profile.current();
-      const link = `${publicUrl}/reset-password/${encodeURIComponent(token)}`;
+      // `?invitation=1`: the page is titled "Crear contraseña", as the e-mail's button says.
+      const link = `${publicUrl}/reset-password/${encodeURIComponent(token)}?invitation=1`;
       const validDays = Math.max(
         1,
         Math.round((Date.parse(expiresAt) - Date.parse(event.occurredAt)) / 86_400_000),
@@ -22,7 +23,7 @@ export function invitationMailHandlers(mailer: Mailer, publicUrl: string, profil
       await mailer.send({
         to: email,
         senderName: centre.senderName,
-        ...invitationEmail(centre, name, link, channel, validDays, rol),
+        ...invitationEmail(centre, name, link, channel, validDays, rol, mfaRequired),
         messageId: `<${event.id}@crm.events>`,
       });
     }),

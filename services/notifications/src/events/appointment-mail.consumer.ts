@@ -12,7 +12,6 @@ import {
   type EventEnvelope,
 } from '@crm/contracts';
 import { on } from '@crm/event-bus';
-import { senderAddress } from '../config';
 import type { CentreProfileReader } from '../data/centre-profile.client';
 import type { PatientAccessReader } from '../data/patient-access.store';
 import { buildIcs } from '../mail/ics';
@@ -52,7 +51,6 @@ type AppointmentEvent = EventEnvelope<
 export function appointmentMailHandlers(
   mailer: Mailer,
   publicUrl: string,
-  mailFrom: string,
   profile: CentreProfileReader,
   /** Who can sign in; without it every patient is assumed to (the e-mail links to their area). */
   access?: PatientAccessReader,
@@ -63,7 +61,6 @@ export function appointmentMailHandlers(
       !access || event.data.by?.rol === 'PACIENT' || (await access.canSignIn(event.data.pacientId)) === true;
     return reachable ? `${publicUrl}/user` : undefined;
   };
-  const organizerEmail = senderAddress(mailFrom);
 
   const calendar = (
     centre: CentreProfileData,
@@ -81,7 +78,8 @@ export function appointmentMailHandlers(
       summary: `Cita en ${centre.brandName}`,
       description: `Reconocimiento médico. ${centrePlace(centre)}.`,
       location: centre.address,
-      organizer: { name: centre.senderName, email: organizerEmail },
+      // Calendar replies and "contact the organiser" reach the centre, not the sending mailbox.
+      organizer: { name: centre.senderName, email: centre.email },
       stamp: new Date(event.occurredAt),
       method,
     }),

@@ -1,6 +1,7 @@
 import nodemailer from 'nodemailer';
 import { isErasedAddress } from '@crm/contracts';
 import { senderAddress } from '../config';
+import type { CentreProfileReader } from '../data/centre-profile.client';
 import type { Email } from './templates/layout';
 
 export interface Attachment {
@@ -13,6 +14,8 @@ export interface OutgoingMail extends Email {
   to: string;
   /** The sender's display name (the centre profile's `senderName`); the address is `MAIL_FROM`'s. */
   senderName: string;
+  /** Where replies go: the centre profile's contact e-mail (the sender address is only `MAIL_FROM`). */
+  replyTo?: string;
   attachments?: Attachment[];
   /** Stable per event, so a redelivered event that is sent twice is at least recognisable. */
   messageId?: string;
@@ -32,12 +35,13 @@ export function smtpMailer(smtpUrl: string, mailFrom: string): Mailer {
     socketTimeout: 10000,
   });
   return {
-    async send({ to, senderName, subject, html, text, attachments, messageId }) {
+    async send({ to, senderName, replyTo, subject, html, text, attachments, messageId }) {
       // An erased account's address receives nothing (a late event about an erased patient).
       if (isErasedAddress(to)) return;
       await transport.sendMail({
         from: { name: senderName, address },
         to,
+        ...(replyTo ? { replyTo } : {}),
         subject,
         html,
         text,
@@ -46,5 +50,19 @@ export function smtpMailer(smtpUrl: string, mailFrom: string): Mailer {
       });
     },
     close: () => transport.close(),
+  };
+}
+
+/**
+ * Every e-mail answers to the centre: a reply goes to the centre profile's contact e-mail (read when
+ * the e-mail is sent, so an admin's change applies at once), whatever address `MAIL_FROM` sends from.
+ */
+export function replyingToCentre(mailer: Mailer, profile: CentreProfileReader): Mailer {
+  return {
+    async send(mail) {
+      const replyTo = mail.replyTo ?? (await profile.current()).email;
+      await mailer.send({ ...mail, replyTo });
+    },
+    close: () => mailer.close(),
   };
 }

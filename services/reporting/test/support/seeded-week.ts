@@ -116,3 +116,22 @@ export function seededWeek() {
   ];
   return { from: '2024-06-03', to: '2024-06-09', events };
 }
+
+/**
+ * 10–16 June 2024, amounts in cents: Monday 10 09:00 web (attended, record 1,25 €, driving licence),
+ * Tuesday 11 09:00 web (attended, record 0,50 €, weapons). So small that the charts' value axes need
+ * decimals too.
+ */
+export function centsWeek() {
+  const c1 = appointment('2024-06-10T08:00:00.000Z', 'patient');
+  const c2 = appointment('2024-06-11T08:00:00.000Z', 'patient');
+  const events: EventEnvelope[] = [
+    c1.booked(),
+    c1.attended('2024-06-10T08:20:00Z'),
+    c1.record('created', 1, 1.25, DRIVING, '2024-06-10T08:20:00Z'),
+    c2.booked(),
+    c2.attended('2024-06-11T08:20:00Z'),
+    c2.record('created', 1, 0.5, WEAPONS, '2024-06-11T08:20:00Z'),
+  ];
+  return { from: '2024-06-10', to: '2024-06-16', events };
+}

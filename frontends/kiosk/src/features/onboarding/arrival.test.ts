@@ -1,4 +1,4 @@
-import { heldAppointmentIn, planForHeld } from './arrival';
+import { arrivalDate, heldAppointmentIn, planForHeld } from './arrival';
 
 const held = {
   id: '6561f0c2a1b2c3d4e5f60718',
@@ -45,5 +45,15 @@ describe('planForHeld', () => {
   it('offers "be seen now" for another day, or later today before the window opens', () => {
     expect(planForHeld({ ...held, status: 'booked' })).toBe('offer');
     expect(planForHeld({ ...held, status: 'booked', today: true })).toBe('offer');
+  });
+});
+
+describe('arrivalDate', () => {
+  it('takes the first well-formed date, the check-in answer before the booking one', () => {
+    expect(arrivalDate({ date: '2026-12-12T10:01:00.000Z' }, { date: '2026-12-12T10:00:00.000Z' })).toBe(
+      '2026-12-12T10:01:00.000Z',
+    );
+    expect(arrivalDate(undefined, { date: '2026-12-12T10:00:00.000Z' })).toBe('2026-12-12T10:00:00.000Z');
+    expect(arrivalDate({}, { date: 'not a date' }, null)).toBeUndefined();
   });
 });

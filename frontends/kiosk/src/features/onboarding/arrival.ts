@@ -29,10 +29,23 @@ export function heldAppointmentIn(status: number, body: unknown): HeldAppointmen
   return { id, date, status: heldStatus, today: today === true, checkInOpen: checkInOpen === true };
 }
 
-/** The appointment the patient is told about once their arrival is registered. */
+/**
+ * The appointment the patient is told about once their arrival is registered (a walk-in just booked
+ * included): always the server's instant, never the terminal's clock.
+ */
 export interface RegisteredArrival {
-  /** ISO instant of the appointment's start. */
+  /** ISO instant of the appointment's start, as the server answered it. */
   date: string;
-  /** A walk-in the kiosk has just booked (no appointment time worth telling). */
-  walkIn: boolean;
+}
+
+/**
+ * The instant "¡Todo listo!" tells: the first well-formed `date` among the answers, newest first
+ * (the check-in's answer, then the booking's or the 409's appointment).
+ */
+export function arrivalDate(...answers: ({ date?: unknown } | null | undefined)[]): string | undefined {
+  for (const answer of answers) {
+    const date = answer?.date;
+    if (typeof date === 'string' && !Number.isNaN(Date.parse(date))) return date;
+  }
+  return undefined;
 }

@@ -8,6 +8,32 @@ import './cookie-consent.css';
  * loader and the social-media pixel are declared; consent box bottom right, preferences on the left;
  * default language "en" carrying the Spanish strings.
  */
+/** A control a person may be typing into (or choosing in) at the moment the banner appears. */
+function isEditing(element: Element | null): boolean {
+  if (!element || element.closest('#cc-main')) return false;
+  return (
+    element instanceof HTMLInputElement ||
+    element instanceof HTMLTextAreaElement ||
+    element instanceof HTMLSelectElement ||
+    (element instanceof HTMLElement && element.isContentEditable)
+  );
+}
+
+/**
+ * The library moves the focus to a `tabindex=-1` box of the banner 100 ms after showing it and again
+ * when its fade-in ends: on a first visit that took the keyboard away from a field being typed into
+ * (an e-mail typed at a normal pace kept its first three letters). While a field has the focus, that
+ * automatic focus is skipped; keyboard users still reach the banner's buttons with Tab.
+ */
+function keepTypingFocus(modal: HTMLElement): void {
+  for (const box of modal.querySelectorAll<HTMLElement>('[tabindex="-1"]')) {
+    const focus = box.focus.bind(box);
+    box.focus = (options?: FocusOptions) => {
+      if (!isEditing(document.activeElement)) focus(options);
+    };
+  }
+}
+
 export const COOKIE_CONSENT_CONFIG: CookieConsent.CookieConsentConfig = {
   // Shown to automated browsers too (tests, audits): they must see what a visitor sees.
   hideFromBots: false,
@@ -17,6 +43,9 @@ export const COOKIE_CONSENT_CONFIG: CookieConsent.CookieConsentConfig = {
     path: '/',
     sameSite: 'Lax',
     secure: window.location.protocol === 'https:',
+  },
+  onModalReady: ({ modalName, modal }) => {
+    if (modalName === 'consentModal') keepTypingFocus(modal);
   },
   guiOptions: {
     consentModal: { layout: 'box', position: 'bottom right', equalWeightButtons: true },

@@ -5,7 +5,8 @@ export function confirmationEmail(centre: MailCentre, name: string, link: string
     subject: 'Confirme su cuenta',
     greetingName: name,
     paragraphs: [
-      `Gracias por registrarse en ${centre.brandName}. Para activar su cuenta y poder reservar su cita, confirme su correo electrónico.`,
+      `Gracias por registrarse en ${centre.brandName}. Ya puede reservar su cita; para activar su cuenta, confirme su correo electrónico.`,
+      'Hágalo cuanto antes: una cita reservada desde una cuenta sin confirmar se libera si el correo sigue sin confirmar a tiempo.',
       'El enlace es válido durante 48 horas.',
     ],
     action: { label: 'Confirmar mi cuenta', url: link },

@@ -45,8 +45,18 @@ export function appointmentBookedEmail(
 }
 
 /** What the cancellation means for the fee (SPEC §9), when the cancellation says it. */
-function refundSentence(centre: MailCentre, refundable: boolean | undefined, forfeited = false): string[] {
+function refundSentence(
+  centre: MailCentre,
+  refundable: boolean | undefined,
+  byPatient: boolean,
+  forfeited = false,
+): string[] {
   if (refundable === undefined) return [];
+  // The patient did not cancel: the notice period is not theirs to have kept.
+  if (!byPatient)
+    return refundable
+      ? ['Le devolveremos el importe pagado.']
+      : ['Si ya había pagado la cita, contacte con nosotros para tramitar el importe.'];
   const hours = centre.prices.refundWindowHours;
   if (!refundable && forfeited)
     return [
@@ -88,7 +98,7 @@ export function appointmentCancelledEmail(
       byPatient
         ? `Hemos cancelado su cita del ${when}, como nos ha pedido.`
         : `El centro ha cancelado su cita del ${when}.`,
-      ...refundSentence(centre, refundable, refundForfeited),
+      ...refundSentence(centre, refundable, byPatient, refundForfeited),
       'Puede reservar una nueva cita cuando quiera.',
     ],
     action: { label: 'Reservar una cita', url: bookingUrl },

@@ -11,6 +11,8 @@ export function invitationEmail(
   channel: 'staff' | 'kiosk' | 'staffAccount',
   validDays: number,
   rol?: string,
+  /** The role must set up a second factor at the first sign-in; otherwise none is announced. */
+  mfaRequired = false,
 ): Email {
   const validity = `El enlace es válido durante ${validDays === 1 ? '1 día' : `${validDays} días`} y solo puede usarse una vez. Si caduca, use «¿Olvidó su contraseña?» en la página de acceso.`;
   if (channel === 'staffAccount')
@@ -19,7 +21,9 @@ export function invitationEmail(
       greetingName: name,
       paragraphs: [
         `Le han dado de alta en la gestión de ${centre.brandName} como ${rol === 'ADMIN' ? 'administrador/a' : 'médico/a'}.`,
-        'Cree su contraseña con el botón siguiente. Al entrar por primera vez se le pedirá que configure la verificación en dos pasos con una aplicación de autenticación en su móvil.',
+        mfaRequired
+          ? 'Cree su contraseña con el botón siguiente. Al entrar por primera vez se le pedirá que configure la verificación en dos pasos con una aplicación de autenticación en su móvil.'
+          : 'Cree su contraseña con el botón siguiente; después podrá entrar en la gestión con su correo electrónico y esa contraseña.',
         validity,
       ],
       action: { label: 'Crear mi contraseña', url: link },

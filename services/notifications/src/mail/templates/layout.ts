@@ -58,7 +58,7 @@ export function brandedEmail(
 ${body}${button}
 ${footnote ? `<p style="margin:16px 0 0;font-size:13px;color:#555">${escapeHtml(footnote)}</p>` : ''}
 </td></tr>
-<tr><td style="padding:16px 24px;font-size:12px;line-height:1.5;color:#777;border-top:1px solid #e5e9ec">${escapeHtml(centre.brandName)} · ${escapeHtml(contact)}<br>Este es un mensaje automático; por favor, no responda a este correo.</td></tr>
+<tr><td style="padding:16px 24px;font-size:12px;line-height:1.5;color:#777;border-top:1px solid #e5e9ec">${escapeHtml(centre.brandName)} · ${escapeHtml(contact)}<br>Si responde a este correo, su mensaje llegará al centro.</td></tr>
 </table></td></tr></table></body></html>`;
   const text = [
     `Hola ${greetingName}:`,

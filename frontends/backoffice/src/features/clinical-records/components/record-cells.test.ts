@@ -31,9 +31,9 @@ describe('record list cells', () => {
         priceType: 'GROSS',
         currency: 'EUR',
       }),
-    ).toBe('54 EUR');
+    ).toBe('54 €');
     expect(metadataCellText({ name: 't', label: 'T', type: 'NUMBER', value: 54, priceType: 'GROSS' })).toBe(
-      '54 EUR',
+      '54 €',
     );
     expect(
       metadataCellText({
@@ -49,8 +49,10 @@ describe('record list cells', () => {
       '15/01/2027',
     );
     expect(metadataCellText({ name: 'n', label: 'N', type: 'NUMBER', value: 53.58, priceType: 'NET' })).toBe(
-      '53.58',
+      '53,58 €',
     );
+    // Plain numbers read the Spanish way, beside amounts such as "10,00 €".
+    expect(metadataCellText({ name: 'w', label: 'Peso (kg)', type: 'NUMBER', value: 72.5 })).toBe('72,5');
     expect(metadataCellText({ name: 'o', label: 'O', type: 'TEXT', value: '' })).toBe('');
     expect(metadataCellText(undefined)).toBe('');
   });

@@ -1,4 +1,5 @@
 import type { MetadataEntry, RecordView } from '@crm/contracts';
+import { formatAmount, formatNumber } from '@crm/web-kit/format';
 import { formatCentreDate } from './form-builder/centre-time';
 
 /**
@@ -13,14 +14,18 @@ export function metadataColumns(records: readonly RecordView[]): { name: string;
 
 /**
  * A stored metadata value as a table cell: a picklist's label ("10 años"), a date as dd/MM/yyyy at
- * the centre, the GROSS with its currency ("54 EUR"), anything else as stored.
+ * the centre, amounts and numbers in Spanish ("54 €", "53,58 €", "72,5"), anything else as stored.
  */
 export function metadataCellText(entry: MetadataEntry | undefined): string {
   if (!entry || entry.value === undefined || entry.value === null || entry.value === '') return '';
-  if (entry.priceType === 'GROSS') return `${entry.value} ${entry.currency ?? 'EUR'}`;
+  const amount = typeof entry.value === 'number' ? entry.value : undefined;
+  if (entry.priceType === 'GROSS' && amount !== undefined)
+    return formatAmount(amount, entry.currency ?? 'EUR', 0);
   if (entry.selectedLabel) return entry.selectedLabel;
   if (entry.type === 'DATE' || entry.parseOutput === 'date')
     return formatCentreDate(String(entry.value)) || String(entry.value);
+  if (entry.priceType && amount !== undefined) return formatAmount(amount, entry.currency ?? 'EUR');
+  if (amount !== undefined) return formatNumber(amount);
   return String(entry.value);
 }
 

@@ -11,7 +11,8 @@ import {
   YAxis,
 } from 'recharts';
 import type { ReportSummary } from '@crm/contracts';
-import { formatMoney, formatPercent, shortDay } from './format';
+import { formatAmount, formatNumber } from '@crm/web-kit/format';
+import { formatPercent, shortDay } from './format';
 
 /** Colours of the web-kit palette, readable on white and distinct for the three channels. */
 const COLOURS = {
@@ -54,7 +55,7 @@ function dayFrame(
   return [
     <CartesianGrid key="grid" strokeDasharray="3 3" vertical={false} />,
     <XAxis key="day" dataKey="day" fontSize={12} />,
-    <YAxis key="value" fontSize={12} width={32} {...valueAxis} />,
+    <YAxis key="value" fontSize={12} width={32} tickFormatter={formatNumber} {...valueAxis} />,
     <Tooltip key="tooltip" formatter={format} />,
     ...(legend ? [<Legend key="legend" />] : []),
   ];
@@ -100,7 +101,7 @@ export default function DashboardCharts({ summary }: { summary: ReportSummary })
     type,
     revenue,
   }));
-  const money = (value: unknown) => formatMoney(Number(value), summary.currency);
+  const money = (value: unknown) => formatAmount(Number(value), summary.currency);
   const pct = (value: unknown) => formatPercent(Number(value) / 100);
   /** A chart of days with one stack of bars. */
   const dayBars = (
@@ -145,7 +146,7 @@ export default function DashboardCharts({ summary }: { summary: ReportSummary })
       <Chart title="Ingresos por tipo de certificado">
         <BarChart data={certificates} layout="vertical" margin={{ left: 8, right: 16 }}>
           <CartesianGrid strokeDasharray="3 3" horizontal={false} />
-          <XAxis type="number" fontSize={12} />
+          <XAxis type="number" fontSize={12} tickFormatter={formatNumber} />
           <YAxis type="category" dataKey="type" width={140} fontSize={12} />
           <Tooltip formatter={money} />
           <Bar isAnimationActive={false} dataKey="revenue" name="Ingresos" fill={COLOURS.staff} />

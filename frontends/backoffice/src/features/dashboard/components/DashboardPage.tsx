@@ -1,9 +1,10 @@
 import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { ApiError, useSession } from '@crm/web-kit';
+import { formatAmount } from '@crm/web-kit/format';
 import { TextField } from '@crm/web-kit/forms';
 import { AlertNotice, PageHeader } from '@/components';
 import { useReportSummary } from '../api/get-report-summary';
-import { formatMoney, formatPercent, isoDay } from './format';
+import { formatPercent, isoDay } from './format';
 import './dashboard.css';
 
 // The chart library is only downloaded when the charts are drawn (this page, with figures).
@@ -133,7 +134,7 @@ export default function DashboardPage() {
             </div>
             <div>
               <dt>Ingresos</dt>
-              <dd data-figure="revenue">{formatMoney(totals.revenue, data.currency)}</dd>
+              <dd data-figure="revenue">{formatAmount(totals.revenue, data.currency)}</dd>
             </div>
           </dl>
           <p className="bo-dashboard__note">

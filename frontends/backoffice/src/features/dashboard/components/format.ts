@@ -1,15 +1,3 @@
-const euros = new Map<string, Intl.NumberFormat>();
-
-/** "1.234,50 €" */
-export function formatMoney(amount: number, currency = 'EUR'): string {
-  let format = euros.get(currency);
-  if (!format) {
-    format = new Intl.NumberFormat('es-ES', { style: 'currency', currency, maximumFractionDigits: 2 });
-    euros.set(currency, format);
-  }
-  return format.format(amount);
-}
-
 const percent = new Intl.NumberFormat('es-ES', { style: 'percent', maximumFractionDigits: 1 });
 /** 0.0714 → "7,1 %" */
 export const formatPercent = (ratio: number): string => percent.format(ratio);

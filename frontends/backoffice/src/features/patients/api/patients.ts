@@ -11,17 +11,25 @@ export interface PatientsQuery {
   page: number;
   limit: number;
   search: string;
+  /** Also list erased accounts ("Paciente eliminado"), which the server leaves out by default. */
+  includeErased?: boolean;
 }
 
-/** GET /users/pacients?page&limit&search — the paged patient list (README "Decisions"). */
-export const getPatientsPage = ({ page, limit, search }: PatientsQuery) =>
-  api.get<PacientsPage>('/users/pacients', { query: { page, limit, search } });
+/** GET /users/pacients?page&limit&search[&includeErased=true] — the paged patient list (README "Decisions"). */
+export const getPatientsPage = ({ page, limit, search, includeErased }: PatientsQuery) =>
+  api.get<PacientsPage>('/users/pacients', {
+    query: { page, limit, search, includeErased: includeErased ? 'true' : undefined },
+  });
 
 export const usePatientsPage = (query: PatientsQuery) =>
-  useSWR(['backoffice:patients', query.page, query.limit, query.search], () => getPatientsPage(query), {
-    keepPreviousData: true,
-    revalidateOnFocus: false,
-  });
+  useSWR(
+    ['backoffice:patients', query.page, query.limit, query.search, Boolean(query.includeErased)],
+    () => getPatientsPage(query),
+    {
+      keepPreviousData: true,
+      revalidateOnFocus: false,
+    },
+  );
 
 /** GET /dates/userid/{id} — the patient and their active appointment(s). */
 export const usePatientAppointments = (id: string | undefined) =>

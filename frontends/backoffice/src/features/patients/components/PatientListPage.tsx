@@ -37,10 +37,11 @@ const columns = [
  */
 export default function PatientListPage() {
   const [search, setSearch] = useState('');
+  const [includeErased, setIncludeErased] = useState(false);
   const debouncedSearch = useDebouncedValue(search.trim());
   const limit = usePageSize(6, 10);
-  const { page, server } = useServerPages(`${debouncedSearch}|${limit}`);
-  const { data, error, isLoading } = usePatientsPage({ page, limit, search: debouncedSearch });
+  const { page, server } = useServerPages(`${debouncedSearch}|${limit}|${includeErased}`);
+  const { data, error, isLoading } = usePatientsPage({ page, limit, search: debouncedSearch, includeErased });
 
   return (
     <TablePage
@@ -56,7 +57,20 @@ export default function PatientListPage() {
       server={server(data)}
       totalNoun={['paciente', 'pacientes']}
       getRowId={(p) => p._id}
-      toolbar={<SearchBox label="Buscar paciente" value={search} onChange={setSearch} />}
+      toolbar={
+        <>
+          <SearchBox label="Buscar paciente" value={search} onChange={setSearch} />
+          {/* Erased accounts keep only "Paciente eliminado": hidden unless asked for. */}
+          <label className="bo-checkbox">
+            <input
+              type="checkbox"
+              checked={includeErased}
+              onChange={(event) => setIncludeErased(event.target.checked)}
+            />
+            Mostrar cuentas eliminadas
+          </label>
+        </>
+      }
     />
   );
 }

@@ -22,7 +22,7 @@ export function ChoiceStep({ held, busy, onSeeNow, onKeep }: ChoiceStepProps) {
         Ya tiene una cita
       </h1>
       <p className="kiosk-message kiosk-message--strong" data-testid="kiosk-appointment-time">
-        Su cita es {appointmentWhen(held.date, { sayToday: true })}
+        Su cita es {appointmentWhen(held.date)}
       </p>
       <p className="kiosk-message">¿Prefiere ser atendido ahora? Si es así, anularemos esa cita.</p>
       <button type="button" className="wk-button kiosk-button" disabled={busy} onClick={onSeeNow}>

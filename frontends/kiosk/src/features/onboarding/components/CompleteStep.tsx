@@ -3,8 +3,8 @@ import type { RegisteredArrival } from '../arrival';
 import { appointmentWhen } from './appointment-time';
 
 /**
- * Step 3 (SPEC §2): "¡Todo listo!", the waiting message, "Hecho". A patient checked in for an
- * appointment they had booked also reads its time ("Su cita es a las 10:00").
+ * Step 3: "¡Todo listo!", the appointment's date and time (the one checked in, or the walk-in just
+ * booked: "Su cita es hoy, 12/12/2026, a las 10:00"), the waiting message, "Hecho".
  */
 export function CompleteStep({ arrival, onDone }: { arrival?: RegisteredArrival; onDone(): void }) {
   const ref = useFocusOnMount<HTMLHeadingElement>();
@@ -13,12 +13,12 @@ export function CompleteStep({ arrival, onDone }: { arrival?: RegisteredArrival;
       <h1 ref={ref} className="kiosk-title" tabIndex={-1}>
         ¡Todo listo!
       </h1>
-      {arrival && !arrival.walkIn && (
+      {arrival && (
         <p className="kiosk-message kiosk-message--strong" data-testid="kiosk-appointment-time">
-          Su cita es {appointmentWhen(arrival.date)}
+          Su cita es {appointmentWhen(arrival.date, { withDate: true })}
         </p>
       )}
-      <p className="kiosk-message">En breve seras atendido por nuestro personal. Gracias por tu paciencia.</p>
+      <p className="kiosk-message">En breve le atenderá nuestro personal. Gracias por su paciencia.</p>
       <button type="button" className="wk-button kiosk-button" onClick={onDone}>
         Hecho
       </button>

@@ -8,10 +8,12 @@ interface DetailsStepProps {
   onNameChange(name: string): void;
   onPhoneChange(phone: string): void;
   onSubmit(): void;
+  /** "Volver": back to the e-mail step, what was typed kept. */
+  onBack(): void;
 }
 
-/** Step 2 (SPEC §2): "Ya casi", only the missing name and/or phone, "Continuar con Cita". */
-export function DetailsStep({ state, onNameChange, onPhoneChange, onSubmit }: DetailsStepProps) {
+/** Step 2: "Ya casi", only the missing name and/or phone, "Continuar con Cita", and "Volver". */
+export function DetailsStep({ state, onNameChange, onPhoneChange, onSubmit, onBack }: DetailsStepProps) {
   const ref = useFocusOnMount<HTMLFormElement>();
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -42,9 +44,20 @@ export function DetailsStep({ state, onNameChange, onPhoneChange, onSubmit }: De
           onValueChange={onPhoneChange}
         />
       )}
-      <button type="submit" className="wk-button kiosk-button" disabled={state.busy}>
-        {state.saving ? 'Guardando…' : 'Continuar con Cita'}
-      </button>
+      {/* Side by side where they fit (a landscape screen keeps the whole step in view), else stacked. */}
+      <div className="kiosk-actions">
+        <button type="submit" className="wk-button kiosk-button" disabled={state.busy}>
+          {state.saving ? 'Guardando…' : 'Continuar con Cita'}
+        </button>
+        <button
+          type="button"
+          className="wk-button wk-button--secondary kiosk-button"
+          disabled={state.busy}
+          onClick={onBack}
+        >
+          Volver
+        </button>
+      </div>
     </form>
   );
 }

@@ -11,7 +11,7 @@ export function KeptStep({ held, onDone }: { held: HeldAppointment; onDone(): vo
         ¡Hasta pronto!
       </h1>
       <p className="kiosk-message kiosk-message--strong" data-testid="kiosk-appointment-time">
-        Le esperamos {appointmentWhen(held.date, { sayToday: true })}
+        Le esperamos {appointmentWhen(held.date)}
       </p>
       <p className="kiosk-message">Su cita se mantiene como estaba.</p>
       <button type="button" className="wk-button kiosk-button" onClick={onDone}>

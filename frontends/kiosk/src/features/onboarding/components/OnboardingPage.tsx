@@ -63,6 +63,7 @@ export default function OnboardingPage() {
             onNameChange={flow.setName}
             onPhoneChange={flow.setPhone}
             onSubmit={flow.submitDetails}
+            onBack={flow.goBack}
           />
         )}
         {state.step === 'choice' && state.held && (

@@ -5,11 +5,11 @@ export const isTodayAtCentre = (instant: string, now: number = Date.now()): bool
   formatDate(instant) === formatDate(now);
 
 /**
- * When an appointment is, as the kiosk says it (centre's time, 24-hour clock): "a las 10:00" today
- * (or "hoy a las 10:00" with `sayToday`), "el 12/12/2026 a las 10:00" another day.
+ * When an appointment is, as the kiosk says it (centre's time, 24-hour clock): "hoy a las 10:00"
+ * today ("hoy, 12/12/2026, a las 10:00" with `withDate`), "el 12/12/2026 a las 10:00" another day.
  */
-export function appointmentWhen(instant: string, { sayToday = false, now = Date.now() } = {}): string {
+export function appointmentWhen(instant: string, { withDate = false, now = Date.now() } = {}): string {
   const time = `a las ${formatTime(instant)}`;
-  if (isTodayAtCentre(instant, now)) return sayToday ? `hoy ${time}` : time;
-  return `el ${formatDate(instant)} ${time}`;
+  if (!isTodayAtCentre(instant, now)) return `el ${formatDate(instant)} ${time}`;
+  return withDate ? `hoy, ${formatDate(instant)}, ${time}` : `hoy ${time}`;
 }

@@ -6,7 +6,7 @@ import { bookWalkIn } from '../api/book-walk-in';
 import { checkInPatient } from '../api/check-in';
 import { fetchPatientByEmail } from '../api/fetch-patient-by-email';
 import { savePatient } from '../api/save-patient';
-import { heldAppointmentIn, planForHeld, type RegisteredArrival } from '../arrival';
+import { arrivalDate, heldAppointmentIn, planForHeld, type RegisteredArrival } from '../arrival';
 import { planAfterLookup, type AskedFields } from '../onboarding-plan';
 import { patientIdOf, type KioskPatient, type SaveOperation } from '../types';
 
@@ -93,15 +93,19 @@ const heldIn = (error: unknown) =>
 type Next = Partial<OnboardingState> | null;
 
 /**
- * Checks the patient in for the appointment they hold (or the walk-in just booked). A 409 means
- * someone checked them in a moment ago: they are registered all the same.
+ * Checks the patient in for the appointment they hold (or the walk-in just booked, `booked` being the
+ * booking's answer). A 409 means someone checked them in a moment ago: they are registered all the
+ * same. The time told is the server's (the check-in's answer, else the booking's).
  */
-async function checkInFor(patientId: string, arrival: RegisteredArrival): Promise<Next> {
+async function checkInFor(patientId: string, booked: { date?: string } | undefined): Promise<Next> {
+  const done = (date: string | undefined): Next => ({
+    step: 'complete',
+    arrival: date ? { date } : undefined,
+  });
   try {
-    const checkedIn = await checkInPatient(patientId);
-    return { step: 'complete', arrival: { ...arrival, date: checkedIn?.date ?? arrival.date } };
+    return done(arrivalDate(await checkInPatient(patientId), booked));
   } catch (error) {
-    if (error instanceof ApiError && error.status === 409) return { step: 'complete', arrival };
+    if (error instanceof ApiError && error.status === 409) return done(arrivalDate(booked));
     alertFailure(MESSAGES.kiosk.bookingFailed, error);
     return null;
   }
@@ -109,12 +113,11 @@ async function checkInFor(patientId: string, arrival: RegisteredArrival): Promis
 
 /** The patient already holds `held`: registered, check it in, or offer "be seen now". */
 function afterHeld(patientId: string, held: HeldAppointment): Promise<Next> | Next {
-  const arrival = { date: held.date, walkIn: false };
   switch (planForHeld(held)) {
     case 'registered':
-      return { step: 'complete', arrival };
+      return { step: 'complete', arrival: { date: held.date } };
     case 'checkIn':
-      return checkInFor(patientId, arrival);
+      return checkInFor(patientId, held);
     case 'offer':
       return { step: 'choice', held };
   }
@@ -139,7 +142,7 @@ async function registerArrival(patientId: string | undefined): Promise<Next> {
     alertFailure(MESSAGES.kiosk.bookingFailed, error);
     return null;
   }
-  return checkInFor(patientId, { date: walkIn?.date ?? new Date().toISOString(), walkIn: true });
+  return checkInFor(patientId, walkIn);
 }
 
 /**
@@ -175,6 +178,9 @@ export function useOnboardingFlow() {
         operation: plan.operation,
         asks: plan.asks,
         ...shown,
+        // Back from "Ya casi" ("Volver"): what the person typed there is kept for the fields asked again.
+        ...(plan.asks.name && state.name ? { name: state.name } : {}),
+        ...(plan.asks.phone && state.phone ? { phone: state.phone } : {}),
         fieldErrors: {},
       });
       return;
@@ -182,7 +188,7 @@ export function useOnboardingFlow() {
     // Known and complete: nothing to ask, register the arrival straight away.
     const next = await registerArrival(plan.patientId);
     patch({ busy: false, operation: plan.operation, ...shown, ...next });
-  }, [state.email, patch]);
+  }, [state.email, state.name, state.phone, patch]);
 
   const submitDetails = useCallback(async () => {
     patch({ busy: true, saving: true, fieldErrors: {} });
@@ -238,7 +244,7 @@ export function useOnboardingFlow() {
     let next: Next;
     try {
       const walkIn = await beSeenNow(patientId);
-      next = await checkInFor(patientId, { date: walkIn?.date ?? new Date().toISOString(), walkIn: true });
+      next = await checkInFor(patientId, walkIn);
       // Swapped, but the check-in failed: the appointment shown is cancelled now, so the choice is
       // gone. "Bienvenido" with the e-mail kept: "Continuar" finds the walk-in and checks it in.
       if (!next) next = { step: 'email', held: undefined };
@@ -255,6 +261,23 @@ export function useOnboardingFlow() {
     patch({ busy: false, ...next });
   }, [state, patch]);
 
+  /**
+   * "Volver" on "Ya casi": back to the e-mail, kept as typed; the name and phone typed on "Ya casi"
+   * are kept for when it is asked again, the server's prefilled values are not.
+   */
+  const goBack = useCallback(
+    () =>
+      setState((current) => ({
+        ...current,
+        step: 'email',
+        name: current.asks.name ? current.name : '',
+        phone: current.asks.phone ? current.phone : '',
+        asks: INITIAL_ONBOARDING.asks,
+        fieldErrors: {},
+      })),
+    [],
+  );
+
   /** "Mantener mi cita": nothing changes on the server. */
   const keepAppointment = useCallback(() => patch({ step: 'kept' }), [patch]);
 
@@ -269,6 +292,7 @@ export function useOnboardingFlow() {
     submitDetails,
     seeNow,
     keepAppointment,
+    goBack,
     reset,
   };
 }

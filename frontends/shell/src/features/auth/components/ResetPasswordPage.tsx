@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useNavigate, useParams } from 'react-router-dom';
+import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { homeForRole, MESSAGES, preloadDialogs, showSuccess, useServerForm, useSession } from '@crm/web-kit';
 import { FormAlert, PasswordField } from '@crm/web-kit/forms';
 import { resetPassword } from '../api/reset-password';
@@ -19,12 +19,15 @@ export const PASSWORD_SET = {
 
 /**
  * Reset password (SPEC §2.2): new password twice, then "Enviar". Also the page of the invitation
- * e-mail (patients registered by staff or at the kiosk). The answer names the account, so the page
+ * e-mail (patients registered by staff or at the kiosk, staff invited by an admin). The answer names the account, so the page
  * signs in with the new password and the person goes straight to their area; should that sign-in
  * fail, the sign-in page.
  */
 export default function ResetPasswordPage() {
-  usePageTitle('Restablecer Contraseña');
+  // An invitation's link (`?invitation=1`) creates the first password: the page says so.
+  const [search] = useSearchParams();
+  const title = search.get('invitation') === '1' ? 'Crear contraseña' : 'Restablecer Contraseña';
+  usePageTitle(title);
   const { token = '' } = useParams();
   const navigate = useNavigate();
   const session = useSession();
@@ -54,7 +57,7 @@ export default function ResetPasswordPage() {
   };
 
   return (
-    <AuthCard title="Restablecer Contraseña" onSubmit={onSubmit}>
+    <AuthCard title={title} onSubmit={onSubmit}>
       <FormAlert message={errors.general} />
       <PasswordField
         label="Nueva Contraseña"

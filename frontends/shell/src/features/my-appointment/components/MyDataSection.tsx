@@ -7,6 +7,9 @@ import './my-data.css';
 
 const FIELDS = ['password'] as const;
 
+/** The server's own message for an empty password (DELETE /users/me). */
+export const PASSWORD_REQUIRED = 'La contraseña es obligatoria';
+
 /**
  * "Mis datos" (issue 18): a copy of everything the centre holds about the patient (PDF or JSON),
  * and the erasure of the account, confirmed with the password.
@@ -16,7 +19,7 @@ export function MyDataSection() {
   const [erasing, setErasing] = useState(false);
   const [password, setPassword] = useState('');
   const [downloading, setDownloading] = useState(false);
-  const { errors, busy, run, fieldProps } = useServerForm(FIELDS);
+  const { errors, setErrors, busy, run, fieldProps } = useServerForm(FIELDS);
 
   const download = async (format: 'pdf' | 'json') => {
     setDownloading(true);
@@ -31,6 +34,12 @@ export function MyDataSection() {
 
   const erase = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    // A missing password is said before the irreversible warning, not after it.
+    if (!password) {
+      setErrors({ fields: { password: PASSWORD_REQUIRED } });
+      return;
+    }
+    setErrors({ fields: {} });
     const sure = await confirmDialog({
       title: '¿Eliminar su cuenta?',
       text: 'Se borrarán su nombre, correo y teléfono, y se cancelará su cita reservada. No se puede deshacer.',

@@ -2,7 +2,7 @@ import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import type { ViewField } from '@crm/contracts';
 import { fieldProblem } from './field-view';
 import { FieldControl } from './FieldControl';
-import type { FormValues } from './form-values';
+import { withChange, type FormValues } from './form-values';
 import { computedDisplay, formTotals } from './totals';
 import { visibleFieldNames } from './visibility';
 import './dynamic-form.css';
@@ -60,7 +60,7 @@ export function DynamicForm({
     const invalid = fields.some((field) => shown.has(field.name) && fieldProblem(field, values[field.name]));
     if (!busy && !invalid) onSubmit(values);
   };
-  const change = (name: string, value: string) => setValues((old) => ({ ...old, [name]: value }));
+  const change = (name: string, value: string) => setValues((old) => withChange(fields, old, name, value));
 
   return (
     <form className="cr-form" onSubmit={submit} aria-label={label} aria-busy={busy}>

@@ -108,7 +108,7 @@ describe('editing: a stored date maps back to its option within 15 days (SPEC §
     const edit = valuesFromRecord(SEEDED_FIELDS, stored.metadata, APPOINTMENT_DATE);
     expect(edit).toMatchObject({
       ...DRIVING_RENEWAL,
-      weight: '72.5', // stored as the number 72.5
+      weight: '72,5', // stored as the number 72.5, shown as typed (not "72.5")
       checkupFee: '19',
       dgtFee: '24.58',
       taxType: 'Porcentaje',

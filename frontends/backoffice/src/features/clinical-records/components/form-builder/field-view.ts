@@ -40,6 +40,9 @@ function kindOf(field: ViewField): ControlKind {
   }
 }
 
+/** Whether the field is typed as a number (a decimal keyboard, "72,5"). */
+export const isTypedAsNumber = (field: ViewField): boolean => kindOf(field) === 'number';
+
 export function fieldView(field: ViewField): FieldView {
   const kind = kindOf(field);
   return {

@@ -1,11 +1,13 @@
 import type { MetadataEntry, ViewField } from '@crm/contracts';
 import {
+  followingOption,
   findOption,
   matchDurationOption,
   optionValue,
   parseIsoDate,
   relativeDurationToDate,
 } from '@crm/view-config';
+import { isTypedAsNumber } from './field-view';
 
 /**
  * What the form holds while the user types: one string per field, as the inputs show it
@@ -15,6 +17,12 @@ export type FormValues = Record<string, string>;
 
 /** `yyyy-mm-dd` of an instant, the value of an `<input type="date">` (UTC, as the server reads it back). */
 export const toDateInput = (date: Date): string => date.toISOString().slice(0, 10);
+
+/**
+ * A stored number as a number field shows it to be edited: a decimal comma, as the doctor typed it
+ * ("72,5", not "72.5"), no thousands separator (the field reads its text back with `parseNumber`).
+ */
+const numberInput = (value: number): string => String(value).replace('.', ',');
 
 /** A configured `defaultValue` as the input shows it. */
 function defaultInput(field: ViewField, anchorDate: Date): string {
@@ -29,6 +37,7 @@ function defaultInput(field: ViewField, anchorDate: Date): string {
     const date = relativeDurationToDate(value, anchorDate) ?? parseIsoDate(value);
     return date ? toDateInput(date) : '';
   }
+  if (typeof value === 'number' && isTypedAsNumber(field)) return numberInput(value);
   return String(value);
 }
 
@@ -58,6 +67,7 @@ export function storedToInput(field: ViewField, stored: unknown, anchorDate: Dat
     const date = parseIsoDate(stored);
     return date ? toDateInput(date) : String(stored);
   }
+  if (typeof stored === 'number' && isTypedAsNumber(field)) return numberInput(stored);
   return String(stored);
 }
 
@@ -77,4 +87,25 @@ export function valuesFromRecord(
       values[field.name] = storedToInput(field, entry.value, anchorDate);
   }
   return values;
+}
+
+/**
+ * The values after `name` changed to `value`: a price picklist with an option named after the choice
+ * follows it (validity "10 años" → the DGT fee "10 años — 24,58 €"); the others keep their value.
+ */
+export function withChange(
+  fields: readonly ViewField[],
+  values: FormValues,
+  name: string,
+  value: string,
+): FormValues {
+  const next = { ...values, [name]: value };
+  const changed = fields.find((field) => field.name === name);
+  if (changed?.fieldType !== 'PICKLIST' || changed.price) return next;
+  for (const field of fields) {
+    if (field.name === name) continue;
+    const option = followingOption(field, value);
+    if (option) next[field.name] = optionValue(option);
+  }
+  return next;
 }

@@ -20,7 +20,7 @@ describe('defaults and conditional sub-fields (SPEC §3, §4)', () => {
     expect(seeded()).toMatchObject({
       hearing: 'Normal',
       checkupFee: '19',
-      dgtFee: '0',
+      dgtFee: '',
       dgtManagement: '10',
       extraReport: '0',
       discount: '0',

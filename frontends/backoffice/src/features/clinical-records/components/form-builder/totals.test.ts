@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ViewField } from '@crm/contracts';
 import { validateMetadata, viewFieldsSchema } from '@crm/view-config';
-import { defaultValues, type FormValues } from './form-values';
+import { defaultValues, withChange, type FormValues } from './form-values';
 import { createRecordPayload } from './payload';
 import { APPOINTMENT_DATE, DRIVING_RENEWAL, SEEDED_FIELDS } from './seeded-form.fixture';
 import { computedDisplay, currencyOf, formTotals } from './totals';
@@ -28,14 +28,14 @@ describe('live prices of the seeded form (SPEC §4, §9)', () => {
     expect(total('Permiso de conducir')).toBe(54);
     expect(total('Licencia de armas')).toBe(19);
     expect(total('Estudios')).toBe(19);
-    // The exempt driver still pays the DGT management.
+    // Before a DGT fee is chosen only the management counts (the field is required, with no default).
     expect(formTotals(SEEDED_FIELDS, seeded({ certificateType: 'Permiso de conducir' })).net).toBe(29);
   });
 
   it('reproduces the 10-year driving renewal: 19 + 24.58 + 10 = 53.58 EUR net, 54 EUR gross', () => {
     const values = seeded(DRIVING_RENEWAL);
     expect(formTotals(SEEDED_FIELDS, values)).toEqual({ net: 53.58, tax: 0, gross: 54 });
-    expect(shows(values)).toEqual({ net: '53.58', total: '54 EUR' });
+    expect(shows(values)).toEqual({ net: '53,58 €', total: '54 €' });
   });
 
   it('takes each DGT fee of the validity picklist by its option value', () => {
@@ -65,7 +65,7 @@ describe('live prices of the seeded form (SPEC §4, §9)', () => {
   it('applies the TAX as a percentage of the net when taxType is "Porcentaje": 21 % → 11.25, gross 65', () => {
     const values = seeded({ ...DRIVING_RENEWAL, taxType: 'Porcentaje', tax: '21' });
     expect(formTotals(SEEDED_FIELDS, values)).toEqual({ net: 53.58, tax: 11.25, gross: 65 });
-    expect(shows(values)).toEqual({ net: '53.58', total: '65 EUR' });
+    expect(shows(values)).toEqual({ net: '53,58 €', total: '65 €' });
   });
 
   it('adds the TAX as a flat amount for any other taxType: 53.58 + 2 = 55.58 → 56', () => {
@@ -154,10 +154,35 @@ describe('price rules on a custom configuration', () => {
   it('shows the GROSS with EUR when the configuration names no currency, else with its currency', () => {
     const gross = fields.find((candidate) => candidate.name === 'gross')!;
     expect(currencyOf(gross)).toBe('EUR');
-    expect(computedDisplay(gross, { net: 25, tax: 7, gross: 32 })).toBe('32 EUR');
+    expect(computedDisplay(gross, { net: 25, tax: 7, gross: 32 })).toBe('32 €');
     expect(
       computedDisplay({ ...gross, price: { type: 'GROSS', currency: 'USD' } }, { net: 1, tax: 0, gross: 1 }),
-    ).toBe('1 USD');
+    ).toBe('1 US$');
     expect(computedDisplay(fields[2]!, { net: 1, tax: 0, gross: 1 })).toBeUndefined();
+  });
+});
+
+describe('the DGT fee of a driving licence', () => {
+  it('has no preselected exemption: the field starts empty and is required', () => {
+    expect(field('dgtFee').defaultValue).toBeUndefined();
+    expect(field('dgtFee').required).toBe(true);
+    expect(seeded().dgtFee).toBe('');
+  });
+
+  it('follows the chosen validity: "10 años" picks 24,58 € and the total becomes 54 €', () => {
+    let values = seeded({ certificateType: 'Permiso de conducir' });
+    values = withChange(SEEDED_FIELDS, values, 'validity', '10 años');
+    expect(values.dgtFee).toBe('24.58');
+    expect(shows(values)).toEqual({ net: '53,58 €', total: '54 €' });
+    values = withChange(SEEDED_FIELDS, values, 'validity', '2 años');
+    expect(formTotals(SEEDED_FIELDS, values).net).toBe(19 + 9.83 + 10);
+  });
+
+  it('keeps the fee when the validity has no fee of its own ("6 meses"), and a fee chosen by hand', () => {
+    let values = withChange(SEEDED_FIELDS, seeded(), 'validity', '10 años');
+    values = withChange(SEEDED_FIELDS, values, 'validity', '6 meses');
+    expect(values.dgtFee).toBe('24.58');
+    values = withChange(SEEDED_FIELDS, values, 'dgtFee', '0');
+    expect(values.dgtFee).toBe('0');
   });
 });

@@ -9,6 +9,7 @@ import {
   TAX_TYPE_FIELD,
   type PriceTotals,
 } from '@crm/view-config';
+import { formatAmount } from '@crm/web-kit/format';
 import type { FormValues } from './form-values';
 import { isHiddenConstant, visibleFieldNames } from './visibility';
 
@@ -44,11 +45,11 @@ export function formTotals(fields: readonly ViewField[], values: FormValues): Pr
 export const currencyOf = (field: ViewField): string => field.price?.currency ?? DEFAULT_CURRENCY;
 
 /**
- * What a read-only computed field shows: NET its amount with cents ("53.58"), GROSS the rounded
- * whole amount with its currency ("54 EUR"). Undefined for any other field.
+ * What a read-only computed field shows, in Spanish like the option prices beside it: NET with cents
+ * ("53,58 €"), GROSS the rounded whole amount ("54 €"). Undefined for any other field.
  */
 export function computedDisplay(field: ViewField, totals: PriceTotals): string | undefined {
-  if (field.price?.type === 'NET') return totals.net.toFixed(2);
-  if (field.price?.type === 'GROSS') return `${totals.gross} ${currencyOf(field)}`;
+  if (field.price?.type === 'NET') return formatAmount(totals.net, currencyOf(field));
+  if (field.price?.type === 'GROSS') return formatAmount(totals.gross, currencyOf(field), 0);
   return undefined;
 }
