@@ -111,7 +111,12 @@ it('books a free weekday slot of next month after the confirmation, and /user sh
   // The slot is no longer offered.
   await page.goto(`${stack.gatewayUrl}/dates`);
   await page.getByRole('button', { name: 'Mes siguiente' }).click();
-  await page.locator('.wk-calendar__day:not(.wk-calendar__day--weekend):not([disabled])').nth(2).click();
+  await page
+    .locator(
+      '.wk-calendar__day:not(.wk-calendar__day--weekend):not(.wk-calendar__day--closed):not([disabled])',
+    )
+    .nth(2)
+    .click();
   await page.locator('.wk-slot').first().waitFor();
   expect(await page.locator(`.wk-slot[data-slot="${slot}"]`).count()).toBe(0);
 });

@@ -317,7 +317,9 @@ describe('screenshots of the main pages', () => {
         if (name === 'dates') {
           await page.getByRole('button', { name: 'Mes siguiente' }).click();
           await page
-            .locator('.wk-calendar__day:not(.wk-calendar__day--weekend):not([disabled])')
+            .locator(
+              '.wk-calendar__day:not(.wk-calendar__day--weekend):not(.wk-calendar__day--closed):not([disabled])',
+            )
             .first()
             .click();
           await page.locator('.wk-slot').first().waitFor();

@@ -73,7 +73,12 @@ it('joins the waiting list of a full day, and books the freed slot from the e-ma
   await page.waitForURL('**/user');
   await page.goto(`${stack.gatewayUrl}/dates`);
   await page.getByRole('button', { name: 'Mes siguiente' }).click();
-  await page.locator('.wk-calendar__day:not(.wk-calendar__day--weekend):not([disabled])').nth(6).click();
+  await page
+    .locator(
+      '.wk-calendar__day:not(.wk-calendar__day--weekend):not(.wk-calendar__day--closed):not([disabled])',
+    )
+    .nth(6)
+    .click();
   await page.getByText(/No hay Horiarios disponibles/).waitFor();
   await page.getByRole('button', { name: 'Avisarme si queda un hueco' }).click();
   expect(await answerDialog(page)).toMatchObject({ title: 'Lista de espera' });

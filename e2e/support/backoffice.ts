@@ -1,19 +1,21 @@
 import moment from 'moment-timezone';
 import type { Page } from 'playwright-core';
+import { dayStatus } from '@crm/contracts';
 import { answerDialog, type SeenDialog } from './dialogs';
 import { BOOTSTRAP, createConfirmedPatient, type Stack } from './product';
 
 const CENTRE_TZ = 'Atlantic/Canary';
 
 /**
- * The weekdays (Monday to Friday) of next month at the centre, as "YYYY-MM-DD": always in the future,
- * and what the calendars show after one "Mes siguiente".
+ * The open weekdays (Monday to Friday, no public holiday) of next month at the centre, as
+ * "YYYY-MM-DD": always in the future, and what the calendars offer after one "Mes siguiente".
  */
 export function nextMonthWeekdays(now = Date.now()): string[] {
   const first = moment.tz(now, CENTRE_TZ).startOf('month').add(1, 'month');
   const days: string[] = [];
   for (const day = first.clone(); day.month() === first.month(); day.add(1, 'day')) {
-    if (day.day() !== 0 && day.day() !== 6) days.push(day.format('YYYY-MM-DD'));
+    if (day.day() !== 0 && day.day() !== 6 && dayStatus(day.format('YYYY-MM-DD')).open)
+      days.push(day.format('YYYY-MM-DD'));
   }
   return days;
 }

@@ -144,6 +144,9 @@ export async function startHarness<N extends string>(options: HarnessOptions<N>)
     PUBLIC_URL: 'http://crm.test',
     EVENTS_EXCHANGE: `${id}.events`,
     QUEUE_PREFIX: id,
+    // Tests run at any hour: the kiosk's walk-ins are not bound to the centre's opening hours here
+    // (the rule itself is tested with a fixed clock, and with WALK_IN_HOURS=opening where it matters).
+    WALK_IN_HOURS: 'any',
     ...options.env,
   };
   const running: Partial<Record<N, RunningDeployable>> = {};

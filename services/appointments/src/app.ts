@@ -62,7 +62,15 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
   });
   const clock = () => new Date();
   const lifecycle = new LifecycleService(appointments, transitions, undefined, refundWindow);
-  const bookings = new BookingService(appointments, transitions, lifecycle, directory, clock, calendar);
+  const bookings = new BookingService(
+    appointments,
+    transitions,
+    lifecycle,
+    directory,
+    clock,
+    calendar,
+    config.WALK_IN_HOURS,
+  );
   const moves = new RescheduleService(
     appointments,
     new MongoSlotHolds(models, runtime.kickOutbox),

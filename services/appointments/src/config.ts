@@ -27,6 +27,11 @@ export const appointmentsEnvSchema = serviceEnvSchema.extend({
     .number()
     .positive()
     .default(UNCONFIRMED_RELEASE_DEFAULTS.beforeStartMinutes),
+  /**
+   * `opening` (default): the kiosk books walk-ins only within the opening hours of an open day;
+   * `any`: whenever the admin has not closed the day (test environments, see slot-rules.ts).
+   */
+  WALK_IN_HOURS: z.enum(['opening', 'any']).default('opening'),
   UNCONFIRMED_RELEASE_INTERVAL_MS: z.coerce.number().int().positive().default(60_000),
   /** How long a freed slot offered to the waiting list is held for its patient (issue 17)… */
   WAITLIST_OFFER_MINUTES: z.coerce.number().positive().default(15),

@@ -72,6 +72,7 @@ describe('cancellations and their refund', () => {
     expect(moved.refundForfeited).toBe(true);
     expect((await stack.api.get('/dates/currentDate', patient!.token)).body).toEqual({
       date: target,
+      status: 'booked',
       refundForfeited: true,
     });
 

@@ -141,7 +141,10 @@ describe('closing a day that has appointments', () => {
     expect(notice!.Text).toContain('el centro estará cerrado (Obras en la consulta)');
     expect(notice!.Text).toContain('Cambiar cita');
     expect(notice!.HTML).toMatch(/href="[^"]*\/user"[^>]*>\s*Cambiar cita/);
-    expect((await stack.api.get('/dates/currentDate', patient.token)).body).toEqual({ date });
+    expect((await stack.api.get('/dates/currentDate', patient.token)).body).toEqual({
+      date,
+      status: 'booked',
+    });
 
     // Saving the profile again (same closures) tells nobody twice.
     await saveClosures(closures, closedWithAppointment, true);

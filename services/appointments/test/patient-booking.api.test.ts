@@ -40,7 +40,10 @@ describe('a patient books for themself (POST /dates)', () => {
     expect(response.status).toBe(201);
     expect(response.body).toEqual({ id: expect.stringMatching(/^[a-f0-9]{24}$/), date, name: patient.name });
 
-    expect((await stack.api.get('/dates/currentDate', patient.token)).body).toEqual({ date });
+    expect((await stack.api.get('/dates/currentDate', patient.token)).body).toEqual({
+      date,
+      status: 'booked',
+    });
     const event = await events.waitFor(
       (m) => m.routingKey === 'appointments.appointment.booked.v1' && m.body.data.id === response.body.id,
     );
@@ -266,7 +269,7 @@ describe('a patient cancels their appointment (DELETE /dates/:date)', () => {
     await book(owner, date);
     const response = await stack.api.delete(`/dates/${encodeURIComponent(date)}`, intruder.token);
     expect(response.status).toBe(404);
-    expect((await stack.api.get('/dates/currentDate', owner.token)).body).toEqual({ date });
+    expect((await stack.api.get('/dates/currentDate', owner.token)).body).toEqual({ date, status: 'booked' });
   });
 
   it('answers 400 to a value that is not a date', async () => {

@@ -126,6 +126,23 @@ describe('closures and the kiosk’s opening hours', () => {
     expect(walkInRefusal(new Date(open.getTime() + 60_000), open, NO_CLOSURES)).toBeUndefined();
   });
 
+  it('with WALK_IN_HOURS=any books walk-ins at night, at weekends and on public holidays, not on days the admin closed', () => {
+    const at = (wall: string) => {
+      const now = new Date(canary(wall));
+      return [new Date(now.getTime() + 60_000), now] as const;
+    };
+    expect(walkInRefusal(...at('2026-11-27 22:32'), NO_CLOSURES, 'any')).toBeUndefined();
+    expect(walkInRefusal(...at('2026-11-28 03:00'), NO_CLOSURES, 'any')).toBeUndefined();
+    expect(walkInRefusal(...at('2026-12-25 10:00'), NO_CLOSURES, 'any')).toBeUndefined();
+    const closedByAdmin = {
+      ...NO_CLOSURES,
+      closures: [{ from: '2026-12-28', to: '2026-12-30', reason: 'Obras' }],
+    };
+    expect(walkInRefusal(...at('2026-12-29 23:00'), closedByAdmin, 'any')).toBe(
+      'El centro está cerrado hoy (Obras): no se pueden registrar citas',
+    );
+  });
+
   it('refuses walk-ins on public holidays, closures and after a shortened day’s closing time', () => {
     const walkInAt = (wall: string) => {
       const now = new Date(canary(wall));

@@ -37,7 +37,10 @@ describe('doctors and admins book for a patient (POST /dates/admin)', () => {
     });
     const [mail] = await stack.mail.waitForMessagesTo(patient.email, 1);
     expect(mail!.Subject).toMatch(/^Cita confirmada: /);
-    expect((await stack.api.get('/dates/currentDate', patient.token)).body).toEqual({ date });
+    expect((await stack.api.get('/dates/currentDate', patient.token)).body).toEqual({
+      date,
+      status: 'booked',
+    });
   });
 
   it('answers 409 "El paciente ya tiene una cita reservada" when the patient has an active appointment', async () => {
@@ -100,6 +103,7 @@ describe('the kiosk books a walk-in (POST /dates/service)', () => {
     expect((await stack.api.get('/dates/booked')).body).not.toContain(response.body.date);
     expect((await stack.api.get('/dates/currentDate', patient.token)).body).toEqual({
       date: response.body.date,
+      status: 'booked',
     });
   });
 

@@ -221,6 +221,7 @@ describe('invitations of patients registered by staff or at the kiosk', () => {
     expect(signIn.body).toMatchObject({ id: created.body.data.id, confirmed: true });
     expect((await stack.api.get('/dates/currentDate', signIn.body.sessiontoken)).body).toEqual({
       date: booked.body.date,
+      status: 'booked',
     });
   });
 

@@ -1,6 +1,7 @@
 import {
   CENTRE_PROFILE_SEED,
   CENTRE_TIME_ZONE,
+  dayStatus,
   type CentreProfile,
   type CentreProfileBody,
 } from '@crm/contracts';
@@ -52,7 +53,7 @@ async function patient(label: string) {
 /** A slot at `HH:mm` on the first weekday three weeks from now (centre time). */
 function slot(time: string): string {
   const day = moment.tz(CENTRE_TIME_ZONE).add(3, 'weeks').startOf('day');
-  while (day.isoWeekday() > 5) day.add(1, 'day');
+  while (day.isoWeekday() > 5 || !dayStatus(day.format('YYYY-MM-DD')).open) day.add(1, 'day');
   return moment.tz(`${day.format('YYYY-MM-DD')} ${time}`, 'YYYY-MM-DD HH:mm', CENTRE_TIME_ZONE).toISOString();
 }
 
@@ -80,7 +81,9 @@ it('sends the booking e-mail and its .ics with the address and sender an admin h
   expect(before.ics).toContain(`\r\nLOCATION:${icsText(CENTRE_PROFILE_SEED.address)}\r\n`);
   expect(fromOf(before.mail)).toEqual({ Name: CENTRE_PROFILE_SEED.senderName, Address: mailAddress });
   expect(replyToOf(before.mail)).toEqual([CENTRE_PROFILE_SEED.email]);
-  expect(before.ics).toContain(`\r\nORGANIZER;CN="${CENTRE_PROFILE_SEED.senderName}":mailto:${CENTRE_PROFILE_SEED.email}\r\n`);
+  expect(before.ics).toContain(
+    `\r\nORGANIZER;CN="${CENTRE_PROFILE_SEED.senderName}":mailto:${CENTRE_PROFILE_SEED.email}\r\n`,
+  );
 
   const changed: CentreProfileBody = {
     ...CENTRE_PROFILE_SEED,
@@ -110,7 +113,9 @@ it('sends the booking e-mail and its .ics with the address and sender an admin h
   expect(after.mail.HTML).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
   expect(after.ics).toContain(`\r\nLOCATION:${icsText(changed.address)}\r\n`);
   // Replies and the calendar's organiser are the centre's e-mail; the sender stays MAIL_FROM's.
-  expect(after.ics).toContain('\r\nORGANIZER;CN="Citas Reconocimientos Vegueta":mailto:hola@vegueta.test\r\n');
+  expect(after.ics).toContain(
+    '\r\nORGANIZER;CN="Citas Reconocimientos Vegueta":mailto:hola@vegueta.test\r\n',
+  );
   expect(replyToOf(after.mail)).toEqual(['hola@vegueta.test']);
   expect(after.ics).toContain('\r\nSUMMARY:Cita en Reconocimientos Vegueta\r\n');
   expect(after.ics).not.toContain(icsText(CENTRE_PROFILE_SEED.address));

@@ -25,7 +25,7 @@ import { checkInOpen, checkInOpensAt, isCurrent, isToday } from './lifecycle.rul
 import { eventData, type LifecycleService } from './lifecycle.service';
 import type { Patient, PatientDirectory } from './patient';
 import { PUBLIC_HOLIDAYS_ONLY, type CentreCalendar } from './centre-calendar';
-import { slotRefusal, slotsOfDay, startOfLocalDay, walkInRefusal } from './slot-rules';
+import { slotRefusal, slotsOfDay, startOfLocalDay, walkInRefusal, type WalkInHours } from './slot-rules';
 
 /** The caller of a request: who they are and the bearer token to ask the auth service with. */
 export interface Caller extends Actor {
@@ -57,6 +57,7 @@ export class BookingService {
     private readonly patients: PatientDirectory,
     private readonly clock: () => Date = () => new Date(),
     private readonly calendar: CentreCalendar = PUBLIC_HOLIDAYS_ONLY,
+    private readonly walkInHours: WalkInHours = 'opening',
   ) {}
 
   /** `POST /dates`: a patient books a grid slot for themself. */
@@ -77,7 +78,7 @@ export class BookingService {
   async bookWalkIn(caller: Caller, pacientId: string, date?: Date): Promise<Appointment> {
     const now = this.clock();
     const when = date ?? walkInInstant(now);
-    const refusal = walkInRefusal(when, now, await this.calendar.closures());
+    const refusal = walkInRefusal(when, now, await this.calendar.closures(), this.walkInHours);
     if (refusal) throw dateRefused(refusal);
     return this.book(await this.patientForStaff(caller, pacientId), when, caller, 'kiosk');
   }
@@ -89,7 +90,8 @@ export class BookingService {
    * one that can be checked in now (or is), 409 with it.
    */
   async seeNow(caller: Caller, pacientId: string): Promise<Appointment> {
-    const refusal = walkInRefusal(walkInInstant(this.clock()), this.clock(), await this.calendar.closures());
+    const now = this.clock();
+    const refusal = walkInRefusal(walkInInstant(now), now, await this.calendar.closures(), this.walkInHours);
     if (refusal) throw dateRefused(refusal);
     const patient = await this.patientForStaff(caller, pacientId);
     for (let attempt = 1; ; attempt++) {

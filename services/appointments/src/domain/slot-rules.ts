@@ -96,6 +96,14 @@ function closureRefusal(instant: Date, closures: CentreClosures, walkIn: boolean
   return undefined;
 }
 
+function closedByAdmin(instant: Date, closures: CentreClosures): string | undefined {
+  const day = local(instant).format('YYYY-MM-DD');
+  const closed =
+    closures.localHolidays.some((holiday) => holiday.date === day) ||
+    closures.closures.some((closure) => closure.from <= day && day <= closure.to);
+  return closed ? closureRefusal(instant, closures, true) : undefined;
+}
+
 /** Why a grid slot cannot be booked at `now` (Spanish message for the 400), or undefined. */
 export function slotRefusal(instant: Date, now: Date, closures: CentreClosures): string | undefined {
   const problem = slotProblem(instant, now);
@@ -104,12 +112,25 @@ export function slotRefusal(instant: Date, now: Date, closures: CentreClosures):
 }
 
 /**
+ * When the kiosk books walk-ins: `opening`, within the day's opening hours on a day the centre is
+ * open (the product); `any`, whenever the admin has not closed the day (a local holiday or a closed
+ * period) — for test environments whose clock is not a working day's (CI at night, at weekends).
+ */
+export type WalkInHours = 'opening' | 'any';
+
+/**
  * Why the kiosk cannot book a walk-in at `instant` (now + 60 s), or undefined: only within the day's
  * opening hours, on a day the centre is open.
  */
-export function walkInRefusal(instant: Date, now: Date, closures: CentreClosures): string | undefined {
+export function walkInRefusal(
+  instant: Date,
+  now: Date,
+  closures: CentreClosures,
+  hours: WalkInHours = 'opening',
+): string | undefined {
   const problem = walkInProblem(instant, now);
   if (problem) return SLOT_MESSAGES[problem];
+  if (hours === 'any') return closedByAdmin(instant, closures);
   const wall = local(instant);
   if (!isOpeningWeekday(wall.isoWeekday()) || !isWithinOpeningHours(wall.hours() * 60 + wall.minutes()))
     return `El centro está cerrado ahora: no se pueden registrar citas. ${SLOT_MESSAGES.closed}`;

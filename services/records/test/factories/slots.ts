@@ -1,3 +1,5 @@
+import { dayStatus } from '@crm/contracts';
+
 /**
  * Distinct bookable slots (ISO instants) for one test file. 10:00–11:45Z and 17:00–18:45Z on a
  * weekday are inside the opening hours in Atlantic/Canary both in winter (UTC+0) and in summer
@@ -30,7 +32,8 @@ export function slotAllocator(daysAhead = 7) {
     next(): string {
       for (;;) {
         const weekday = day.getUTCDay();
-        if (weekday !== 0 && weekday !== 6 && index < times.length) {
+        const open = dayStatus(day.toISOString().slice(0, 10)).open;
+        if (weekday !== 0 && weekday !== 6 && open && index < times.length) {
           return `${day.toISOString().slice(0, 10)}T${times[index++]}:00.000Z`;
         }
         day.setUTCDate(day.getUTCDate() + 1);
