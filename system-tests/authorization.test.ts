@@ -168,7 +168,12 @@ describe('object-level access: one patient never reaches another patient’s dat
   beforeAll(async () => {
     owner = await signUpPatient(stack, 'owner');
     other = await signUpPatient(stack, 'other');
-    const booked = await stack.api.post('/dates', { date: slots.next() }, owner.token);
+    // Seen today (a walk-in, inside its check-in window), so that its record marks it attended.
+    const booked = await stack.api.post(
+      '/dates/service',
+      { pacientId: owner.id },
+      actors.SERVICE_ACCOUNT.token,
+    );
     expect(booked.status).toBe(201);
     appointmentId = booked.body.id;
     const record = await stack.api.post(

@@ -121,6 +121,13 @@ describe('closed days offer no slots (GET /dates/slots)', () => {
     );
     expect(bad.status).toBe(400);
     expect(bad.body.message).toBe('La fecha final no puede ser anterior a la inicial');
+    // An empty body would reopen every closed day: refused, and the closures stay.
+    const empty = await stack.api.put('/config/centre/closures', {}, staff.ADMIN);
+    expect(empty.status).toBe(400);
+    expect(empty.body.message).toBe('Envíe los festivos locales, los cierres o las jornadas reducidas');
+    expect((await stack.api.get('/config/centre')).body.closures.localHolidays).toEqual(
+      closures.localHolidays,
+    );
   });
 });
 

@@ -3,6 +3,7 @@
  * be asked for again, and patients registered by staff or at the kiosk without a password are
  * invited by e-mail to set one. Real infrastructure: MongoDB, RabbitMQ, Redis and Mailpit.
  */
+import { upcomingSlots } from '../../appointments/src/domain/slot-rules';
 import { BOOTSTRAP, startStack, uniqueEmail, type Stack } from '../../../test-support/stack';
 
 let stack: Stack;
@@ -183,16 +184,20 @@ describe('invitations of patients registered by staff or at the kiosk', () => {
     await pause(1500);
     expect(await stack.mail.messagesTo(person.email)).toHaveLength(0);
 
-    // Booked at the kiosk (not by the patient): the worker knows this patient can sign in.
-    const kiosk = await stack.signIn(BOOTSTRAP.kiosk.email, BOOTSTRAP.kiosk.password);
-    expect((await stack.api.post('/dates/service', { pacientId: created.body.id }, kiosk)).status).toBe(201);
+    // Booked by the doctor (not by the patient): the worker knows this patient can sign in.
+    const slot = upcomingSlots(new Date(Date.now() + 9 * 86_400_000))
+      .next()
+      .value!.toISOString();
+    expect(
+      (await stack.api.post('/dates/admin', { date: slot, pacientId: created.body.id }, doctor)).status,
+    ).toBe(201);
     const [booking] = await stack.mail.waitForMessagesTo(person.email, 1, 20000);
     expect(booking!.Subject).toMatch(/^Cita confirmada/);
     expect(booking!.Text).toContain('http://crm.test/user');
     expect(booking!.Text).toContain('cancele la cita desde su área de paciente');
   });
 
-  it('a kiosk walk-in gets the invitation; its booking e-mail does not promise the patient area', async () => {
+  it('a kiosk walk-in gets the invitation; its registration e-mail does not promise the patient area', async () => {
     const kiosk = await stack.signIn(BOOTSTRAP.kiosk.email, BOOTSTRAP.kiosk.password);
     const email = uniqueEmail('invited-kiosk');
     const created = await stack.api.post(
@@ -205,11 +210,11 @@ describe('invitations of patients registered by staff or at the kiosk', () => {
     expect(booked.status).toBe(201);
 
     const mails = await stack.mail.waitForMessagesTo(email, 2, 20000);
-    const booking = mails.find((m) => m.Subject.startsWith('Cita confirmada'))!;
+    // Already at the centre: told it is registered, with no calendar file and no area to go to.
+    const booking = mails.find((m) => m.Subject === 'Registrado en el centro')!;
     expect(booking).toBeDefined();
     expect(booking.Text).not.toContain('http://crm.test/user');
     expect(booking.Text).not.toMatch(/área de paciente/);
-    expect(booking.Text).toContain('avísenos por teléfono o por correo electrónico');
 
     const invitation = mails.find((m) => m.Subject.startsWith('Cree su contraseña'))!;
     expect(invitation.Text).toContain('terminal de recepción');

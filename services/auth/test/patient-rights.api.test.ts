@@ -20,11 +20,12 @@ import { slotAllocator } from '../../appointments/test/support/slots';
 
 let stack: Stack;
 let doctor: Staff;
+let kiosk: Staff;
 const slots = slotAllocator(12);
 
 beforeAll(async () => {
   stack = await startStack({ components: ['auth', 'notifications', 'config', 'appointments', 'records'] });
-  doctor = (await staffOf(stack)).DOCTOR;
+  ({ DOCTOR: doctor, SERVICE_ACCOUNT: kiosk } = await staffOf(stack));
 }, 60_000);
 afterAll(async () => {
   await stack?.stop();
@@ -33,7 +34,10 @@ afterAll(async () => {
 /** A patient with a booked appointment and, for an earlier one, a clinical record. */
 async function patientWithHistory(name: string) {
   const patient = await registerPatient(stack, doctor.token, name);
-  const examined = await bookFor(stack, doctor.token, patient, slots.next());
+  // Seen today (a walk-in, inside its check-in window, so that its record marks it attended).
+  const walkIn = await stack.api.post('/dates/service', { pacientId: patient.id }, kiosk.token);
+  expect(walkIn.status).toBe(201);
+  const examined = { id: walkIn.body.id as string, date: walkIn.body.date as string };
   const record = await stack.api.post(
     '/records',
     { userId: patient.id, dateId: examined.id, metadata: metadataOf() },
@@ -155,7 +159,9 @@ describe('GET /users/pacients and erased accounts', () => {
     expect(byName.body.pacients.map((p: { _id: string }) => p._id)).not.toContain(patient.id);
 
     const asked = await stack.api.get(`/users/pacients?search=${search}&includeErased=true`, doctor.token);
-    expect(asked.body.pacients).toEqual([expect.objectContaining({ _id: patient.id, name: 'Paciente eliminado' })]);
+    expect(asked.body.pacients).toEqual([
+      expect.objectContaining({ _id: patient.id, name: 'Paciente eliminado' }),
+    ]);
     const users = await stack.api.get(`/users?search=${search}&includeErased=true`, doctor.token);
     expect(users.body.users).toHaveLength(1);
 

@@ -133,12 +133,8 @@ describe('booking e-mail and the patient area', () => {
 
   it.each([
     ['booked by the patient', booked('PACIENT', 'unknown'), true],
-    ['booked at the kiosk for a patient with a password', booked('SERVICE_ACCOUNT', 'withPassword'), true],
-    [
-      'booked at the kiosk for a patient without a password',
-      booked('SERVICE_ACCOUNT', 'withoutPassword'),
-      false,
-    ],
+    ['booked by a doctor for a patient with a password', booked('DOCTOR', 'withPassword'), true],
+    ['booked by a doctor for a patient without a password', booked('DOCTOR', 'withoutPassword'), false],
     ['booked by a doctor for a patient the worker has not heard of', booked('DOCTOR', 'unknown'), false],
   ])('%s: links to the area only if the patient can enter it', async (_case, event, promised) => {
     await handler(event, context);
@@ -146,5 +142,13 @@ describe('booking e-mail and the patient area', () => {
     expect(mail!.text.includes('http://crm.test/user')).toBe(promised);
     expect(/área de paciente/.test(mail!.text)).toBe(promised);
     if (!promised) expect(mail!.text).toContain('avísenos por teléfono o por correo electrónico');
+  });
+
+  it('tells a kiosk walk-in, already at the centre, only that it is registered: no area, no calendar file', async () => {
+    await handler(booked('SERVICE_ACCOUNT', 'withPassword'), context);
+    const [mail] = sent;
+    expect(mail!.subject).toBe('Registrado en el centro');
+    expect(mail!.text).not.toContain('http://crm.test/user');
+    expect(mail!.attachments ?? []).toHaveLength(0);
   });
 });

@@ -79,6 +79,21 @@ export const centreClosuresBody = z.object({
 }) satisfies z.ZodType<CentreClosures, unknown>;
 export type CentreClosuresBody = z.input<typeof centreClosuresBody>;
 
+const CLOSURE_KEYS = ['localHolidays', 'closures', 'shortenedDays'] as const;
+
+/**
+ * `PUT /config/centre/closures`: the closures as a whole, replacing the stored ones. A body that
+ * names none of the three lists (empty, or not JSON at all) is refused rather than read as
+ * "no closures", which would reopen every closed day.
+ */
+export const centreClosuresPutBody = z
+  .custom<Record<string, unknown>>(
+    (body) =>
+      typeof body === 'object' && body !== null && CLOSURE_KEYS.some((key) => key in (body as object)),
+    { message: 'Envíe los festivos locales, los cierres o las jornadas reducidas' },
+  )
+  .pipe(centreClosuresBody);
+
 /** Official DGT fee by validity of the renewed driving licence, in years (SPEC §9). */
 export const DGT_FEE_VALIDITIES = ['10', '4', '3', '2', '1'] as const;
 

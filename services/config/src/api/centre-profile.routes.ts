@@ -1,4 +1,4 @@
-import { centreClosuresBody, centreProfileBody } from '@crm/contracts';
+import { centreClosuresPutBody, centreProfileBody } from '@crm/contracts';
 import { callerOf, validate, validated, type RouteHandlers } from '@crm/server-kit';
 import type { AuditTrail } from '@crm/server-kit/service';
 import type { CentreProfileService } from '../domain/centre-profile.service';
@@ -21,9 +21,9 @@ export function centreProfileHandlers(centre: CentreProfileService, trail: Audit
       },
     ],
     'PUT /config/centre/closures': [
-      validate('body', centreClosuresBody),
+      validate('body', centreClosuresPutBody),
       async (req, res) => {
-        const closures = validated(res, 'body', centreClosuresBody);
+        const closures = validated(res, 'body', centreClosuresPutBody);
         const profile = await centre.replaceClosures(closures, callerOf(req));
         await trail.recordRequest(req, { action: 'config.centre.closures', resource: 'centre' });
         res.json(profile);

@@ -1,5 +1,5 @@
 import type { AgendaEntry } from '@crm/contracts';
-import { APPOINTMENT_STATUS_LABELS } from '@/lib/appointment-status';
+import { APPOINTMENT_STATUS_LABELS } from '../../../lib/appointment-status';
 
 /** The badges of the agenda (issue 16): what staff call each status. */
 export const AGENDA_STATUS_LABELS = APPOINTMENT_STATUS_LABELS;
