@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { mintToken, TEST_JWT_SECRET } from '@crm/testing';
-import { requireAuth, TokenService } from '../src/auth';
+import { mintToken, testTokens } from '@crm/testing';
+import { requireAuth } from '../src/auth';
 import { createHttpApp } from '../src/http-app';
 import { createLogger } from '../src/logger';
 import { tableRouter, type RouteHandlers } from '../src/route-table';
@@ -8,7 +8,7 @@ import { tableRouter, type RouteHandlers } from '../src/route-table';
 const ok: RouteHandlers<'reporting'>['GET /reports/summary'] = (_req, res) => {
   res.json({ served: true });
 };
-const requireUser = requireAuth(new TokenService(TEST_JWT_SECRET, 3600));
+const requireUser = requireAuth(testTokens());
 
 describe('tableRouter', () => {
   it('serves a route with the roles of the table: no token 401, another role 403, the role 200', async () => {

@@ -18,7 +18,7 @@ import { apiClient, type ApiClient } from './http';
 import { infrastructure, uniqueName, type InfrastructureUrls } from './infrastructure';
 import { MailCatcher } from './mail-catcher';
 import { freePort } from './ports';
-import { TEST_JWT_SECRET } from './tokens';
+import { TEST_JWKS, TEST_SIGNING_KEY_PEM } from './tokens';
 
 /** What a deployable's factory returns, as far as the harness cares (services' `ServiceHandle`). */
 export interface Deployable {
@@ -136,7 +136,11 @@ export async function startHarness<N extends string>(options: HarnessOptions<N>)
     ...process.env,
     NODE_ENV: 'test',
     LOG_LEVEL: options.logLevel,
-    JWT_SECRET: TEST_JWT_SECRET,
+    // The auth service signs with the tests' key, so that tokens minted by a test are its own and
+    // every deployable learns the key from its JWKS; without it in the stack, they trust the key as given.
+    ...((options.start as readonly string[]).includes('auth')
+      ? { JWT_SIGNING_KEY: TEST_SIGNING_KEY_PEM }
+      : { JWT_PUBLIC_KEYS: TEST_JWKS }),
     MONGO_URL: infra.mongoUrl,
     AMQP_URL: infra.amqpUrl,
     REDIS_URL: infra.redisUrl,
