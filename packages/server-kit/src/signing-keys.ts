@@ -8,6 +8,9 @@ import { promisify } from 'node:util';
  */
 export const TOKEN_ALGORITHM = 'RS256' as const;
 
+/** Where the auth service publishes its public keys (service path; `/api/v1` in front at the gateway). */
+export const JWKS_PATH = '/auth/.well-known/jwks.json';
+
 /** 3072 bits (128-bit strength); keys shorter than 2048 bits are refused when read. */
 const MODULUS_BITS = 3072;
 const MIN_MODULUS_BITS = 2048;

@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import type { Logger } from './logger';
-import { publicKeysOf } from './signing-keys';
+import { JWKS_PATH, publicKeysOf } from './signing-keys';
 
 /** The public keys a deployable verifies session tokens with. */
 export interface VerificationKeys {
@@ -84,7 +84,7 @@ export class RemoteKeys implements VerificationKeys {
   }
 
   static forAuthService(authServiceUrl: string, options?: RemoteKeysOptions): RemoteKeys {
-    return new RemoteKeys(`${authServiceUrl.replace(/\/+$/, '')}/auth/.well-known/jwks.json`, options);
+    return new RemoteKeys(`${authServiceUrl.replace(/\/+$/, '')}${JWKS_PATH}`, options);
   }
 
   get(kid: string): KeyObject | undefined {

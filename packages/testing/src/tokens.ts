@@ -1,4 +1,4 @@
-import { createSecretKey, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
+import { createSecretKey, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import {
   keyIdOf,
   privateKeyPem,
@@ -112,6 +112,12 @@ export const hostileTokens = {
         ? JSON.stringify(publicJwkOf(key))
         : key.export({ format: 'pem', type: form === 'pem' ? 'spki' : 'pkcs1' }).toString();
     return hs256(claimsOf(user, 'hs256'), secret, keyIdOf(key));
+  },
+  /** EdDSA with an Ed25519 key nobody published (jsonwebtoken cannot sign it: made by hand). */
+  eddsa(user: { id: string; rol: Role }, kid = TEST_SIGNING_KEY.kid): string {
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const signingInput = `${base64url({ alg: 'EdDSA', typ: 'JWT', kid })}.${base64url(claimsOf(user, 'eddsa'))}`;
+    return `${signingInput}.${sign(null, Buffer.from(signingInput), privateKey).toString('base64url')}`;
   },
   withoutKid(user: { id: string; rol: Role }): string {
     return jwt.sign(claimsOf(user, 'nokid'), TEST_SIGNING_KEY.privateKey, { algorithm: 'RS256' });
