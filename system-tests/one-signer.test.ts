@@ -11,7 +11,7 @@
 import { createPublicKey } from 'node:crypto';
 import type { ApiService } from '@crm/contracts';
 import type { PublicJwk } from '@crm/server-kit';
-import { hostileTokens, mintToken, newSigningKey } from '@crm/testing';
+import { eventually, hostileTokens, mintToken, newSigningKey } from '@crm/testing';
 import { signInStaff, type Actor } from './support/actors';
 import { call } from './support/http';
 import { Summary } from './support/summary';
@@ -134,6 +134,14 @@ describe('a rotation of the signing key', () => {
     const newKid = rotated.body.kid as string;
     expect(newKid).not.toBe(oldKid);
     expect((await jwks()).keys.map((key) => key.kid)).toEqual([newKid, oldKid]);
+    // Recorded in the access trail, with who did it.
+    const entry = await eventually(async () => {
+      const trail = await stack.api.get('/audit?action=auth.signing-key.rotate', admin.token);
+      return (trail.body.entries as { resourceId: string; actorId: string }[] | undefined)?.find(
+        (found) => found.resourceId === newKid,
+      );
+    }, 15_000);
+    expect(entry.actorId).toBe(admin.id);
 
     // The open session goes on, at the gateway and at every service.
     expect(accepted(await everywhere(admin.token))).toEqual([]);

@@ -17,7 +17,7 @@ export function signingKeyHandlers(keys: SigningKeyRing, trail: AuditTrail) {
     'POST /auth/signing-keys/rotate': async (req, res) => {
       const { kid } = await keys.rotate();
       await trail.recordRequest(req, {
-        action: 'signing-key.rotate',
+        action: 'auth.signing-key.rotate',
         resource: 'signing-key',
         resourceId: kid,
       });

@@ -35,6 +35,7 @@ export const ACTION_LABELS: Record<string, string> = {
   'auth.password.reset': 'Cambio de contraseña',
   'data.export': 'Exportación de datos',
   'audit.export': 'Exportación del registro de accesos',
+  'auth.signing-key.rotate': 'Renovación de la clave de firma de sesiones',
 };
 
 export const RESOURCE_LABELS: Record<string, string> = {
@@ -47,6 +48,7 @@ export const RESOURCE_LABELS: Record<string, string> = {
   centre: 'Centro',
   session: 'Sesión',
   'audit-trail': 'Registro de accesos',
+  'signing-key': 'Clave de firma',
 };
 
 export const roleLabel = (rol: string) => ROLE_LABELS[rol] ?? rol;
