@@ -54,9 +54,12 @@ function assertStrongRsa(key: KeyObject): void {
     throw new Error(`signing keys must be RSA keys of at least ${MIN_MODULUS_BITS} bits`);
 }
 
-/** A signing key from its private key (PEM, PKCS#8 or PKCS#1). */
+/**
+ * A signing key from its private key (PEM, PKCS#8 or PKCS#1). Line breaks may be written `\n`, as
+ * one-line environment files and secret stores often keep them.
+ */
 export function signingKeyFromPem(pem: string): SigningKey {
-  const privateKey = createPrivateKey(pem);
+  const privateKey = createPrivateKey(pem.includes('\\n') ? pem.replaceAll('\\n', '\n') : pem);
   assertStrongRsa(privateKey);
   const publicKey = createPublicKey(privateKey);
   return { kid: keyIdOf(publicKey), privateKey, publicKey };

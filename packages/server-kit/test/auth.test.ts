@@ -1,8 +1,9 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostileTokens, mintToken, newSigningKey, TEST_SIGNING_KEY, testTokens } from '@crm/testing';
 import { TokenError, TokenService } from '../src/auth';
-import { publicJwkOf } from '../src/signing-keys';
+import { privateKeyPem, publicJwkOf, signingKeyFromPem } from '../src/signing-keys';
 import { RemoteKeys, StaticKeys, throttledRefresh } from '../src/verification-keys';
 
 const tokens = testTokens();
@@ -93,6 +94,15 @@ describe('public keys', () => {
     });
     expect(keys.get(good.kid)).toBeDefined();
     expect(keys.get(other.kid)).toBeUndefined();
+  });
+
+  it('reads an operator’s PEM key also with its line breaks written \\n, and refuses a short one', () => {
+    const pem = privateKeyPem(TEST_SIGNING_KEY);
+    expect(signingKeyFromPem(pem.replaceAll('\n', '\\n')).kid).toBe(TEST_SIGNING_KEY.kid);
+    const short = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey;
+    expect(() => signingKeyFromPem(short.export({ format: 'pem', type: 'pkcs8' }).toString())).toThrow(
+      /at least 2048 bits/,
+    );
   });
 
   it('asks the JWKS again on an unknown kid, once per interval however many tokens ask', async () => {

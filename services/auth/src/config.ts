@@ -63,7 +63,10 @@ export const authEnvSchema = serviceEnvSchema.extend({
    * outside: it becomes the current key the first time it is seen and there is no scheduled
    * rotation (change the variable to rotate). Absent: the service makes and rotates its own keys.
    */
-  JWT_SIGNING_KEY: z.string().includes('PRIVATE KEY', { message: 'must be a PEM private key' }).optional(),
+  JWT_SIGNING_KEY: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.string().includes('PRIVATE KEY', { message: 'must be a PEM private key' }).optional(),
+  ),
   /** Age at which the current signing key is replaced by a new one (0: never). */
   JWT_KEY_ROTATION_DAYS: z.coerce.number().min(0).default(30),
   /** Wrong codes in a row (any challenge, any address) that lock an account's second factor. */

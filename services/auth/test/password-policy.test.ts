@@ -30,6 +30,13 @@ describe('production start', () => {
     expect(loadAuthConfig({ ...withoutKey, NODE_ENV: 'development' }).MFA_ENCRYPTION_KEY).toBeUndefined();
   });
 
+  it('takes an operator’s signing key only as a PEM private key (empty: none, the service makes its own)', () => {
+    expect(loadAuthConfig({ ...production, JWT_SIGNING_KEY: '' }).JWT_SIGNING_KEY).toBeUndefined();
+    expect(() =>
+      loadAuthConfig({ ...production, JWT_SIGNING_KEY: 'a-shared-secret-of-the-old-kind' }),
+    ).toThrow(/JWT_SIGNING_KEY: must be a PEM private key/);
+  });
+
   it('lists every published development password', () => {
     const dev = devEnvDefaults();
     for (const key of ['BOOTSTRAP_ADMIN_PASSWORD', 'BOOTSTRAP_DOCTOR_PASSWORD', 'BOOTSTRAP_KIOSK_PASSWORD'])
