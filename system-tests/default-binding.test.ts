@@ -4,7 +4,7 @@
  * value published in the repository.
  */
 import type { AddressInfo } from 'node:net';
-import { infrastructure, TEST_JWT_SECRET } from '@crm/testing';
+import { infrastructure, TEST_VERIFIER_ENV } from '@crm/testing';
 import { createLogger } from '@crm/server-kit';
 import { loadGatewayConfig } from '../gateway/src/config';
 import { startGateway } from '../gateway/src/start-gateway';
@@ -19,7 +19,7 @@ describe('a default start', () => {
     const check = summary.case();
     const infra = await infrastructure();
     const env = {
-      JWT_SECRET: TEST_JWT_SECRET,
+      ...TEST_VERIFIER_ENV,
       REDIS_URL: infra.redisUrl,
       AMQP_URL: infra.amqpUrl,
       PORT: '0',
@@ -40,16 +40,15 @@ describe('a default start', () => {
     check.pass();
   });
 
-  it('fills JWT_SECRET and MFA_ENCRYPTION_KEY with this checkout’s random secrets, no published value', () => {
+  it('fills the auth service’s at-rest key with this checkout’s random secret, and no token secret at all', () => {
     const check = summary.case();
     expect(devEnvDefaults().JWT_SECRET).toBeUndefined();
     const env = withDevEnv({}, { dotEnv: false });
-    for (const name of ['JWT_SECRET', 'MFA_ENCRYPTION_KEY']) {
-      expect(env[name]).toMatch(/^[A-Za-z0-9_-]{64}$/);
-      expect(env[name]).not.toMatch(/^dev-only-/);
-    }
-    // The same values every time for one checkout: sessions survive a restart of `npm start`.
-    expect(withDevEnv({}, { dotEnv: false }).JWT_SECRET).toBe(env.JWT_SECRET);
+    expect(env.MFA_ENCRYPTION_KEY).toMatch(/^[A-Za-z0-9_-]{64}$/);
+    // Tokens are signed by the auth service alone, with keys it makes (sealed with that key).
+    expect(env.JWT_SECRET).toBeUndefined();
+    // The same value every time for one checkout: the keys sealed with it open after a restart.
+    expect(withDevEnv({}, { dotEnv: false }).MFA_ENCRYPTION_KEY).toBe(env.MFA_ENCRYPTION_KEY);
     check.pass();
   });
 });

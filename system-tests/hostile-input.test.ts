@@ -6,7 +6,7 @@
  * Mass assignment (`rol`, `confirmed`, foreign ids) is checked by its effect on the stored data.
  */
 import { API_ROUTES, CENTRE_PROFILE_SEED, type ApiRoute, type Role } from '@crm/contracts';
-import { mintToken } from '@crm/testing';
+import { mintToken, newSigningKey } from '@crm/testing';
 import {
   freshRoomSlot,
   freshToken,
@@ -484,11 +484,7 @@ describe('mass assignment is ignored or refused, as the stored data proves', () 
 
   it('a token cannot raise its own role: a tampered or unsigned one is refused', async () => {
     const done = summary.case();
-    const forged = mintToken(
-      { id: patient.id, rol: 'ADMIN' },
-      3600,
-      'another-secret-of-at-least-32-characters!!',
-    );
+    const forged = mintToken({ id: patient.id, rol: 'ADMIN' }, 3600, newSigningKey());
     expect((await call(stack.gatewayUrl, 'GET', '/users', { token: forged })).status).toBe(401);
     done.pass();
   });

@@ -20,9 +20,9 @@ import amqp from 'amqplib';
 import { Redis } from 'ioredis';
 import mongoose from 'mongoose';
 import { RECORDS_VIEW } from '@crm/contracts';
-import { TokenService } from '@crm/server-kit';
 import {
-  BENCH_SECRET,
+  benchToken,
+  BENCH_VERIFIER_ENV,
   BenchProcesses,
   CONNECTIONS,
   cpuCell,
@@ -76,7 +76,7 @@ async function cleanUp(): Promise<void> {
 async function main(): Promise<void> {
   const [servicePort, cachedPort, uncachedPort] = [await freePort(), await freePort(), await freePort()];
   const serviceUrl = `http://127.0.0.1:${servicePort}`;
-  const quiet = { LOG_LEVEL: 'warn', NODE_ENV: 'test', JWT_SECRET: BENCH_SECRET };
+  const quiet = { LOG_LEVEL: 'warn', NODE_ENV: 'test', ...BENCH_VERIFIER_ENV };
   const shared = { ...quiet, MONGO_URL, AMQP_URL, REDIS_URL, EVENTS_EXCHANGE: EXCHANGE, QUEUE_PREFIX: RUN };
 
   const service = processes.start('services/config/src/main.ts', {
@@ -99,10 +99,7 @@ async function main(): Promise<void> {
   const cachedGateway = processes.start('bench/config-cache/gateway.ts', gatewayEnv(cachedPort, 'on'));
   const uncachedGateway = processes.start('bench/config-cache/gateway.ts', gatewayEnv(uncachedPort, 'off'));
 
-  const token = new TokenService(BENCH_SECRET, 3600).sign({
-    id: '0123456789abcdef01234567',
-    rol: 'DOCTOR',
-  }).token;
+  const token = benchToken({ id: '0123456789abcdef01234567', rol: 'DOCTOR' });
   const target = (port: number) =>
     `http://127.0.0.1:${port}/api/v1/config/view?view=${encodeURIComponent(RECORDS_VIEW)}`;
   const call = (port: number) => fetch(target(port), { headers: { authorization: `Bearer ${token}` } });

@@ -24,11 +24,11 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { TokenService } from '@crm/server-kit';
 import { mkdirSync } from 'node:fs';
 import { mainThreadProfile, profileTop } from '../lib/cpu-profile';
 import {
-  BENCH_SECRET,
+  benchToken,
+  BENCH_VERIFIER_ENV,
   BenchProcesses,
   CONNECTIONS,
   cpuCell,
@@ -59,17 +59,16 @@ async function main(): Promise<void> {
   const upstream = processes.start('bench/gateway/upstream.ts', {
     ...quiet,
     PORT: String(upstreamPort),
-    JWT_SECRET: BENCH_SECRET,
+    ...BENCH_VERIFIER_ENV,
   });
   const gateway = processes.start(
     'gateway/src/main.ts',
     {
       ...quiet,
-      // A development-looking secret is refused in production mode; the bench runs as "test".
       NODE_ENV: 'test',
       PORT: String(gatewayPort),
       HOST: '127.0.0.1',
-      JWT_SECRET: BENCH_SECRET,
+      ...BENCH_VERIFIER_ENV,
       APPOINTMENTS_SERVICE_URL: upstreamUrl,
       // One client address makes all the load: lift the global limit so the bench measures proxying.
       RATE_LIMIT_MAX: '1000000000',
@@ -91,7 +90,7 @@ async function main(): Promise<void> {
     waitUntil(isUp(`${bareUrl}/healthz`), 'bare proxy up'),
   ]);
 
-  const token = new TokenService(BENCH_SECRET, 3600).sign({ id: 'bench-user', rol: 'PACIENT' }).token;
+  const token = benchToken({ id: 'bench-user', rol: 'PACIENT' });
   const directTarget = `${upstreamUrl}/dates/currentDate`;
   const gatewayTarget = `${gatewayUrl}/api/v1/dates/currentDate`;
   const bareTarget = `${bareUrl}/dates/currentDate`;

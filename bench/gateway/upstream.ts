@@ -4,13 +4,13 @@
  * that verifies the JWT itself and answers a small JSON.
  */
 import http from 'node:http';
-import { createHttpApp, createLogger, durationToSeconds, requireAuth, TokenService } from '@crm/server-kit';
+import { createHttpApp, createLogger, requireAuth, StaticKeys, TokenService } from '@crm/server-kit';
 
 const port = Number(process.env.PORT);
-const secret = process.env.JWT_SECRET;
-if (!port || !secret) throw new Error('PORT and JWT_SECRET are required');
+const publicKeys = process.env.JWT_PUBLIC_KEYS;
+if (!port || !publicKeys) throw new Error('PORT and JWT_PUBLIC_KEYS are required');
 
-const tokens = new TokenService(secret, durationToSeconds('8h'));
+const tokens = new TokenService(StaticKeys.fromJwks(publicKeys));
 const app = createHttpApp({
   logger: createLogger('bench-upstream', process.env.LOG_LEVEL ?? 'warn'),
   readiness: [],

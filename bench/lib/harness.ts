@@ -13,8 +13,11 @@ export const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 export const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 export const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
-/** A secret of the development kind: the processes run with NODE_ENV=test, which accepts it. */
-export const BENCH_SECRET = 'dev-only-bench-secret-0123456789abcdefghij';
+/**
+ * The processes verify tokens signed with the test key (no auth service runs in a benchmark): they
+ * get its public half as `JWT_PUBLIC_KEYS`, and `benchToken` signs with it.
+ */
+export { TEST_VERIFIER_ENV as BENCH_VERIFIER_ENV, mintToken as benchToken } from '@crm/testing';
 
 /** Processes started for one benchmark; any of them dying before `stop()` ends the benchmark. */
 export class BenchProcesses {

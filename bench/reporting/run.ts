@@ -30,11 +30,10 @@ import {
   type ReportSummary,
 } from '@crm/contracts';
 import { createEnvelope } from '@crm/event-bus';
-import { TokenService } from '@crm/server-kit';
 import { MongoFactStore } from '../../services/reporting/src/data/facts.repository';
 import { reportingModels } from '../../services/reporting/src/data/reporting.models';
 import { appointmentFact, recordFact, type Fact } from '../../services/reporting/src/domain/facts';
-import { BENCH_SECRET, BenchProcesses, freePort, waitUntil } from '../lib/harness';
+import { benchToken, BENCH_VERIFIER_ENV, BenchProcesses, freePort, waitUntil } from '../lib/harness';
 
 const APPOINTMENTS = Number(process.env.BENCH_APPOINTMENTS ?? 30_000);
 const RECORDS = Math.min(APPOINTMENTS, Number(process.env.BENCH_RECORDS ?? 25_000));
@@ -165,7 +164,7 @@ const percentile = (sorted: number[], p: number) =>
 async function main(): Promise<void> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const token = new TokenService(BENCH_SECRET, 3600).sign({ id: newId(), rol: 'ADMIN' }).token;
+  const token = benchToken({ id: newId(), rol: 'ADMIN' });
   const summary = async (year: number) => {
     const response = await fetch(`${url}/reports/summary?from=${year}-01-01&to=${year}-12-31`, {
       headers: { authorization: `Bearer ${token}` },
@@ -195,7 +194,7 @@ async function main(): Promise<void> {
   processes.start('services/reporting/src/main.ts', {
     LOG_LEVEL: 'warn',
     NODE_ENV: 'test',
-    JWT_SECRET: BENCH_SECRET,
+    ...BENCH_VERIFIER_ENV,
     PORT: String(port),
     MONGO_URL,
     MONGO_DB: RUN,

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthenticatedUser, Logger, TokenService } from '@crm/server-kit';
-import { checkBearerToken, publicRouteMatcher } from './auth';
+import { checkBearerToken, publicRouteMatcher, type TokenCheck } from './auth';
 import type { GatewayConfig } from './config';
 import { createCors } from './cors';
 import { prepareForwardedHeaders } from './forwarded-headers';
@@ -66,6 +66,15 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
     if (!(await sessionCheck(user))) return 'Unauthorized';
     if (idleCheck && !(await idleCheck(user, req))) return IDLE_MESSAGE;
     return undefined;
+  };
+  /** The refusal of a checked token: its own (401/503), or its session's (401), or none. */
+  const checkedSession = async (
+    check: TokenCheck,
+    req: IncomingMessage,
+  ): Promise<[number, string] | undefined> => {
+    if (!('user' in check)) return [check.status, check.message];
+    const refused = await sessionRefusal(check.user, req);
+    return refused ? [401, refused] : undefined;
   };
   const hops = config.TRUST_PROXY_HOPS;
   const routes = indexProxyTable();
@@ -154,11 +163,12 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
 
       // The token is verified before the rate limit so that the session lookup can go to Redis in
       // the same round trip (auto-pipelined) as the rate-limit counter, instead of one after the other.
-      let session: Promise<string | undefined> | undefined;
+      let session: Promise<[number, string] | undefined> | undefined;
       if (!refusal && !isPublic(req.method ?? 'GET', servicePath)) {
         const result = checkBearerToken(tokens, req);
-        if ('user' in result) session = sessionRefusal(result.user, req);
-        else refusal = [401, result.message];
+        if (result instanceof Promise) session = result.then((check) => checkedSession(check, req));
+        else if ('user' in result) session = checkedSession(result, req);
+        else refusal = [result.status, result.message];
       }
 
       rateLimiters.global(req, res, (error) => {
@@ -168,7 +178,7 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
         const call: Forwarding = { req, res, upstream: upstream!, servicePath, target };
         if (!session) return authRouteLimit(call);
         session.then(
-          (refused) => (refused ? reject(req, res, 401, refused) : authRouteLimit(call)),
+          (refused) => (refused ? reject(req, res, refused[0], refused[1]) : authRouteLimit(call)),
           (sessionError) => failed(res, sessionError),
         );
       });

@@ -5,9 +5,9 @@ import type { Redis } from 'ioredis';
 import {
   createErrorHandler,
   createLogger,
-  durationToSeconds,
   notFoundHandler,
   TokenService,
+  verificationKeysFor,
   type Logger,
 } from '@crm/server-kit';
 import { createApiHandler } from './api-handler';
@@ -30,6 +30,15 @@ export interface GatewayOptions {
   redis?: Redis;
   /** Per-route hooks on the proxy path, e.g. a cache for `GET /config/view`. */
   routeMiddleware?: readonly RouteMiddleware[];
+  /** The token check to share (the config cache reads roles with it); by default one of its own. */
+  tokens?: TokenService;
+}
+
+/** The gateway's token check: the auth service's published keys (or `JWT_PUBLIC_KEYS`), never a secret. */
+export function gatewayTokens(config: GatewayConfig, logger?: Logger): TokenService {
+  const tokens = new TokenService(verificationKeysFor(config, logger)!);
+  void tokens.keys.refresh(); // learn them now; a token naming an unknown key asks again
+  return tokens;
 }
 
 export interface Gateway {
@@ -53,8 +62,8 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
   const logger = options.logger ?? createLogger('gateway', config.LOG_LEVEL);
   const redis = options.redis ?? createRedisClient(config.REDIS_URL, config.REDIS_COMMAND_TIMEOUT_MS, logger);
   const ownsRedis = options.redis === undefined;
-  // One TokenService for the process: the KeyObject is made once (a string secret costs ~50x per verify).
-  const tokens = new TokenService(config.JWT_SECRET, durationToSeconds(config.JWT_TTL));
+  // One TokenService for the process: it remembers verified tokens, so a known token costs no RSA check.
+  const tokens = options.tokens ?? gatewayTokens(config, logger);
   const upstreams = createUpstreams(config, logger);
   const rateLimiters = createRateLimiters(config, redis, logger);
   const sessions = createSessionChecker(redis, logger, config.SESSION_CHECK_CACHE_MS);

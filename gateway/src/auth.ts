@@ -1,6 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import { PUBLIC_API_ROUTES } from '@crm/contracts';
-import { bearerToken, TokenError, type AuthenticatedUser, type TokenService } from '@crm/server-kit';
+import {
+  bearerToken,
+  HTTP_MESSAGES,
+  TokenError,
+  type AuthenticatedUser,
+  type TokenService,
+} from '@crm/server-kit';
 
 export interface PublicRoute {
   method: string;
@@ -43,19 +49,36 @@ export function publicRouteMatcher(routes: readonly PublicRoute[] = PUBLIC_ROUTE
   };
 }
 
-export type TokenCheck = { user: AuthenticatedUser } | { message: 'Unauthorized' | 'TokenExpiredError' };
+export type TokenCheck =
+  | { user: AuthenticatedUser }
+  | { status: 401; message: 'Unauthorized' | 'TokenExpiredError' }
+  | { status: 503; message: string };
+
+function refusal(error: unknown): Exclude<TokenCheck, { user: AuthenticatedUser }> {
+  if (error instanceof TokenError && error.reason === 'expired')
+    return { status: 401, message: 'TokenExpiredError' };
+  // The auth service could not be asked about a key it may have just started using: not the
+  // person's fault, and a 401 would sign them out.
+  if (error instanceof TokenError && error.reason === 'unavailable')
+    return { status: 503, message: HTTP_MESSAGES.unavailable };
+  return { status: 401, message: 'Unauthorized' };
+}
 
 /**
- * Verifies the bearer token with the shared TokenService (HS256 pinned, `exp` required, KeyObject
- * made once). The answer's message is what the client gets with the 401.
+ * Verifies the bearer token with the shared TokenService (RS256 pinned, `kid` and `exp` required,
+ * public keys only). Synchronous for every token whose key is known; a token naming a key not
+ * known yet gives a promise that settles once the auth service's keys were asked again.
  */
-export function checkBearerToken(tokens: TokenService, req: IncomingMessage): TokenCheck {
+export function checkBearerToken(
+  tokens: TokenService,
+  req: IncomingMessage,
+): TokenCheck | Promise<TokenCheck> {
   const token = bearerToken(req.headers.authorization);
-  if (!token) return { message: 'Unauthorized' };
+  if (!token) return { status: 401, message: 'Unauthorized' };
   try {
     return { user: tokens.verify(token) };
   } catch (error) {
-    if (error instanceof TokenError && error.reason === 'expired') return { message: 'TokenExpiredError' };
-    return { message: 'Unauthorized' };
+    if (!(error instanceof TokenError) || error.reason !== 'unknown-key') return refusal(error);
   }
+  return tokens.verifyLearning(token).then((user) => ({ user }), refusal);
 }

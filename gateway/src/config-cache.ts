@@ -10,7 +10,7 @@
  * the site; both change rarely.
  *
  * Wiring (see the README section "Config cache"):
- *   const cache = createConfigCache({ redis, jwtSecret: config.JWT_SECRET, logger, ... });
+ *   const cache = createConfigCache({ redis, tokens, logger, ... });
  *   createGateway(config, { redis, routeMiddleware: [cache.routeMiddleware] });
  *   const stop = startConfigCacheInvalidation(cache, { amqpUrl, exchange, queuePrefix, logger });
  *
@@ -36,7 +36,7 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { STAFF_ROLES, VIEW_NAME_PATTERN, type Role } from '@crm/contracts';
 import type { Subscription } from '@crm/event-bus/amqp';
-import { bearerToken, TokenService, type Logger } from '@crm/server-kit';
+import { bearerToken, type Logger, type TokenService } from '@crm/server-kit';
 import { API_PREFIX, type Next, type RouteMiddleware } from './proxy-table';
 
 /** Settings to add to the gateway's environment schema (`gatewayEnvSchema.extend(configCacheEnvSchema.shape)`). */
@@ -61,8 +61,8 @@ export type ConfigCacheEnv = z.infer<typeof configCacheEnvSchema>;
 export interface ConfigCacheOptions {
   /** The gateway's Redis client (no offline queue, short command timeout: see redis-client.ts). */
   redis: Redis;
-  /** To read the caller's role; the gateway has verified the token already. */
-  jwtSecret: string;
+  /** The gateway's token check, to read the caller's role (the token is verified and remembered by then). */
+  tokens: TokenService;
   logger?: Logger;
   ttlSeconds?: number;
   keyPrefix?: string;
@@ -183,7 +183,7 @@ export class ConfigCache {
 
   constructor(options: ConfigCacheOptions) {
     this.redis = options.redis;
-    this.tokens = new TokenService(options.jwtSecret, 60);
+    this.tokens = options.tokens;
     this.logger = options.logger;
     this.ttlSeconds = options.ttlSeconds ?? 300;
     this.prefix = options.keyPrefix ?? 'cache:gateway:view-config:';

@@ -6,7 +6,7 @@ function loadOrExit(): GatewayConfig {
   try {
     return loadGatewayConfig();
   } catch (error) {
-    // Fail fast with every problem listed: a missing JWT_SECRET must stop start-up, never turn auth off.
+    // Fail fast with every problem listed: a bad setting must stop start-up, never turn auth off.
     console.error(error instanceof ConfigError ? error.message : error);
     process.exit(1);
   }

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { createLogger, type Logger } from '@crm/server-kit';
-import { createGateway, type Gateway } from './app';
+import { createGateway, gatewayTokens, type Gateway } from './app';
 import type { GatewayConfig } from './config';
 import { createConfigCache, type ConfigCache } from './config-cache';
 import { startConfigCacheInvalidation } from './config-cache-invalidation';
@@ -37,12 +37,13 @@ export async function startGateway(
 ): Promise<RunningGateway> {
   const logger = options.logger ?? createLogger('gateway', config.LOG_LEVEL);
   const redis = createRedisClient(config.REDIS_URL, config.REDIS_COMMAND_TIMEOUT_MS, logger);
+  const tokens = gatewayTokens(config, logger);
   const configCache =
     options.configCache === false
       ? undefined
       : createConfigCache({
           redis,
-          jwtSecret: config.JWT_SECRET,
+          tokens,
           logger,
           ttlSeconds: config.VIEW_CONFIG_CACHE_TTL_SECONDS,
           keyPrefix: options.cacheKeyPrefix ?? config.VIEW_CONFIG_CACHE_PREFIX,
@@ -50,6 +51,7 @@ export async function startGateway(
   const gateway = createGateway(config, {
     logger,
     redis,
+    tokens,
     routeMiddleware: configCache ? [configCache.routeMiddleware] : [],
   });
   const stopInvalidation = configCache

@@ -5,7 +5,7 @@ import type { Logger } from '@crm/server-kit';
 import type { GatewayConfig } from './config';
 import { sendJson } from './json-response';
 import { PROXY_TABLE, upstreamUrlSetting, type Middleware, type UpstreamName } from './proxy-table';
-import { HTTP_MESSAGES } from '@crm/server-kit';
+import { HTTP_MESSAGES, JWKS_PATH } from '@crm/server-kit';
 
 export interface Upstream {
   name: UpstreamName;
@@ -56,10 +56,11 @@ function gatewayProxyPlugin(name: UpstreamName, logger: Logger): Plugin {
         (req as Marked)[TIMED_OUT] = true;
       });
     });
-    proxyServer.on('proxyRes', (proxyRes, _req, res) => {
+    proxyServer.on('proxyRes', (proxyRes, req, res) => {
       // API answers carry personal and health data: no browser or intermediary may keep a copy
-      // (set here, before http-proxy copies the upstream's headers to the client).
-      proxyRes.headers['cache-control'] = 'no-store';
+      // (set here, before http-proxy copies the upstream's headers to the client). The token keys
+      // are public and meant to be cached: they keep the auth service's Cache-Control.
+      if (req.url !== JWKS_PATH) proxyRes.headers['cache-control'] = 'no-store';
       if (failing) logger.info({ upstream: name }, 'upstream answering again');
       failing = false;
       res.once('close', () => {

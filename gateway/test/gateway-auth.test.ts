@@ -1,8 +1,17 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import jwt from 'jsonwebtoken';
 import { sessionKeys } from '@crm/contracts';
-import { TokenService } from '@crm/server-kit';
-import { hostileTokens, mintToken, TEST_JWT_SECRET, uniqueName } from '@crm/testing';
+import { publicJwkOf } from '@crm/server-kit';
+import {
+  hostileTokens,
+  mintSession,
+  mintToken,
+  newSigningKey,
+  TEST_SIGNING_KEY,
+  uniqueName,
+} from '@crm/testing';
 import { REDIS_URL, startGateway, waitFor, type RunningGateway } from './support/gateway';
 import { rawRequest, startEchoUpstream, type Echo, type TestServer } from './support/upstreams';
 
@@ -111,15 +120,22 @@ describe('protected routes', () => {
     ['alg none', () => hostileTokens.algNone(patient())],
     ['no exp claim', () => hostileTokens.withoutExpiry(patient())],
     [
-      'HS512 instead of the pinned HS256',
+      'RS512 instead of the pinned RS256',
       () => {
         const now = Math.floor(Date.now() / 1000);
-        return jwt.sign({ sub: 'u', rol: 'PACIENT', jti: 'j', iat: now, exp: now + 600 }, TEST_JWT_SECRET, {
-          algorithm: 'HS512',
-        });
+        return jwt.sign(
+          { sub: 'u', rol: 'PACIENT', jti: 'j', iat: now, exp: now + 600 },
+          TEST_SIGNING_KEY.privateKey,
+          { algorithm: 'RS512', keyid: TEST_SIGNING_KEY.kid },
+        );
       },
     ],
-    ['another secret', () => mintToken(patient(), 600, 'another-secret-that-is-long-enough-0123456789')],
+    ['another key', () => hostileTokens.otherKey(patient())],
+    ['another key under the trusted kid', () => hostileTokens.otherKeyTrustedKid(patient())],
+    ['HS256 and the public key (PEM) as secret', () => hostileTokens.hs256WithPublicKey(patient(), 'pem')],
+    ['HS256 and the public key (JWK) as secret', () => hostileTokens.hs256WithPublicKey(patient(), 'jwk')],
+    ['no kid', () => hostileTokens.withoutKid(patient())],
+    ['an unknown kid', () => hostileTokens.unknownKid(patient())],
     ['garbage', () => 'not-a-jwt'],
   ])('answers 401 Unauthorized for a token with %s', async (_case, token) => {
     const { status, body } = await call('/api/v1/records', { headers: bearer(token()) });
@@ -142,8 +158,7 @@ describe('protected routes', () => {
 
   it('answers 401 at once for a signed-out token (revoked jti in Redis, announced), though it was just used', async () => {
     await waitFor(() => gw.gateway.sessions.remembering(), 5000, 'the announcements subscription');
-    const tokens = new TokenService(TEST_JWT_SECRET, 3600);
-    const { token, claims } = tokens.sign(patient());
+    const { token, claims } = mintSession(patient());
     // Used twice: the second answer comes from what the gateway remembers.
     expect((await call('/api/v1/dates', { headers: bearer(token) })).status).toBe(200);
     expect((await call('/api/v1/dates', { headers: bearer(token) })).status).toBe(200);
@@ -178,7 +193,7 @@ describe('protected routes', () => {
     try {
       await waitFor(() => short.gateway.sessions.remembering(), 5000, 'the announcements subscription');
       expect(never.gateway.sessions.remembering()).toBe(false);
-      const { token, claims } = new TokenService(TEST_JWT_SECRET, 3600).sign(patient());
+      const { token, claims } = mintSession(patient());
       const status = async (g: RunningGateway) =>
         (await fetch(`${g.url}/api/v1/dates`, { headers: bearer(token) })).status;
       expect([await status(short), await status(never)]).toEqual([200, 200]);
@@ -206,6 +221,50 @@ describe('protected routes', () => {
     const now = Math.floor(Date.now() / 1000);
     await redis.set(sessionKeys.validAfter(user.id), String(now - 5), 'EX', 60);
     expect((await call('/api/v1/dates', { headers: bearer(mintToken(user)) })).status).toBe(200);
+  });
+});
+
+describe('keys from the auth service', () => {
+  it('learns a new key on its first token, and answers 503 (not 401) while the auth service cannot be asked', async () => {
+    let published = [publicJwkOf(TEST_SIGNING_KEY.publicKey)];
+    const jwks = createServer((req, res) => {
+      expect(req.url).toBe('/auth/.well-known/jwks.json');
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ keys: published }));
+    });
+    await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
+    const viaJwks = await startGateway({
+      AUTH_SERVICE_URL: `http://127.0.0.1:${(jwks.address() as AddressInfo).port}`,
+      JWT_PUBLIC_KEYS: '',
+      APPOINTMENTS_SERVICE_URL: appointments.url,
+    });
+    const status = async (token: string) =>
+      (await fetch(`${viaJwks.url}/api/v1/dates`, { headers: bearer(token) })).status;
+    try {
+      const known = mintToken(patient());
+      expect(await status(known)).toBe(200);
+      const rotated = newSigningKey();
+      published = [...published, publicJwkOf(rotated.publicKey)];
+      expect(await status(mintToken(patient(), 600, rotated))).toBe(200);
+      expect(await status(hostileTokens.otherKey(patient()))).toBe(401);
+
+      await new Promise((resolve) => jwks.close(resolve));
+      jwks.closeAllConnections();
+      const { status: code, body } = await (async () => {
+        const response = await fetch(`${viaJwks.url}/api/v1/dates`, {
+          headers: bearer(hostileTokens.otherKey(patient())),
+        });
+        return { status: response.status, body: (await response.json()) as { message: string } };
+      })();
+      expect(code).toBe(503);
+      expect(body.message).toMatch(/no está disponible/);
+      // Keys already known keep working while the auth service is away.
+      expect(await status(known)).toBe(200);
+      expect(await status(mintToken(patient(), 600, rotated))).toBe(200);
+    } finally {
+      await viaJwks.close();
+      jwks.close();
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import type { ViewConfigView } from '@crm/contracts';
-import { eventually, listen, listenForMessages, TEST_JWT_SECRET, uniqueName } from '@crm/testing';
+import { eventually, listen, listenForMessages, testTokens, uniqueName } from '@crm/testing';
 import { Redis } from 'ioredis';
 import { createGateway } from '../src/app';
 import { cacheableView, createConfigCache } from '../src/config-cache';
@@ -155,7 +155,7 @@ describe('when the cache cannot be trusted or reached', () => {
   it('passes everything through while it does not hear invalidations', async () => {
     const deaf = createConfigCache({
       redis: stack.redis,
-      jwtSecret: TEST_JWT_SECRET,
+      tokens: testTokens(),
       keyPrefix: `${stack.id}:deaf:`,
     });
     deaf.attachInvalidation({ isConsuming: () => false });
@@ -188,7 +188,7 @@ describe('when the cache cannot be trusted or reached', () => {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
     });
-    const unreachable = createConfigCache({ redis: deadRedis, jwtSecret: TEST_JWT_SECRET });
+    const unreachable = createConfigCache({ redis: deadRedis, tokens: testTokens() });
     unreachable.attachInvalidation({ isConsuming: () => true });
     // The gateway's own rate limits and session checks keep the working Redis; only the cache has none.
     const gw = createGateway(config, {

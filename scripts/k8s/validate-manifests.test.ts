@@ -50,25 +50,29 @@ describe('the Kubernetes manifests in deploy/k8s', () => {
     expect(find(manifests, 'ConfigMap', 'crm-config').data.NODE_ENV).toBe('production');
   });
 
-  it('give the token secret only to the deployables that sign or verify tokens (not the e-mail worker)', () => {
+  it('give signing material to the auth service only: the others verify with its public keys', () => {
     const manifests = production();
     const secretsOf = (name: string): string[] =>
       (appContainer(manifests, name).envFrom as Manifest[])
         .filter((source) => source.secretRef)
         .map((source) => source.secretRef.name as string);
-    expect(secretsOf('notifications')).not.toContain('crm-token');
-    expect(secretsOf('notifications')).toContain('crm-shared');
+    expect(secretsOf('auth')).toEqual(expect.arrayContaining(['crm-auth-mfa', 'crm-auth-signing']));
     for (const name of [
       'gateway',
-      'auth',
       'appointments',
       'records',
       'rooms',
       'config',
       'audit',
       'reporting',
-    ])
-      expect(secretsOf(name)).toContain('crm-token');
+      'notifications',
+    ]) {
+      expect(secretsOf(name)).toContain('crm-shared');
+      expect(
+        secretsOf(name).filter((secret) => secret.startsWith('crm-auth') || secret === 'crm-token'),
+      ).toEqual([]);
+    }
+    expect(find(manifests, 'ConfigMap', 'crm-config').data.JWT_SECRET).toBeUndefined();
   });
 });
 
@@ -110,7 +114,10 @@ describe('the NetworkPolicies', () => {
     reporting: 4007,
     notifications: 4010,
   };
-  /** Every call the services make (their *_SERVICE_URL settings), besides the gateway's. */
+  /**
+   * Every call the services make (their *_SERVICE_URL settings), besides the gateway's; every
+   * service that verifies session tokens reads the auth service's public keys.
+   */
   const CALLS = [
     'appointments→auth',
     'appointments→config',
@@ -119,6 +126,10 @@ describe('the NetworkPolicies', () => {
     'records→config',
     'reporting→config',
     'notifications→config',
+    'rooms→auth',
+    'config→auth',
+    'audit→auth',
+    'reporting→auth',
   ];
   const names = Object.keys(PORTS);
 

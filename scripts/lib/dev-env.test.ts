@@ -27,15 +27,15 @@ describe('development environment defaults', () => {
     const file = path.join(dir, 'secrets.env');
     try {
       const first = localSecrets(file);
-      expect(first.JWT_SECRET.length).toBeGreaterThanOrEqual(32);
       expect(first.MFA_ENCRYPTION_KEY.length).toBeGreaterThanOrEqual(32);
-      expect(first.JWT_SECRET).not.toBe(first.MFA_ENCRYPTION_KEY);
-      expect(first.JWT_SECRET).not.toMatch(/^dev-only-/);
+      expect(first.MFA_ENCRYPTION_KEY).not.toMatch(/^dev-only-/);
+      // No shared token secret any more: the auth service signs with keys of its own.
+      expect(first.JWT_SECRET).toBeUndefined();
       expect(fs.statSync(file).mode & 0o077).toBe(0);
       expect(localSecrets(file)).toEqual(first);
       const env = withDevEnv({}, { dotEnv: false, secretsFile: file });
-      expect(env.JWT_SECRET).toBe(first.JWT_SECRET);
-      expect(localSecrets(path.join(dir, 'other.env')).JWT_SECRET).not.toBe(first.JWT_SECRET);
+      expect(env.MFA_ENCRYPTION_KEY).toBe(first.MFA_ENCRYPTION_KEY);
+      expect(localSecrets(path.join(dir, 'other.env')).MFA_ENCRYPTION_KEY).not.toBe(first.MFA_ENCRYPTION_KEY);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -6,16 +6,20 @@ import { ensureDir, infraDir, REPO_ROOT } from './paths';
 
 /**
  * Secrets `npm start` and `npm test` need and nobody may know in advance: made at random once per
- * checkout and kept in an ignored file, so no published value can sign a session or open the
- * second factor's secrets on a developer's machine.
+ * checkout and kept in an ignored file, so no published value can open the auth service's secrets
+ * at rest (the second factor's, and the token signing keys it makes for itself) on a developer's
+ * machine. There is no shared token secret: only the auth service signs, with keys of its own.
  */
-const LOCAL_SECRET_NAMES = ['JWT_SECRET', 'MFA_ENCRYPTION_KEY'] as const;
+const LOCAL_SECRET_NAMES = ['MFA_ENCRYPTION_KEY'] as const;
 
 export const localSecretsFile = (): string => path.join(infraDir(), 'secrets.env');
 
 /** This checkout's random secrets, made (readable by the owner only) the first time they are asked for. */
 export function localSecrets(file: string = localSecretsFile()): Record<string, string> {
-  const secrets = readDotEnv(file);
+  const stored = readDotEnv(file);
+  // Only the names still in use (an older file may hold a JWT_SECRET nobody reads any more).
+  const secrets: Record<string, string> = {};
+  for (const name of LOCAL_SECRET_NAMES) if (stored[name]) secrets[name] = stored[name];
   const missing = LOCAL_SECRET_NAMES.filter((name) => !secrets[name]);
   if (missing.length === 0) return secrets;
   for (const name of missing) secrets[name] = randomBytes(48).toString('base64url');
@@ -38,7 +42,7 @@ export function localSecrets(file: string = localSecretsFile()): Record<string, 
     return secrets;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    return readDotEnv(file);
+    return localSecrets(file);
   } finally {
     fs.rmSync(scratch, { force: true });
   }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Role } from '@crm/contracts';
 import { createLogger, type Logger } from '@crm/server-kit';
-import { deleteQueues, infrastructure, listen, mintToken, TEST_JWT_SECRET, uniqueName } from '@crm/testing';
+import { deleteQueues, infrastructure, listen, mintToken, TEST_VERIFIER_ENV, uniqueName } from '@crm/testing';
 import type { Redis } from 'ioredis';
 import mongoose from 'mongoose';
 import { DEPLOYABLES } from '../../../test-support/deployables';
@@ -57,7 +57,7 @@ export async function startConfigCacheStack(label: string): Promise<ConfigCacheS
     {
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',
-      JWT_SECRET: TEST_JWT_SECRET,
+      ...TEST_VERIFIER_ENV,
       MONGO_URL: infra.mongoUrl,
       MONGO_DB: `${id}_config`,
       AMQP_URL: infra.amqpUrl,
@@ -73,7 +73,7 @@ export async function startConfigCacheStack(label: string): Promise<ConfigCacheS
     loadGatewayConfig({
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',
-      JWT_SECRET: TEST_JWT_SECRET,
+      ...TEST_VERIFIER_ENV,
       REDIS_URL: redisUrl,
       CONFIG_SERVICE_URL: configServer.url,
       AMQP_URL: infra.amqpUrl,

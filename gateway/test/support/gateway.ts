@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
-import { TEST_JWT_SECRET, uniqueName } from '@crm/testing';
+import { TEST_VERIFIER_ENV, uniqueName } from '@crm/testing';
 import { createGateway, type Gateway, type GatewayOptions } from '../../src/app';
 import { loadGatewayConfig } from '../../src/config';
 import { listen } from './upstreams';
@@ -42,7 +42,7 @@ export async function startGateway(
   const config = loadGatewayConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
-    JWT_SECRET: TEST_JWT_SECRET,
+    ...TEST_VERIFIER_ENV,
     REDIS_URL,
     RATE_LIMIT_REDIS_PREFIX: `${uniqueName('rl_gateway_test')}:`,
     RATE_LIMIT_MAX: '100000',

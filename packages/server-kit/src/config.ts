@@ -7,7 +7,13 @@ export const DEV_SECRET_PREFIX = 'dev-only-';
 export const baseEnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  JWT_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  /**
+   * Where the auth service, the only signer of session tokens, publishes their public keys
+   * (`/auth/.well-known/jwks.json`); every other deployable verifies with those and holds no secret.
+   */
+  AUTH_SERVICE_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:4001'),
+  /** A fixed JWKS document to trust instead (stacks without the auth service: tests, benchmarks). */
+  JWT_PUBLIC_KEYS: z.string().optional(),
   JWT_TTL: z
     .string()
     .regex(/^\d+[smhd]?$/, 'must look like 900, 15m, 8h or 1d')

@@ -9,5 +9,7 @@ export * from './logger';
 export * from './request-context';
 export * from './route-table';
 export * from './shutdown';
+export * from './signing-keys';
 export * from './validation';
+export * from './verification-keys';
 export { getFromService, jsonOf } from './service-call';

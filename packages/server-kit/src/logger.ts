@@ -26,6 +26,8 @@ export const REDACTED_PATHS = [
   '*.metadata',
   'JWT_SECRET',
   '*.JWT_SECRET',
+  'JWT_SIGNING_KEY',
+  '*.JWT_SIGNING_KEY',
 ];
 
 export function createLogger(

@@ -5,24 +5,24 @@ const schema = baseEnvSchema.extend({ PORT: z.coerce.number().int().default(4001
 
 describe('loadConfig', () => {
   it('lists every problem at once', () => {
-    expect(() => loadConfig(schema, { JWT_SECRET: 'short', PORT: 'abc' })).toThrow(ConfigError);
+    expect(() => loadConfig(schema, { JWT_TTL: 'forever', PORT: 'abc' })).toThrow(ConfigError);
     try {
-      loadConfig(schema, { JWT_SECRET: 'short', PORT: 'abc' });
+      loadConfig(schema, { JWT_TTL: 'forever', PORT: 'abc' });
     } catch (error) {
       expect((error as ConfigError).problems).toHaveLength(2);
     }
   });
 
   it('refuses development secrets in production', () => {
-    const env = { NODE_ENV: 'production', JWT_SECRET: 'dev-only-0123456789abcdef0123456789abcdef' };
-    expect(() => loadConfig(schema, env)).toThrow(/not allowed in production/);
+    const keySchema = schema.extend({ MFA_ENCRYPTION_KEY: z.string() });
+    const env = { NODE_ENV: 'production', MFA_ENCRYPTION_KEY: 'dev-only-0123456789abcdef0123456789abcdef' };
+    expect(() => loadConfig(keySchema, env)).toThrow(/not allowed in production/);
   });
 
   it('refuses development passwords inside URLs in production', () => {
     const urlSchema = schema.extend({ AMQP_URL: z.string() });
     const env = {
       NODE_ENV: 'production',
-      JWT_SECRET: 'x'.repeat(40),
       AMQP_URL: 'amqp://crm:dev-only-rabbitmq@rabbitmq:5672',
     };
     expect(() => loadConfig(urlSchema, env)).toThrow(/AMQP_URL: development default/);
@@ -32,8 +32,13 @@ describe('loadConfig', () => {
   });
 
   it('applies defaults', () => {
-    const config = loadConfig(schema, { JWT_SECRET: 'x'.repeat(40) });
-    expect(config).toMatchObject({ PORT: 4001, JWT_TTL: '8h', NODE_ENV: 'development' });
+    const config = loadConfig(schema, {});
+    expect(config).toMatchObject({
+      PORT: 4001,
+      JWT_TTL: '8h',
+      NODE_ENV: 'development',
+      AUTH_SERVICE_URL: 'http://127.0.0.1:4001',
+    });
   });
 
   it('reads durations', () => {

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
-import { mintToken, TEST_JWT_SECRET } from '@crm/testing';
+import { mintToken, testTokens } from '@crm/testing';
 import { requireAuth, TokenService } from '../src/auth';
+import { RemoteKeys } from '../src/verification-keys';
 import { createHttpApp } from '../src/http-app';
 import { createLogger } from '../src/logger';
 import { tableRouter, type RouteHandlers } from '../src/route-table';
@@ -8,7 +9,7 @@ import { tableRouter, type RouteHandlers } from '../src/route-table';
 const ok: RouteHandlers<'reporting'>['GET /reports/summary'] = (_req, res) => {
   res.json({ served: true });
 };
-const requireUser = requireAuth(new TokenService(TEST_JWT_SECRET, 3600));
+const requireUser = requireAuth(testTokens());
 
 describe('tableRouter', () => {
   it('serves a route with the roles of the table: no token 401, another role 403, the role 200', async () => {
@@ -26,6 +27,31 @@ describe('tableRouter', () => {
       );
     try {
       expect([await as(), await as('DOCTOR'), await as('ADMIN')]).toEqual([401, 403, 200]);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('answers 503, not 401, to a token of a key it cannot look up while the auth service is away', async () => {
+    const unreachable = requireAuth(
+      new TokenService(RemoteKeys.forAuthService('http://127.0.0.1:1', { timeoutMs: 500 })),
+    );
+    const app = createHttpApp({
+      logger: createLogger('route-table-test', 'silent'),
+      readiness: [],
+      routes: (router) => router.use(tableRouter('reporting', { 'GET /reports/summary': ok }, unreachable)),
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const response = await fetch(
+        `http://127.0.0.1:${(server.address() as AddressInfo).port}/reports/summary`,
+        {
+          headers: { authorization: `Bearer ${mintToken({ id: 'u1', rol: 'ADMIN' })}` },
+        },
+      );
+      expect(response.status).toBe(503);
+      expect(((await response.json()) as { message: string }).message).toMatch(/no está disponible/);
     } finally {
       server.close();
     }

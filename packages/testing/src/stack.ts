@@ -18,7 +18,7 @@ import { apiClient, type ApiClient } from './http';
 import { infrastructure, uniqueName, type InfrastructureUrls } from './infrastructure';
 import { MailCatcher } from './mail-catcher';
 import { freePort } from './ports';
-import { TEST_JWT_SECRET } from './tokens';
+import { TEST_JWKS, TEST_SIGNING_KEY_PEM } from './tokens';
 
 /** What a deployable's factory returns, as far as the harness cares (services' `ServiceHandle`). */
 export interface Deployable {
@@ -136,7 +136,9 @@ export async function startHarness<N extends string>(options: HarnessOptions<N>)
     ...process.env,
     NODE_ENV: 'test',
     LOG_LEVEL: options.logLevel,
-    JWT_SECRET: TEST_JWT_SECRET,
+    // Without the auth service in the stack, deployables trust the tests' key as given; with it,
+    // they learn it from its JWKS (see `launch`).
+    ...((options.start as readonly string[]).includes('auth') ? {} : { JWT_PUBLIC_KEYS: TEST_JWKS }),
     MONGO_URL: infra.mongoUrl,
     AMQP_URL: infra.amqpUrl,
     REDIS_URL: infra.redisUrl,
@@ -154,7 +156,10 @@ export async function startHarness<N extends string>(options: HarnessOptions<N>)
   const launch = async (name: N, port = 0): Promise<RunningDeployable> => {
     const spec = options.deployables[name];
     const database = `${id}_${name}`;
-    const handle = await spec.create({ ...env, MONGO_DB: database }, options.logger(name));
+    // The auth service alone gets signing material: the tests' key as its operator key, so that
+    // tokens a test mints are its own.
+    const signing = name === 'auth' ? { JWT_SIGNING_KEY: TEST_SIGNING_KEY_PEM } : {};
+    const handle = await spec.create({ ...env, ...signing, MONGO_DB: database }, options.logger(name));
     const server = spec.http === false || !handle.app ? undefined : await listenOn(handle.app, port);
     await handle.start();
     await handle.consuming?.();

@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import amqp from 'amqplib';
 import mongoose from 'mongoose';
 import { createLogger } from '@crm/server-kit';
-import { eventually, infrastructure, TEST_JWT_SECRET, uniqueName } from '@crm/testing';
+import { eventually, infrastructure, TEST_VERIFIER_ENV, uniqueName } from '@crm/testing';
 import { createAuditService, type AuditApp } from '../src/app';
 import { loadAuditConfig } from '../src/config';
 import { newId, startProducer, type Producer } from './support/producer';
@@ -89,7 +89,7 @@ beforeAll(async () => {
   env = {
     ...process.env,
     NODE_ENV: 'test',
-    JWT_SECRET: TEST_JWT_SECRET,
+    ...TEST_VERIFIER_ENV,
     MONGO_URL: infra.mongoUrl,
     AMQP_URL: infra.amqpUrl,
     EVENTS_EXCHANGE: `${id}.events`,

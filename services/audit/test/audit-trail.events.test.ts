@@ -1,8 +1,8 @@
 import { auditEntryRecorded, userUpdated } from '@crm/contracts';
 import { createEnvelope, EventValidationError } from '@crm/event-bus';
-import { createHttpApp, createLogger, requireAuth, TokenService } from '@crm/server-kit';
+import { createHttpApp, createLogger, requireAuth } from '@crm/server-kit';
 import { AUDIT_OUTBOX_COLLECTION, createAuditTrail } from '@crm/server-kit/service';
-import { eventually, listen, mintToken, publishEnvelopes, TEST_JWT_SECRET, uniqueName } from '@crm/testing';
+import { eventually, listen, mintToken, publishEnvelopes, testTokens, uniqueName } from '@crm/testing';
 import mongoose from 'mongoose';
 import { startStack, type Stack } from '../../../test-support/stack';
 import type { AuditApp } from '../src/app';
@@ -225,7 +225,7 @@ describe('an entry from an Express request', () => {
       .createConnection(stack.mongoUrl, { dbName: uniqueName('audit_request') })
       .asPromise();
     const trail = createAuditTrail(connection);
-    const tokens = new TokenService(TEST_JWT_SECRET, 3600);
+    const tokens = testTokens();
     const app = createHttpApp({
       logger: createLogger('test', 'silent'),
       readiness: [],

@@ -1,29 +1,58 @@
 import { Redis } from 'ioredis';
-import { durationToSeconds, tableRouter, type Logger } from '@crm/server-kit';
+import { durationToSeconds, signingKeyFromPem, tableRouter, TokenSigner, type Logger } from '@crm/server-kit';
 import { createServiceRuntime, type ServiceHandle } from '@crm/server-kit/service';
 import type { Role } from '@crm/contracts';
 import { authHandlers } from './api/auth.routes';
 import { mfaHandlers } from './api/mfa.routes';
 import { privacyHandlers } from './api/privacy.routes';
 import { staffHandlers } from './api/staff.routes';
+import { signingKeyHandlers } from './api/signing-keys.routes';
 import { usersHandlers } from './api/users.routes';
-import { mfaRequiredRoles, type AuthConfig } from './config';
+import { atRestKey, mfaRequiredRoles, type AuthConfig } from './config';
 import { RedisMfaChallenges } from './data/mfa-challenge.store';
 import { RedisFactorAttempts } from './data/redis-factor-attempts';
 import { PatientDataClient } from './data/patient-data.client';
 import { SecretBox } from './data/secret-box';
 import { RedisAttemptLimiter } from './data/redis-attempt-limiter';
 import { SessionRevocationStore } from './data/session-revocations';
+import { MongoSigningKeyStore } from './data/signing-key.store';
 import { userModels } from './data/user.model';
 import { MongoUserRepository } from './data/user.repository';
 import { AccountService } from './domain/account.service';
 import { MfaService } from './domain/mfa.service';
 import { PrivacyService } from './domain/privacy.service';
+import { SigningKeyRing } from './domain/signing-key-ring';
 import { StaffService } from './domain/staff.service';
+
+/** The longest session a token may carry; a replaced signing key stays published this long (plus reloads). */
+const MIN_KEY_RETENTION_SECONDS = 24 * 3600;
+/** How often every replica reloads the signing keys (and the scheduled rotation is considered). */
+const SIGNING_KEYS_RELOAD_MS = 60_000;
 
 /** Wires the auth service: database, event outbox, Redis, routes. `start()` begins background work. */
 export function createAuthService(config: AuthConfig, logger: Logger) {
-  const runtime = createServiceRuntime('auth', config, logger);
+  const ttlSeconds = durationToSeconds(config.JWT_TTL);
+  // The only signer of session tokens: its keys live in its database, sealed with the at-rest key.
+  const maxTokenSeconds = Math.max(ttlSeconds, MIN_KEY_RETENTION_SECONDS);
+  // eslint-disable-next-line prefer-const -- the runtime's token check reads it once requests come
+  let keyRing: SigningKeyRing;
+  const runtime = createServiceRuntime('auth', config, logger, {
+    verificationKeys: { get: (kid) => keyRing.get(kid), refresh: () => keyRing.refresh() },
+  });
+  keyRing = new SigningKeyRing(
+    new MongoSigningKeyStore(runtime.connection, new SecretBox(atRestKey(config), 'token-signing-keys')),
+    {
+      rotationMs: config.JWT_KEY_ROTATION_DAYS * 86_400_000,
+      retentionMs: maxTokenSeconds * 1000 + 2 * SIGNING_KEYS_RELOAD_MS,
+      operatorKey: config.JWT_SIGNING_KEY ? signingKeyFromPem(config.JWT_SIGNING_KEY) : undefined,
+    },
+  );
+  const tokens = new TokenSigner(() => keyRing.current(), ttlSeconds, maxTokenSeconds);
+  runtime.every({
+    name: 'token signing keys',
+    intervalMs: SIGNING_KEYS_RELOAD_MS,
+    run: () => keyRing.maintain(),
+  });
   const models = userModels(runtime.connection);
   const redis = new Redis(config.REDIS_URL, {
     lazyConnect: true,
@@ -35,15 +64,13 @@ export function createAuthService(config: AuthConfig, logger: Logger) {
 
   const relay = runtime.outbox([models.User, models.RevokedSession]);
 
-  const ttlSeconds = durationToSeconds(config.JWT_TTL);
-  const tokens = runtime.tokens;
   const revocations = new SessionRevocationStore(models, redis, ttlSeconds, logger, runtime.kickOutbox);
   const users = new MongoUserRepository(models, runtime.kickOutbox);
   const factorGuard = { maxFailures: config.MFA_MAX_FAILURES, lockMs: config.MFA_LOCK_MINUTES * 60_000 };
   const mfa = new MfaService(
     users,
     new RedisMfaChallenges(redis, config.MFA_CHALLENGE_TTL_SECONDS),
-    new SecretBox(config.MFA_ENCRYPTION_KEY ?? config.JWT_SECRET),
+    new SecretBox(atRestKey(config)),
     tokens,
     {
       issuer: config.MFA_ISSUER,
@@ -99,22 +126,28 @@ export function createAuthService(config: AuthConfig, logger: Logger) {
   ).filter(([, , email, password]) => email && password);
 
   const service = {
-    app: runtime.httpApp((router) => {
-      const handlers = {
-        ...authHandlers(accounts, runtime.audit),
-        ...usersHandlers(accounts, runtime.audit),
-        ...staffHandlers(staff, runtime.audit),
-        ...mfaHandlers(mfa, runtime.audit),
-        ...privacyHandlers(privacy, runtime.audit),
-      };
-      router.use(tableRouter('auth', handlers, requireUser));
-    }),
+    app: runtime.httpApp(
+      (router) => {
+        const handlers = {
+          ...authHandlers(accounts, runtime.audit),
+          ...usersHandlers(accounts, runtime.audit),
+          ...staffHandlers(staff, runtime.audit),
+          ...mfaHandlers(mfa, runtime.audit),
+          ...privacyHandlers(privacy, runtime.audit),
+          ...signingKeyHandlers(keyRing, runtime.audit),
+        };
+        router.use(tableRouter('auth', handlers, requireUser));
+      },
+      [{ name: 'signing keys', check: () => keyRing.isReady() }],
+    ),
+    signingKeys: keyRing,
     accounts,
     models,
     relay,
     async start() {
       redis.connect().catch(() => undefined);
       await runtime.start(async () => {
+        await keyRing.start();
         for (const [rol, name, email, password] of bootstrapAccounts) {
           if (await accounts.ensureAccount({ rol: rol as Role, name, email: email!, password: password! })) {
             logger.info({ rol }, 'bootstrap account created');

@@ -53,10 +53,22 @@ export const authEnvSchema = serviceEnvSchema.extend({
   /** How long the `mfaToken` of a sign-in waits for its code (or for the enrolment). */
   MFA_CHALLENGE_TTL_SECONDS: z.coerce.number().int().positive().default(300),
   /**
-   * Key of the authenticator secrets stored in the database (AES-256-GCM). Required in production
-   * and different from `JWT_SECRET`; in development and tests, absent, it is derived from that one.
+   * The auth service's at-rest key: seals the authenticator secrets and the token signing keys
+   * stored in the database (AES-256-GCM, one derived key each). Required in production; in
+   * development and tests, absent, a published development value is used.
    */
   MFA_ENCRYPTION_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  /**
+   * The operator's token signing key (RSA private key, PEM, ≥ 2048 bits), when keys are managed
+   * outside: it becomes the current key the first time it is seen and there is no scheduled
+   * rotation (change the variable to rotate). Absent: the service makes and rotates its own keys.
+   */
+  JWT_SIGNING_KEY: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.string().includes('PRIVATE KEY', { message: 'must be a PEM private key' }).optional(),
+  ),
+  /** Age at which the current signing key is replaced by a new one (0: never). */
+  JWT_KEY_ROTATION_DAYS: z.coerce.number().min(0).default(30),
   /** Wrong codes in a row (any challenge, any address) that lock an account's second factor. */
   MFA_MAX_FAILURES: z.coerce.number().int().positive().default(10),
   /** How long the lock lasts after the last wrong code (the password keeps working). */
@@ -79,9 +91,9 @@ const BOOTSTRAP_PASSWORDS = [
 export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig {
   const config = loadConfig(authEnvSchema, env);
   if (config.NODE_ENV !== 'production') return config;
-  if (!config.MFA_ENCRYPTION_KEY || config.MFA_ENCRYPTION_KEY === config.JWT_SECRET)
+  if (!config.MFA_ENCRYPTION_KEY)
     throw new ConfigError([
-      'MFA_ENCRYPTION_KEY: required in production, and different from JWT_SECRET (a leaked signing key must not open the second factor)',
+      'MFA_ENCRYPTION_KEY: required in production (it seals the second factor secrets and the token signing keys)',
     ]);
   const weak = BOOTSTRAP_PASSWORDS.filter((key) => {
     const password = config[key];
@@ -92,6 +104,13 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig
       weak.map((key) => `${key}: a published or common password is not allowed in production`),
     );
   return config;
+}
+
+/** The development at-rest key, for `npm start` and tests without `MFA_ENCRYPTION_KEY` (refused in production). */
+const DEV_AT_REST_KEY = 'dev-only-auth-at-rest-key-0123456789abcdef';
+
+export function atRestKey(config: Pick<AuthConfig, 'MFA_ENCRYPTION_KEY'>): string {
+  return config.MFA_ENCRYPTION_KEY ?? DEV_AT_REST_KEY;
 }
 
 /** The roles that must use a second factor (see `MFA_REQUIRED_ROLES`). */

@@ -4,7 +4,6 @@ import { isCommonPassword, newPasswordField, PUBLISHED_PASSWORDS } from '../src/
 
 const production = {
   NODE_ENV: 'production',
-  JWT_SECRET: 'a-real-secret-of-more-than-thirty-two-characters',
   MONGO_URL: 'mongodb://db:27017',
   AMQP_URL: 'amqp://crm:Xq7-real@broker:5672',
   MFA_ENCRYPTION_KEY: 'another-real-key-of-more-than-thirty-two-characters',
@@ -25,13 +24,17 @@ describe('new passwords', () => {
 });
 
 describe('production start', () => {
-  it('requires its own MFA_ENCRYPTION_KEY, not the signing secret', () => {
+  it('requires its own at-rest key (MFA_ENCRYPTION_KEY)', () => {
     const { MFA_ENCRYPTION_KEY: _key, ...withoutKey } = production;
     expect(() => loadAuthConfig(withoutKey)).toThrow(/MFA_ENCRYPTION_KEY: required in production/);
-    expect(() => loadAuthConfig({ ...production, MFA_ENCRYPTION_KEY: production.JWT_SECRET })).toThrow(
-      /different from JWT_SECRET/,
-    );
     expect(loadAuthConfig({ ...withoutKey, NODE_ENV: 'development' }).MFA_ENCRYPTION_KEY).toBeUndefined();
+  });
+
+  it('takes an operator’s signing key only as a PEM private key (empty: none, the service makes its own)', () => {
+    expect(loadAuthConfig({ ...production, JWT_SIGNING_KEY: '' }).JWT_SIGNING_KEY).toBeUndefined();
+    expect(() =>
+      loadAuthConfig({ ...production, JWT_SIGNING_KEY: 'a-shared-secret-of-the-old-kind' }),
+    ).toThrow(/JWT_SIGNING_KEY: must be a PEM private key/);
   });
 
   it('lists every published development password', () => {

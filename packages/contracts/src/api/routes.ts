@@ -44,6 +44,9 @@ const ROUTE_TABLE = [
   { method: 'GET', path: '/auth/currentUser', service: 'auth', access: ANY_ROLE, owner: 'the caller only' },
   { method: 'POST', path: '/auth/signOut', service: 'auth', access: ANY_ROLE, owner: 'the caller only' },
   { method: 'POST', path: '/auth/doctor/patient/create', service: 'auth', access: STAFF, body: true },
+  // auth: the session token keys (only the auth service signs; everyone verifies with these)
+  { method: 'GET', path: '/auth/.well-known/jwks.json', service: 'auth', access: 'public' },
+  { method: 'POST', path: '/auth/signing-keys/rotate', service: 'auth', access: ['ADMIN'] },
   // auth: the second factor (issue 18)
   { method: 'POST', path: '/auth/signIn/mfa', service: 'auth', access: 'public', body: true },
   {

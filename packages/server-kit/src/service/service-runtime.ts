@@ -8,10 +8,10 @@ import {
   type Subscription,
 } from '@crm/event-bus';
 import { requireAuth, TokenService, type SessionCheck } from '../auth';
-import { durationToSeconds } from '../config';
 import type { ReadinessCheck } from '../health';
 import { createHttpApp } from '../http-app';
 import type { Logger } from '../logger';
+import { verificationKeysFor, type VerificationKeys } from '../verification-keys';
 import { auditEntriesQueue, createAuditTrail } from './audit-trail';
 import { createEndedSessions } from './ended-sessions';
 import { connectMongo, syncIndexes } from './mongo';
@@ -23,9 +23,12 @@ export interface RuntimeConfig {
   AMQP_URL: string;
   EVENTS_EXCHANGE: string;
   QUEUE_PREFIX: string;
-  /** Absent for workers that neither sign nor verify tokens (they do not receive the secret). */
-  JWT_SECRET?: string;
-  JWT_TTL?: string;
+  /**
+   * Whom to trust for session tokens: the auth service's published keys, or a fixed JWKS document.
+   * Both absent for workers that take no calls from people (they verify no tokens).
+   */
+  AUTH_SERVICE_URL?: string;
+  JWT_PUBLIC_KEYS?: string;
   /** How often published access-trail entries are swept from `audit_outbox` (default 60 s). */
   AUDIT_OUTBOX_SWEEP_MS?: number;
   /** How often each replica reloads the ended sessions stored by any replica (default 1 s). */
@@ -55,14 +58,23 @@ export interface BackgroundTask {
  */
 const deadLetterTtlMs = (config: RuntimeConfig): number => (config.DEAD_LETTER_TTL_HOURS ?? 336) * 3_600_000;
 
-export function createServiceRuntime(name: string, config: RuntimeConfig, logger: Logger) {
+export interface RuntimeOptions {
+  /** The keys to verify tokens with, when the service has its own (the auth service, the signer). */
+  verificationKeys?: VerificationKeys;
+}
+
+export function createServiceRuntime(
+  name: string,
+  config: RuntimeConfig,
+  logger: Logger,
+  options: RuntimeOptions = {},
+) {
   const mongo = connectMongo(config.MONGO_URL, config.MONGO_DB, logger);
   const bus = createServiceBus({ url: config.AMQP_URL, exchange: config.EVENTS_EXCHANGE, logger, name });
-  const tokens = config.JWT_SECRET
-    ? new TokenService(config.JWT_SECRET, durationToSeconds(config.JWT_TTL ?? '8h'))
-    : undefined;
+  const keys = options.verificationKeys ?? verificationKeysFor(config, logger);
+  const tokens = keys ? new TokenService(keys) : undefined;
   const verifiedTokens = (): TokenService => {
-    if (!tokens) throw new Error(`${name}: JWT_SECRET is required to verify tokens`);
+    if (!tokens) throw new Error(`${name}: AUTH_SERVICE_URL or JWT_PUBLIC_KEYS is required to verify tokens`);
     return tokens;
   };
   let relay: ReturnType<typeof bus.outboxRelay> | undefined;
@@ -101,7 +113,7 @@ export function createServiceRuntime(name: string, config: RuntimeConfig, logger
     mongo,
     connection: mongo.connection,
     bus,
-    /** Signs and verifies session tokens (services that have `JWT_SECRET`). */
+    /** Verifies session tokens with public keys (services that take calls from people). */
     get tokens(): TokenService {
       return verifiedTokens();
     },
@@ -172,6 +184,8 @@ export function createServiceRuntime(name: string, config: RuntimeConfig, logger
         tasks.push(audit.sweeper);
       }
       bus.connection.start();
+      // Learn the token keys early (not awaited: the auth service may be starting too).
+      void keys?.refresh();
       await mongo.ready;
       await syncIndexes(mongo.connection);
       await seed?.();

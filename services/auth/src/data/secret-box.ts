@@ -1,15 +1,16 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
 /**
- * Authenticated encryption (AES-256-GCM) of the authenticator secrets kept in the database, so a
- * copy of the database alone does not let anyone produce codes. Stored as
+ * Authenticated encryption (AES-256-GCM) of the secrets kept in the database (authenticator secrets,
+ * the token signing keys), so a copy of the database alone does not let anyone produce codes or
+ * sign sessions. Each purpose has its own key derived from the at-rest key. Stored as
  * `v1.<iv>.<tag>.<ciphertext>` (base64url).
  */
 export class SecretBox {
   private readonly key: Buffer;
 
-  constructor(keyMaterial: string) {
-    this.key = Buffer.from(hkdfSync('sha256', keyMaterial, 'crm-auth', 'mfa-secret-box', 32));
+  constructor(keyMaterial: string, purpose: 'mfa-secret-box' | 'token-signing-keys' = 'mfa-secret-box') {
+    this.key = Buffer.from(hkdfSync('sha256', keyMaterial, 'crm-auth', purpose, 32));
   }
 
   seal(plain: string): string {

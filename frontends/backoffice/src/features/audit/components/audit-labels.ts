@@ -37,6 +37,7 @@ export const ACTION_LABELS: Record<string, string> = {
   'data.export': 'Exportación de datos',
   'audit.export': 'Exportación del registro de accesos',
   'audit.read': 'Consulta del registro de accesos',
+  'auth.signing-key.rotate': 'Renovación de la clave de firma de sesiones',
 };
 
 export const RESOURCE_LABELS: Record<string, string> = {
@@ -49,6 +50,7 @@ export const RESOURCE_LABELS: Record<string, string> = {
   centre: 'Centro',
   session: 'Sesión',
   'audit-trail': 'Registro de accesos',
+  'signing-key': 'Clave de firma',
 };
 
 export const roleLabel = (rol: string) => ROLE_LABELS[rol] ?? rol;
