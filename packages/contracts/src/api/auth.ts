@@ -78,6 +78,14 @@ export interface StaffView extends UserView {
   invited: boolean;
 }
 
+/**
+ * `GET /users/staff/names` (DOCTOR, ADMIN): who is who among doctors and admins, names only (no
+ * e-mail, no phone, no kiosk account), e.g. to say who holds a room reservation.
+ */
+export interface StaffNames {
+  staff: Array<{ id: string; name: string; rol: 'DOCTOR' | 'ADMIN' }>;
+}
+
 export interface StaffList {
   staff: StaffView[];
 }

@@ -99,6 +99,13 @@ const ROUTE_TABLE = [
   },
   // auth: staff accounts (issue 18), before /users/:id
   { method: 'GET', path: '/users/staff', service: 'auth', access: ['ADMIN'] },
+  {
+    method: 'GET',
+    path: '/users/staff/names',
+    service: 'auth',
+    access: STAFF,
+    owner: 'doctors and admins, names only',
+  },
   { method: 'POST', path: '/users/staff', service: 'auth', access: ['ADMIN'], body: true },
   {
     method: 'POST',

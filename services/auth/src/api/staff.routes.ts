@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { z } from 'zod';
-import { objectIdField, staffInvitationBody, type StaffList } from '@crm/contracts';
+import { objectIdField, staffInvitationBody, type StaffList, type StaffNames } from '@crm/contracts';
 import { callerOf, validate, validated, type RouteHandlers } from '@crm/server-kit';
 import type { AuditTrail } from '@crm/server-kit/service';
 import type { StaffService } from '../domain/staff.service';
@@ -22,6 +22,10 @@ export function staffHandlers(staff: StaffService, trail: AuditTrail) {
   ];
 
   return {
+    'GET /users/staff/names': async (_req, res) => {
+      const body: StaffNames = { staff: await staff.names() };
+      res.json(body);
+    },
     'GET /users/staff': async (_req, res) => {
       const body: StaffList = { staff: await staff.list() };
       res.json(body);

@@ -1,4 +1,4 @@
-import type { StaffRole, StaffView } from '@crm/contracts';
+import type { StaffNames, StaffRole, StaffView } from '@crm/contracts';
 import { conflict, notFound } from '@crm/server-kit';
 import type { AccountService } from './account.service';
 import { toUserView, type SessionRevocations, type User, type UserRepository } from './user';
@@ -35,6 +35,12 @@ export class StaffService {
   async list(): Promise<StaffView[]> {
     const { items } = await this.users.page({ page: 1, limit: 1000, search: '', roles: STAFF });
     return items.map(toStaffView);
+  }
+
+  /** Names only, for any staff member: who holds a reservation, who wrote a record. */
+  async names(): Promise<StaffNames['staff']> {
+    const { items } = await this.users.page({ page: 1, limit: 1000, search: '', roles: STAFF });
+    return items.map((user) => ({ id: user.id, name: user.name, rol: user.rol as StaffRole }));
   }
 
   /** Disabling ends the account's sessions at once; an admin cannot disable their own account. */

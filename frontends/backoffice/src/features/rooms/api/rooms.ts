@@ -1,5 +1,5 @@
 import useSWR from 'swr';
-import type { RoomReservationView, RoomReservedResponse, UsersPage } from '@crm/contracts';
+import type { RoomReservationView, RoomReservedResponse, StaffNames } from '@crm/contracts';
 import { api } from '@crm/web-kit';
 
 /** SPEC §9: "A fixed room identifier is hard-coded for room booking" (the rooms service's first room). */
@@ -21,18 +21,14 @@ export const useRoomReservations = () =>
   );
 
 /**
- * Staff names by account id, from the auth service's lists of doctors and admins (`GET /users?rol=`,
- * 100 a page: a centre's staff fits in one). The one source of who is who: a reservation's stored
- * name was sent by a client.
+ * Staff names by account id, from the auth service's directory of doctors and admins
+ * (`GET /users/staff/names`, names only). The one source of who is who: a reservation's stored name
+ * was sent by a client.
  */
 export const useStaffNames = () =>
-  useSWR<Map<string, string>>('/users?rol=DOCTOR,ADMIN', async () => {
-    const pages = await Promise.all(
-      (['DOCTOR', 'ADMIN'] as const).map((rol) =>
-        api.get<UsersPage>('/users', { query: { rol, limit: '100' } }),
-      ),
-    );
-    return new Map(pages.flatMap((page) => page.users.map((user) => [user.id, user.name] as const)));
+  useSWR<Map<string, string>>('/users/staff/names', async () => {
+    const { staff } = await api.get<StaffNames>('/users/staff/names');
+    return new Map(staff.map((person) => [person.id, person.name] as const));
   });
 
 /**
