@@ -15,7 +15,11 @@ export function sendJson(
 }
 
 /** Writes the status, headers and JSON payload; false when headers were already sent (destroyed). */
-function writeJsonHead(res: ServerResponse, status: number, body: ErrorBody | Record<string, unknown>): boolean {
+function writeJsonHead(
+  res: ServerResponse,
+  status: number,
+  body: ErrorBody | Record<string, unknown>,
+): boolean {
   if (res.headersSent) {
     res.destroy();
     return false;

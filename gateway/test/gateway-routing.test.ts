@@ -25,7 +25,9 @@ async function uploadThenRead(url: string, path: string, size: number): Promise<
   socket.on('data', (chunk: Buffer) => received.push(chunk));
   const closed = once(socket, 'close');
   const write = (data: string | Buffer) =>
-    new Promise<void>((resolve, reject) => socket.write(data, (error) => (error ? reject(error) : resolve())));
+    new Promise<void>((resolve, reject) =>
+      socket.write(data, (error) => (error ? reject(error) : resolve())),
+    );
   await write(
     `POST ${path} HTTP/1.1\r\nHost: ${target.host}\r\nAuthorization: Bearer ${token}\r\n` +
       `Content-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`,

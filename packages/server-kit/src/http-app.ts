@@ -22,7 +22,10 @@ export interface HttpAppOptions {
 export function redactUrl(url: string | undefined): string | undefined {
   return url
     ?.split('?')[0]
-    ?.replace(/\/(confirmAccount|resetPassword|confirm-account|reset-password|offer)\/[^/]+/, '/$1/[redacted]');
+    ?.replace(
+      /\/(confirmAccount|resetPassword|confirm-account|reset-password|offer)\/[^/]+/,
+      '/$1/[redacted]',
+    );
 }
 
 /** Correlation id: the gateway's X-Request-Id, else a new one; echoed back and put on every log line. */

@@ -58,7 +58,8 @@ export function formatAmount(amount: number, currency = 'EUR', fractionDigits = 
 const numberFormat = new Intl.NumberFormat('es-ES', { maximumFractionDigits: 2 });
 
 /** A number as Spanish readers write it: 72.5 → "72,5", 1234 → "1234" (es-ES groups from 10.000). */
-export const formatNumber = (value: number): string => numberFormat.format(value).replace(/[\u00a0\u202f]/g, ' ');
+export const formatNumber = (value: number): string =>
+  numberFormat.format(value).replace(/[\u00a0\u202f]/g, ' ');
 
 /** A sum of prices without floating-point residue (21 + 10 + 31.47 = 62.47). */
 export const addPrices = (...amounts: number[]): number =>
