@@ -4,14 +4,9 @@ import type { AgendaEntry, AgendaResponse, AppointmentView } from '@crm/contract
 import { displayPhone } from '@crm/web-kit';
 import { formatDay, formatTime, todayAtCentre } from '@crm/web-kit/time';
 import { AlertNotice, PageHeader, ViewLink } from '@/components';
+import { APPOINTMENT_STATUS_LABELS } from '@/lib/appointment-status';
 import { useAgenda } from '../api/get-agenda';
-import {
-  AGENDA_STATUS_LABELS,
-  agendaActions,
-  countsInTotal,
-  minutesWaited,
-  waitedText,
-} from './agenda-labels';
+import { agendaActions, countsInTotal, minutesWaited, waitedText } from './agenda-labels';
 import { useAgendaAction, type AgendaAction } from './use-agenda-action';
 import './agenda.css';
 
@@ -60,7 +55,7 @@ function AgendaItem({ entry, now, busy, onAction }: EntryProps) {
       </div>
       <div className="bo-agenda__state">
         <span className={`bo-badge bo-badge--${entry.status}`}>
-          {AGENDA_STATUS_LABELS[entry.status] ?? entry.status}
+          {APPOINTMENT_STATUS_LABELS[entry.status] ?? entry.status}
         </span>
         {entry.status === 'checkedIn' && entry.checkedInAt && (
           <span className="bo-agenda__waited" data-testid="agenda-waited">

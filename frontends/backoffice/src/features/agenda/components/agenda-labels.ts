@@ -1,8 +1,4 @@
 import type { AgendaEntry } from '@crm/contracts';
-import { APPOINTMENT_STATUS_LABELS } from '../../../lib/appointment-status';
-
-/** The badges of the agenda (issue 16): what staff call each status. */
-export const AGENDA_STATUS_LABELS = APPOINTMENT_STATUS_LABELS;
 
 /** Whole minutes since the check-in (never negative, whatever the clocks say). */
 export function minutesWaited(checkedInAt: string, now: number): number {
