@@ -456,7 +456,7 @@ describe('5. on a 390 px phone the appointment list is a column of cards', () =>
     const labels = await firstRow
       .locator('td')
       .evaluateAll((cells) => cells.map((cell) => getComputedStyle(cell, '::before').content));
-    expect(labels).toEqual(['"Fecha y hora"', '"Paciente"', '"Teléfono"', '"Correo"', 'none']);
+    expect(labels).toEqual(['"Fecha y hora"', '"Paciente"', '"Estado"', '"Teléfono"', '"Correo"', 'none']);
     expect(await ver.textContent()).toBe('Ver');
     expect(await eliminar.textContent()).toBe('Eliminar');
     // Sorting is still at hand.
