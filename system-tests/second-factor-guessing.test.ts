@@ -7,8 +7,8 @@
  * enrolment gets no session from it.
  */
 import { Redis } from 'ioredis';
-import { authenticator } from 'otplib';
-import { BOOTSTRAP, startStack, uniqueEmail, type Stack } from '../test-support/stack';
+import { BOOTSTRAP, startStack, type Stack } from '../test-support/stack';
+import { codeAt, invitedDoctor } from '../test-support/staff-accounts';
 import { Summary } from './support/summary';
 
 const MAX_FAILURES = 4;
@@ -31,8 +31,6 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const codeAt = (secret: string, offset = 0) =>
-  authenticator.clone({ epoch: Date.now() + offset * 30_000 }).generate(secret);
 /** A six-digit code that is none of the ones the server accepts now (±1 step). */
 const wrongCodeFor = (secret: string) => {
   const valid = new Set([-1, 0, 1, 2].map((offset) => codeAt(secret, offset)));
@@ -44,20 +42,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** An invited doctor who set a password; signed in once to set up the factor unless `enrol` is false. */
 async function doctor(label: string, enrol = true) {
-  const email = uniqueEmail(label);
-  const invited = await stack.api.post(
-    '/users/staff',
-    { name: `Dra. ${label}`, email, rol: 'DOCTOR' },
-    admin,
-  );
-  expect(invited.status).toBe(201);
-  const [mail] = await stack.mail.waitForMessagesTo(email, 1);
-  const token = /\/reset-password\/([A-Za-z0-9_-]+)/.exec(mail!.Text)![1]!;
-  const password = 'bata-blanca-consulta-7';
-  expect((await stack.api.post(`/auth/resetPassword/${token}`, { password })).status).toBe(200);
+  const { id, email, password } = await invitedDoctor(stack, admin, label);
   const first = await stack.api.post('/auth/signIn', { email, password });
   const setup = await stack.api.post('/auth/signIn/mfa/setup', { mfaToken: first.body.mfaToken });
-  const person = { id: invited.body.id as string, email, password, secret: setup.body.secret as string };
+  const person = { id, email, password, secret: setup.body.secret as string };
   if (!enrol) return { ...person, mfaToken: first.body.mfaToken as string, recoveryCodes: [] as string[] };
   const confirmed = await stack.api.post('/auth/signIn/mfa/confirm', {
     mfaToken: first.body.mfaToken,

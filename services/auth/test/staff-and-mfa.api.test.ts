@@ -5,8 +5,8 @@
  * Real MongoDB, RabbitMQ, Redis and Mailpit.
  */
 import mongoose from 'mongoose';
-import { authenticator } from 'otplib';
 import { BOOTSTRAP, startStack, uniqueEmail, type Stack } from '../../../test-support/stack';
+import { codeAt, invitedDoctor as invitedStaffDoctor } from '../../../test-support/staff-accounts';
 import type { AuthService } from '../src/app';
 
 let stack: Stack;
@@ -22,28 +22,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-/**
- * A code of the step `offset` steps from now. The server accepts one step either side of its own,
- * each once: set-ups use this step's code, sign-ins the next step's, so they never collide.
- */
-const codeAt = (secret: string, offset = 0) =>
-  authenticator.clone({ epoch: Date.now() + offset * 30_000 }).generate(secret);
-
-/** Invites a doctor and sets their password through the e-mailed link. */
-async function invitedDoctor(label: string) {
-  const email = uniqueEmail(label);
-  const invited = await stack.api.post(
-    '/users/staff',
-    { name: `Dra. ${label}`, email, rol: 'DOCTOR' },
-    admin,
-  );
-  expect(invited.status).toBe(201);
-  const [mail] = await stack.mail.waitForMessagesTo(email, 1);
-  const token = /\/reset-password\/([A-Za-z0-9_-]+)/.exec(mail!.Text)![1]!;
-  const password = 'bata-blanca-consulta-7';
-  expect((await stack.api.post(`/auth/resetPassword/${token}`, { password })).status).toBe(200);
-  return { id: invited.body.id as string, email, password, invitation: mail! };
-}
+const invitedDoctor = (label: string) => invitedStaffDoctor(stack, admin, label);
 
 /** Signs in and sets up the factor the role requires; the secret and the session. */
 async function enrolled(label: string) {
