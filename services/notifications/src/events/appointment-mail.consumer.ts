@@ -85,21 +85,28 @@ export function appointmentMailHandlers(
     }),
   });
 
-  const send = async (
-    event: AppointmentEvent,
+  /** One e-mail to the patient about the appointment's date, written with the centre's current profile. */
+  const mail = async (
+    event: { id: string; data: { user: { email: string }; date: string } },
     write: (centre: CentreProfileData, when: string) => Email,
-    /** No calendar file: a walk-in is already at the centre. */
-    method: 'PUBLISH' | 'CANCEL' | undefined,
+    attachment?: (centre: CentreProfileData) => Attachment,
   ) => {
     const centre = await profile.current();
     await mailer.send({
       to: event.data.user.email,
       senderName: centre.senderName,
       ...write(centre, formatAppointmentDate(new Date(event.data.date))),
-      ...(method ? { attachments: [calendar(centre, event, method)] } : {}),
+      ...(attachment ? { attachments: [attachment(centre)] } : {}),
       messageId: `<${event.id}@crm.events>`,
     });
   };
+
+  const send = (
+    event: AppointmentEvent,
+    write: (centre: CentreProfileData, when: string) => Email,
+    /** No calendar file: a walk-in is already at the centre. */
+    method: 'PUBLISH' | 'CANCEL' | undefined,
+  ) => mail(event, write, method && ((centre) => calendar(centre, event, method)));
 
   return [
     on(appointmentBooked, async (event) => {
@@ -158,51 +165,40 @@ export function appointmentMailHandlers(
         'CANCEL',
       ),
     ),
-    on(waitlistSlotOffered, async (event) => {
-      const centre = await profile.current();
-      await mailer.send({
-        to: event.data.user.email,
-        senderName: centre.senderName,
-        ...waitlistOfferEmail(
+    on(waitlistSlotOffered, (event) =>
+      mail(event, (centre, when) =>
+        waitlistOfferEmail(
           centre,
           event.data.user.name,
-          formatAppointmentDate(new Date(event.data.date)),
+          when,
           new Date(event.data.expiresAt),
           `${publicUrl}/dates/offer/${event.data.token}`,
         ),
-        messageId: `<${event.id}@crm.events>`,
-      });
-    }),
+      ),
+    ),
     on(appointmentDayClosed, async (event) => {
-      const centre = await profile.current();
       const moveUrl = await areaUrl(event);
-      await mailer.send({
-        to: event.data.user.email,
-        senderName: centre.senderName,
-        ...appointmentDayClosedEmail(
+      const { reason, closesAt } = event.data;
+      await mail(event, (centre, when) =>
+        appointmentDayClosedEmail(
           centre,
           event.data.user.name,
-          formatAppointmentDate(new Date(event.data.date)),
-          { reason: event.data.reason, ...(event.data.closesAt ? { closesAt: event.data.closesAt } : {}) },
+          when,
+          { reason, ...(closesAt ? { closesAt } : {}) },
           moveUrl,
         ),
-        messageId: `<${event.id}@crm.events>`,
-      });
+      );
     }),
-    on(waitlistOfferExpired, async (event) => {
-      const centre = await profile.current();
-      await mailer.send({
-        to: event.data.user.email,
-        senderName: centre.senderName,
-        ...waitlistOfferExpiredEmail(
+    on(waitlistOfferExpired, (event) =>
+      mail(event, (centre, when) =>
+        waitlistOfferExpiredEmail(
           centre,
           event.data.user.name,
-          formatAppointmentDate(new Date(event.data.date)),
+          when,
           new Date(event.data.expiresAt),
           `${publicUrl}/user`,
         ),
-        messageId: `<${event.id}@crm.events>`,
-      });
-    }),
+      ),
+    ),
   ] as const;
 }

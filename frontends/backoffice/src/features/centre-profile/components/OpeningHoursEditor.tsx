@@ -1,5 +1,11 @@
 import type { HoursDraft } from './profile-draft';
 
+/** The period's two times: field, visible label, and how a screen reader names it. */
+const TIME_INPUTS = [
+  ['from', 'Abre', 'Apertura'],
+  ['to', 'Cierra', 'Cierre'],
+] as const;
+
 const WEEKDAYS = [
   [1, 'L', 'lunes'],
   [2, 'M', 'martes'],
@@ -53,26 +59,18 @@ export function OpeningHoursEditor({ periods, onChange, errors, disabled }: Prop
                 </label>
               ))}
             </div>
-            <label className="bo-hours__time">
-              Abre
-              <input
-                type="time"
-                className="wk-input"
-                aria-label={`Apertura del horario ${number}`}
-                value={period.from}
-                onChange={(e) => update(index, { from: e.target.value })}
-              />
-            </label>
-            <label className="bo-hours__time">
-              Cierra
-              <input
-                type="time"
-                className="wk-input"
-                aria-label={`Cierre del horario ${number}`}
-                value={period.to}
-                onChange={(e) => update(index, { to: e.target.value })}
-              />
-            </label>
+            {TIME_INPUTS.map(([key, label, named]) => (
+              <label key={key} className="bo-hours__time">
+                {label}
+                <input
+                  type="time"
+                  className="wk-input"
+                  aria-label={`${named} del horario ${number}`}
+                  value={period[key]}
+                  onChange={(e) => update(index, { [key]: e.target.value })}
+                />
+              </label>
+            ))}
             <button
               type="button"
               className="wk-button wk-button--secondary"
