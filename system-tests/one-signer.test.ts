@@ -28,6 +28,7 @@ const PROBES: Record<ApiService, string> = {
   config: `/config/view?view=${encodeURIComponent('doctor/appointments/:id')}`,
   audit: '/audit',
   reporting: '/reports/summary?from=2030-01-01&to=2030-01-31',
+  payments: '/payments/invoices/verify',
 };
 
 let stack: SystemStack;

@@ -10,6 +10,7 @@ import {
   uniqueName,
   type ApiClient,
   type MailCatcher,
+  type RedsysSimulator,
   type RunningDeployable,
 } from '@crm/testing';
 import type { AuthService } from '../services/auth/src/app';
@@ -30,6 +31,8 @@ export interface Stack {
   api: ApiClient;
   gatewayUrl: string;
   mail: MailCatcher;
+  /** The Redsys simulator of a stack that runs the payments service. */
+  redsys?: RedsysSimulator;
   mongoUrl: string;
   amqpUrl: string;
   exchange: string;
@@ -70,6 +73,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     api: harness.api,
     gatewayUrl: harness.gatewayUrl,
     mail: harness.mail,
+    ...(harness.redsys ? { redsys: harness.redsys } : {}),
     mongoUrl: harness.infra.mongoUrl,
     amqpUrl: harness.infra.amqpUrl,
     exchange: harness.env.EVENTS_EXCHANGE!,

@@ -31,6 +31,7 @@ export const gatewayEnvSchema = baseEnvSchema
     CONFIG_SERVICE_URL: url.default('http://127.0.0.1:4005'),
     AUDIT_SERVICE_URL: url.default('http://127.0.0.1:4006'),
     REPORTING_SERVICE_URL: url.default('http://127.0.0.1:4007'),
+    PAYMENTS_SERVICE_URL: url.default('http://127.0.0.1:4008'),
     /** Upper bound for one upstream exchange (connect + answer); past it the client gets 504. */
     PROXY_TIMEOUT_MS: positiveInt(15000),
     /** Keep-alive sockets per upstream; sized well above the 50 concurrent clients we measure with. */

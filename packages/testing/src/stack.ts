@@ -9,6 +9,7 @@
  * import services. A service's URL is put in the environment of the ones started after it and of
  * the gateway (`<NAME>_SERVICE_URL`, chosen before any starts), as a deployment would.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import amqp from 'amqplib';
@@ -17,6 +18,7 @@ import type { Logger } from '@crm/server-kit';
 import { apiClient, type ApiClient } from './http';
 import { infrastructure, uniqueName, type InfrastructureUrls } from './infrastructure';
 import { MailCatcher } from './mail-catcher';
+import { startRedsysSimulator, type RedsysSimulator } from './redsys-simulator';
 import { freePort } from './ports';
 import { TEST_JWKS, TEST_SIGNING_KEY_PEM } from './tokens';
 
@@ -86,6 +88,8 @@ export interface Harness<N extends string> {
   gatewayUrl: string;
   gateway: HarnessGateway;
   mail: MailCatcher;
+  /** The Redsys simulator, started when the stack runs the payments service. */
+  redsys?: RedsysSimulator;
   running: Partial<Record<N, RunningDeployable>>;
   signIn(email: string, password: string): Promise<string>;
   /**
@@ -152,6 +156,19 @@ export async function startHarness<N extends string>(options: HarnessOptions<N>)
     ...options.env,
   };
   const running: Partial<Record<N, RunningDeployable>> = {};
+  // The payments service talks to the card gateway: a simulator of its own per stack, with a random
+  // key (the service signs with a library, the simulator checks with its own code).
+  let redsys: RedsysSimulator | undefined;
+  if ((options.start as readonly string[]).includes('payments') && !options.env?.REDSYS_URL) {
+    const secretKey = randomBytes(24).toString('base64');
+    redsys = await startRedsysSimulator({ secretKey, merchantCode: '999008881' });
+    Object.assign(env, {
+      REDSYS_URL: redsys.url,
+      REDSYS_SECRET_KEY: secretKey,
+      REDSYS_MERCHANT_CODE: '999008881',
+      REDSYS_TERMINAL: '1',
+    });
+  }
 
   const launch = async (name: N, port = 0): Promise<RunningDeployable> => {
     const spec = options.deployables[name];
@@ -197,6 +214,8 @@ export async function startHarness<N extends string>(options: HarnessOptions<N>)
   );
   await gateway.cacheReady();
   const api = apiClient(`${gateway.url}/api/v1`);
+  // The stack's public address (PUBLIC_URL) is not resolvable: the gateway's notifications go to the gateway.
+  redsys?.routeTo(env.PUBLIC_URL!, gateway.url);
 
   return {
     id,
@@ -206,6 +225,7 @@ export async function startHarness<N extends string>(options: HarnessOptions<N>)
     gatewayUrl: gateway.url,
     gateway,
     mail: new MailCatcher(infra.mailApiUrl),
+    ...(redsys ? { redsys } : {}),
     running,
     async signIn(email, password) {
       const response = await api.post('/auth/signIn', { email, password });
@@ -232,6 +252,7 @@ export async function startHarness<N extends string>(options: HarnessOptions<N>)
       }
       await connection.close();
       await deleteQueues(infra.amqpUrl, queues);
+      await redsys?.close();
     },
   };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { CentreClosures } from '../centre-calendar';
 import { minutesToClock, OPENING_SESSIONS, OPENING_WEEKDAYS } from '../centre-hours';
 import { normalizePhone } from '../phone';
+import { centrePaymentsSchema } from './payments';
 
 /**
  * The centre profile: what the centre says about itself (brand, address, phone, hours, prices).
@@ -151,6 +152,11 @@ export const centreProfileBody = z.object({
    * editor and call, `PUT /config/centre/closures`). Always present in the answer.
    */
   closures: centreClosuresBody.optional(),
+  /**
+   * Online payment and invoicing settings (docs/product/payments.md). Optional in a
+   * `PUT /config/centre` (absent, the stored ones are kept); absent in older versions: defaults.
+   */
+  payments: centrePaymentsSchema.optional(),
 });
 /** The closures of a profile (absent in versions stored before they existed: none). */
 export const closuresOf = (profile: { closures?: CentreClosures | undefined }): CentreClosures =>

@@ -1,7 +1,8 @@
 import type { Role } from '../roles';
 
 /** The deployables that answer HTTP calls behind the gateway (the key of `<NAME>_SERVICE_URL`). */
-export type ApiService = 'auth' | 'appointments' | 'records' | 'rooms' | 'config' | 'audit' | 'reporting';
+export type ApiService =
+  'auth' | 'appointments' | 'records' | 'rooms' | 'config' | 'audit' | 'reporting' | 'payments';
 
 export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -342,6 +343,34 @@ const ROUTE_TABLE = [
   { method: 'GET', path: '/audit/export.csv', service: 'audit', access: ['ADMIN'], query: AUDIT_FILTERS },
   // reporting (the dashboard's figures, a read model fed by events)
   { method: 'GET', path: '/reports/summary', service: 'reporting', access: ['ADMIN'], query: ['from', 'to'] },
+  // payments (card and Bizum through Redsys, desk payments, refunds, invoices)
+  {
+    method: 'POST',
+    path: '/payments/checkout',
+    service: 'payments',
+    access: ['PACIENT'],
+    body: true,
+    owner: 'the caller’s own appointment',
+  },
+  // Verified by the gateway's signature only (form-encoded, as Redsys sends it).
+  { method: 'POST', path: '/payments/notify', service: 'payments', access: 'public', body: true },
+  {
+    method: 'GET',
+    path: '/payments/appointment/:appointmentId',
+    service: 'payments',
+    access: ['PACIENT', ...STAFF],
+    owner: 'a PACIENT their own appointment only',
+  },
+  { method: 'POST', path: '/payments/desk', service: 'payments', access: STAFF, body: true },
+  { method: 'POST', path: '/payments/:paymentId/refund', service: 'payments', access: ['ADMIN'], body: true },
+  { method: 'GET', path: '/payments/invoices/verify', service: 'payments', access: ['ADMIN'] },
+  {
+    method: 'GET',
+    path: '/payments/invoices/:number/pdf',
+    service: 'payments',
+    access: ['PACIENT', ...STAFF],
+    owner: 'a PACIENT their own invoices only',
+  },
 ] as const satisfies readonly ApiRoute[];
 
 export const API_ROUTES: readonly ApiRoute[] = ROUTE_TABLE;

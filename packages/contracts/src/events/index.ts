@@ -6,3 +6,4 @@ export * from './config.events';
 export * from './records.events';
 export * from './audit.events';
 export * from './notifications.events';
+export * from './payments.events';
