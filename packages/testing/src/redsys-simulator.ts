@@ -182,6 +182,10 @@ export async function startRedsysSimulator(options: RedsysSimulatorOptions): Pro
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://simulator');
+    if (req.method === 'GET' && url.pathname === '/healthz') {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      return res.end(JSON.stringify({ status: 'ok', simulator: 'redsys' }));
+    }
     if (req.method === 'POST' && url.pathname === '/sis/realizarPago') {
       const form = Object.fromEntries(new URLSearchParams(await readBody(req)));
       const params = verify(form);

@@ -37,14 +37,10 @@ export const paymentsEnvSchema = serviceEnvSchema.extend({
 
 export type PaymentsConfig = z.infer<typeof paymentsEnvSchema>;
 
-/** Loads the settings; outside development and tests the published Redsys test key is refused. */
+/** Loads the settings; in production the published Redsys test key is refused, like `dev-only-` secrets. */
 export function loadPaymentsConfig(env: NodeJS.ProcessEnv = process.env): PaymentsConfig {
   const config = loadConfig(paymentsEnvSchema, env);
-  const loopback = ['127.0.0.1', 'localhost', '::1'].includes(config.HOST);
-  if (
-    (config.NODE_ENV === 'production' || !loopback) &&
-    config.REDSYS_SECRET_KEY === REDSYS_PUBLISHED_TEST_KEY
-  )
+  if (config.NODE_ENV === 'production' && config.REDSYS_SECRET_KEY === REDSYS_PUBLISHED_TEST_KEY)
     throw new ConfigError(['REDSYS_SECRET_KEY: the published Redsys test key is not allowed in production']);
   return config;
 }
