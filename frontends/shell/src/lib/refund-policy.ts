@@ -6,6 +6,8 @@ export const DEFAULT_REFUND_WINDOW_HOURS = 24;
 
 /** The patient's appointment as `GET /dates/currentDate` answers it. */
 export interface CurrentAppointment {
+  /** Absent when there is none (and from servers older than the payments). */
+  id?: string;
   date: string | null;
   /** `checkedIn` once the patient's arrival is registered: no move, no cancel from here. */
   status?: 'booked' | 'checkedIn';

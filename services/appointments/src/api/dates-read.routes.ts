@@ -54,6 +54,8 @@ export function datesReadHandlers(bookings: BookingService, trail: AuditTrail) {
       res.json(
         current
           ? {
+              // The id lets the patient area ask the payments service about this appointment.
+              id: current.id,
               date: current.date.toISOString(),
               status: current.status,
               ...(current.checkedInAt ? { checkedInAt: current.checkedInAt.toISOString() } : {}),

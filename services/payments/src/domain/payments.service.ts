@@ -210,16 +210,18 @@ export class PaymentsService {
   /** `GET /payments/appointment/:id`: the patient for their own, staff for any. */
   async forAppointment(caller: AuthenticatedUser, appointmentId: string): Promise<AppointmentPayments> {
     const appointment = await this.appointments.byId(appointmentId);
-    if (caller.rol === 'PACIENT') {
-      if (!appointment) throw notFound('Cita no encontrada');
-      if (appointment.patientId !== caller.id) throw forbidden();
-    }
+    // Known appointments are checked; one not learnt yet (its event is on its way) has nothing to show.
+    if (caller.rol === 'PACIENT' && appointment && appointment.patientId !== caller.id) throw forbidden();
     const [payments, terms, invoices] = await Promise.all([
       this.payments.forAppointment(appointmentId),
       this.centre.current(),
       this.invoices.forAppointment(appointmentId),
     ]);
-    if (!appointment && payments.length === 0) throw notFound('Cita no encontrada');
+    if (
+      !appointment &&
+      payments.some((payment) => caller.rol === 'PACIENT' && payment.patientId !== caller.id)
+    )
+      throw forbidden();
     return {
       status: appointmentPaymentStatus(payments, terms.priceCents),
       amountCents: terms.priceCents,

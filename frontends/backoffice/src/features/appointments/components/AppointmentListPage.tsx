@@ -8,6 +8,7 @@ import { APPOINTMENT_STATUS_LABELS } from '@/lib/appointment-status';
 import { matchesSearch } from '@/lib/text';
 import { useAppointments } from '../api/appointments';
 import { useDeleteAppointment } from './use-delete-appointment';
+import { PaymentCell } from './PaymentCell';
 
 const column = createColumnHelper<AppointmentView>();
 
@@ -55,6 +56,15 @@ export default function AppointmentListPage() {
           <span className={`bo-badge bo-badge--${info.row.original.status}`}>{info.getValue()}</span>
         ),
         size: 140,
+      }),
+      column.display({
+        id: 'payment',
+        header: 'Pago',
+        enableSorting: false,
+        cell: ({ row }) => (
+          <PaymentCell appointmentId={row.original.id} who={row.original.user?.name ?? row.original.name} />
+        ),
+        size: 200,
       }),
       column.accessor((a) => a.user?.phone ?? '', {
         id: 'phone',

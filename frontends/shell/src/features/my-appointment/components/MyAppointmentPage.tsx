@@ -19,6 +19,7 @@ import { ConfirmEmailBanner } from './ConfirmEmailBanner';
 import { MyDataSection } from './MyDataSection';
 import { MyWaitlist } from './MyWaitlist';
 import { pendingOffer } from '@/lib/pending-offer';
+import { PaymentSection } from './PaymentSection';
 
 /** Before cancelling: whether this cancellation would be refunded, by the centre's window. */
 export function refundNotice(
@@ -113,6 +114,7 @@ export default function MyAppointmentPage() {
                 ? ` Si cancela con más de ${formatHours(profile.prices.refundWindowHours)} de antelación le devolvemos el importe pagado.`
                 : null}
             </p>
+            {data?.id ? <PaymentSection appointmentId={data.id} /> : null}
             {data?.status === 'checkedIn' ? (
               <p className="appointment-card__checked-in" data-testid="checked-in" role="status">
                 Ha registrado su llegada
