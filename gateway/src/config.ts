@@ -32,6 +32,8 @@ export const gatewayEnvSchema = baseEnvSchema
     AUDIT_SERVICE_URL: url.default('http://127.0.0.1:4006'),
     REPORTING_SERVICE_URL: url.default('http://127.0.0.1:4007'),
     PAYMENTS_SERVICE_URL: url.default('http://127.0.0.1:4008'),
+    /** The card gateway's payment page, the one other place the shell may post a form to (CSP form-action). */
+    REDSYS_URL: url.optional(),
     /** Upper bound for one upstream exchange (connect + answer); past it the client gets 504. */
     PROXY_TIMEOUT_MS: positiveInt(15000),
     /** Keep-alive sockets per upstream; sized well above the 50 concurrent clients we measure with. */

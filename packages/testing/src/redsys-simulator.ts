@@ -41,7 +41,7 @@ export interface RedsysSimulator {
   orders: Map<string, SimulatedOrder>;
   /** Signature failures seen (requests refused because our check disagreed). */
   refusedSignatures: number;
-  /** Where the notifications and redirects of `http://crm.test`-like addresses really go. */
+  /** Where notifications and redirects to an unresolvable public address (`http://crm.test`) really go. */
   routeTo(fromOrigin: string, toOrigin: string): void;
   /** The next `n` refund answers are lost after the refund is done (a crash or a cut connection). */
   loseRefundAnswers(n: number): void;
@@ -182,6 +182,10 @@ export async function startRedsysSimulator(options: RedsysSimulatorOptions): Pro
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://simulator');
+    if (url.pathname === '/favicon.ico') {
+      res.writeHead(204);
+      return res.end();
+    }
     if (req.method === 'GET' && url.pathname === '/healthz') {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       return res.end(JSON.stringify({ status: 'ok', simulator: 'redsys' }));
@@ -235,7 +239,7 @@ export async function startRedsysSimulator(options: RedsysSimulatorOptions): Pro
         outcome === 'card' || outcome === 'bizum'
           ? session.params.DS_MERCHANT_URLOK
           : session.params.DS_MERCHANT_URLKO;
-      res.writeHead(303, { Location: back ?? '/' });
+      res.writeHead(303, { Location: back ? rerouted(back) : '/' });
       return res.end();
     }
     if (req.method === 'POST' && url.pathname === '/sis/rest/trataPeticionREST') {

@@ -122,7 +122,7 @@ describe('online payment with the Redsys simulator', () => {
     expect(await stateOf(appointmentId)).toMatchObject({ status: 'pending' });
 
     const back = await redsys.pay(form.body, 'card');
-    expect(back).toMatchObject({ status: 303, location: 'http://crm.test/user?payment=ok' });
+    expect(back).toMatchObject({ status: 303, location: `${stack.gatewayUrl}/user?payment=ok` });
     expect(redsys.refusedSignatures).toBe(0);
     expect(redsys.orders.get(orderOf(form.body))!.notifications).toEqual([{ status: 200, outcome: 'card' }]);
 
@@ -178,7 +178,7 @@ describe('online payment with the Redsys simulator', () => {
 
     expect(await redsys.pay(a.body, 'denied')).toMatchObject({
       status: 303,
-      location: 'http://crm.test/user?payment=ko',
+      location: `${stack.gatewayUrl}/user?payment=ko`,
     });
     const denied = await stateOf(appointmentId);
     expect(denied.status).toBe('unpaid');
@@ -187,7 +187,7 @@ describe('online payment with the Redsys simulator', () => {
     const again = await stack.api.post('/payments/checkout', { appointmentId }, patient!.token);
     expect(orderOf(again.body)).not.toBe(orderOf(a.body));
     expect(await redsys.pay(again.body, 'bizum')).toMatchObject({
-      location: 'http://crm.test/user?payment=ok',
+      location: `${stack.gatewayUrl}/user?payment=ok`,
     });
     const paid = await stateOf(appointmentId);
     expect(paid.status).toBe('paid');
@@ -199,7 +199,7 @@ describe('online payment with the Redsys simulator', () => {
     const appointmentId = await book(patient!);
     const form = await stack.api.post('/payments/checkout', { appointmentId }, patient!.token);
     expect(await redsys.pay(form.body, 'abandon')).toMatchObject({
-      location: 'http://crm.test/user?payment=ko',
+      location: `${stack.gatewayUrl}/user?payment=ko`,
     });
     expect(redsys.orders.get(orderOf(form.body))!.notifications).toEqual([]);
     expect((await stateOf(appointmentId)).status).toBe('pending');
