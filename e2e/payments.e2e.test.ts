@@ -106,7 +106,7 @@ for (const [viewport, label] of [
     await page.getByLabel('Buscar paciente').pressSequentially(`Mostrador ${label}`);
     const cobrar = page.getByRole('button', { name: `Cobrar la cita de Paciente Mostrador ${label}` });
     await cobrar.waitFor();
-    const badge = cobrar.locator('xpath=..').getByTestId('payment-badge');
+    const badge = page.locator(`[data-appointment="${patient.appointmentId}"]`).getByTestId('payment-badge');
     expect(await badge.textContent()).toContain('Pendiente');
     await cobrar.click();
     const dialog = page.getByRole('dialog', { name: 'Registrar un pago' });

@@ -409,7 +409,7 @@ describe('desk payments and invoices', () => {
       ),
     );
     expect(answers.map((a) => a.status)).toEqual(Array(50).fill(201));
-    await eventually(async () => (await stateOf(appointmentId)).invoices.length === 50);
+    await eventually(async () => (await stateOf(appointmentId)).invoices.length === 50, 90_000);
     const all = (await service().models.Invoice.find({ series: 'F' }).sort({ seq: 1 }).lean()) as unknown as {
       seq: number;
       _id: string;

@@ -203,8 +203,10 @@ export class PaymentsService {
       if (winner) return { payment: paymentView(winner), created: false };
       throw conflict('Inténtelo de nuevo');
     }
-    await this.invoiceQuietly(payment);
-    return { payment: paymentView((await this.payments.byId(payment.id)) ?? payment), created: true };
+    // Issued after the answer: invoices are numbered one at a time, and a burst of desk payments
+    // must not wait for each other's (the sweep issues any that fail).
+    void this.invoiceQuietly(payment);
+    return { payment: paymentView(payment), created: true };
   }
 
   /** `GET /payments/appointment/:id`: the patient for their own, staff for any. */

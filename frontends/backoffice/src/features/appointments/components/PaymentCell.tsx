@@ -57,7 +57,7 @@ export function PaymentCell({ appointmentId, who }: { appointmentId: string; who
   };
 
   return (
-    <span className="bo-payment">
+    <span className="bo-payment" data-appointment={appointmentId}>
       <span className={`bo-badge bo-badge--${paid ? 'paid' : 'unpaid'}`} data-testid="payment-badge">
         {paid ? 'Pagado' : 'Pendiente'} {euros(data.amountCents, data.currency)}
       </span>
