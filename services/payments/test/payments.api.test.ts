@@ -139,7 +139,7 @@ describe('online payment with the Redsys simulator', () => {
         pdfUrl: expect.stringMatching(/^\/api\/v1\/payments\/invoices\/F\d{4}-\d{6}\/pdf$/),
       },
     ]);
-    await eventually(async () => succeeded.received.length === 1);
+    await eventually(async () => succeeded.received.length === 1, 60_000);
     expect(succeeded.received[0]!.body.data).toMatchObject({
       appointmentId,
       pacientId: patient!.id,
