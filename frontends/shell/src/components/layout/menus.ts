@@ -1,4 +1,7 @@
-/** The header menus per page (SPEC §2). `section` items scroll within the landing page. */
+/**
+ * The header menus per page (docs/product/booking.md#header-and-menus). `section` items scroll within the
+ * landing page.
+ */
 export interface MenuItem {
   label: string;
   to?: string;
