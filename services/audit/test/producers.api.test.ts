@@ -13,7 +13,7 @@ import {
 import { slotAllocator } from '../../records/test/factories/slots';
 
 /**
- * The producers of the trail (issue 18): real calls to appointments, records and config through the
+ * The producers of the trail: real calls to appointments, records and config through the
  * gateway, recorded by each service through the runtime's trail (its own audit_outbox and relay),
  * and read back from the audit service — who, what, about whom; never the record's content.
  */
