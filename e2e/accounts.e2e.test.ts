@@ -11,7 +11,7 @@ import { signInThroughUi } from './support/backoffice';
 import { acceptCookies, answerDialog } from './support/dialogs';
 import { BOOTSTRAP, startFullProduct, uniqueEmail, type Stack } from './support/product';
 
-/** The phone viewport of the screenshots. */
+/** The phone viewport of the screenshots. */
 const PHONE = { width: 390, height: 844 };
 
 let stack: Stack;

@@ -24,7 +24,7 @@ const USER: MenuItem[] = [
   { label: 'Inicio', to: '/' },
   { label: 'Reservar Cita', to: '/dates' },
 ];
-/** Pages the spec gives no menu of their own (FAQ, account screens, terms). */
+/** Pages without a menu of their own (FAQ, account screens, terms). */
 const OTHER: MenuItem[] = [
   { label: 'Inicio', to: '/' },
   { label: 'Citas', to: '/dates' },

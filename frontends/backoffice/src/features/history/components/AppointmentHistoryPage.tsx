@@ -9,7 +9,7 @@ import { SearchBox, TablePage, useDebouncedSearch, usePageSize } from '@/compone
 import { historyKey } from '@/lib/cache-keys';
 import { matchesSearch } from '@/lib/text';
 
-/** Status names shown to staff (the spec does not show them; the server's values are English). */
+/** Status names shown to staff (the server's values are English). */
 export const STATUS_LABELS: Record<AppointmentStatus, string> = {
   booked: 'Reservada',
   cancelled: 'Cancelada',
