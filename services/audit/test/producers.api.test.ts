@@ -161,6 +161,24 @@ describe('staff accesses recorded by their services', () => {
     await entryAbout({ action: 'user.update', actorId: staff.SERVICE_ACCOUNT.id });
   });
 
+  it("a refused booking that names the patient's other appointment is recorded as a read of it", async () => {
+    const holder = await registerPatient(stack, staff.DOCTOR.token, 'Paciente Con Otra Cita');
+    const held = await bookFor(stack, staff.DOCTOR.token, holder, slots.next());
+    const refused = await stack.api.post(
+      '/dates/admin',
+      { date: slots.next(), pacientId: holder.id },
+      staff.ADMIN.token,
+    );
+    expect(refused.status).toBe(409);
+    expect(refused.body.appointment).toMatchObject({ id: held.id, date: held.date });
+    const entries = await eventually(async () => {
+      const page = await trailOf(`patientId=${holder.id}&actorId=${staff.ADMIN.id}`);
+      return page.body.entries.length > 0 ? page.body.entries : undefined;
+    });
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ action: 'appointment.read', resourceId: held.id, actorRol: 'ADMIN' });
+  });
+
   it('sign-ins, failed and successful, and sign-outs: by the account (or anonymous), about no patient', async () => {
     const [email, password] = ['admin@stack.test', 'Admin1234!'];
     expect((await stack.api.post('/auth/signIn', { email, password: 'no-es-esta' })).status).toBe(401);

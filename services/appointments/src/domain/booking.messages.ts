@@ -23,6 +23,11 @@ class AlreadyBookedError extends HttpError {
     super(409, message, [{ message, field }]);
   }
 
+  /** The other appointment this answer discloses, if any. */
+  get disclosed(): HeldAppointment | undefined {
+    return this.held;
+  }
+
   override toBody(): PatientAlreadyBookedBody {
     return {
       message: this.message,
@@ -31,6 +36,10 @@ class AlreadyBookedError extends HttpError {
     };
   }
 }
+
+/** The patient's other appointment a refused booking names in its answer (see `AlreadyBookedError`). */
+export const disclosedAppointment = (error: unknown): HeldAppointment | undefined =>
+  error instanceof AlreadyBookedError ? error.disclosed : undefined;
 
 export const selfAlreadyBooked = (held?: HeldAppointment) =>
   new AlreadyBookedError('Ya tienes una cita reservada', 'date', held);
