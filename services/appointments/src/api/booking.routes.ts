@@ -26,7 +26,7 @@ const statusChange = (appointment: Appointment): AppointmentStatusChange & { ref
 });
 
 /**
- * The `/dates` calls that book, move or end appointments (SPEC §7; roles from the route table).
+ * The `/dates` calls that book, move or end appointments (roles from the route table).
  * Bookings, moves, cancellations and deletions by the staff or the kiosk are recorded in the access
  * trail (a patient's own are not).
  */

@@ -3,8 +3,8 @@ import { conflict, HttpError, notFound } from '@crm/server-kit';
 import type { Initiator, Refusal, Target } from './lifecycle.rules';
 
 /**
- * Errors of the booking calls, in the spec's booking error shape `{message, errors: [{message, field}]}`:
- * the front end shows the first entry's message in its "Información de la reserva" dialog.
+ * Errors of the booking calls, in the booking error shape the front ends read `{message, errors: [{message,
+ * field}]}`: the front end shows the first entry's message in its "Información de la reserva" dialog.
  */
 const withField = (status: number, message: string, field: string) =>
   new HttpError(status, message, [{ message, field }]);
