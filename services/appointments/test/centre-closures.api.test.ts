@@ -154,9 +154,10 @@ describe('closing a day that has appointments', () => {
     expect(notice!.Text).toContain('el centro estará cerrado (Obras en la consulta)');
     expect(notice!.Text).toContain('Cambiar cita');
     expect(notice!.HTML).toMatch(/href="[^"]*\/user"[^>]*>\s*Cambiar cita/);
-    expect((await stack.api.get('/dates/currentDate', patient.token)).body).toEqual({
+    expect((await stack.api.get('/dates/currentDate', patient.token)).body).toMatchObject({
       date,
       status: 'booked',
+      bookingCode: expect.stringMatching(/^[A-Z0-9]{6}$/),
     });
 
     // Saving the profile again (same closures) tells nobody twice.

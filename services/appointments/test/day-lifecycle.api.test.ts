@@ -143,6 +143,7 @@ describe('a checked-in patient', () => {
       date: walkIn.body.date,
       status: 'checkedIn',
       checkedInAt: checkIn.body.checkedInAt,
+      bookingCode: walkIn.body.bookingCode,
     });
     const move = await stack.api.post('/dates/reschedule', { date: slots.next() }, patient.token);
     expect(move).toMatchObject({
