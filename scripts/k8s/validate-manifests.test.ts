@@ -130,6 +130,8 @@ describe('the NetworkPolicies', () => {
     'config→auth',
     'audit→auth',
     'reporting→auth',
+    'auth→appointments',
+    'auth→config',
   ];
   const names = Object.keys(PORTS);
 
