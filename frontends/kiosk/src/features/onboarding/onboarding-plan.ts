@@ -1,4 +1,5 @@
-import { isOneTimeCode, type OnboardingProof } from '@crm/contracts';
+import type { OnboardingProof } from '@crm/contracts';
+import { isOneTimeCode } from '@crm/contracts/src/kiosk-codes';
 
 /** Which of the patient's details the "Ya casi" step asks for. */
 export interface AskedFields {
