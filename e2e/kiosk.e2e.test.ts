@@ -226,7 +226,7 @@ describe.each(TERMINALS)('on a $width×$height terminal', (terminal) => {
     // Typed as a person may: lower case, with a space.
     await typeCode(`${existing.bookingCode!.slice(0, 3).toLowerCase()} ${existing.bookingCode!.slice(3)}`);
 
-    // Issue 16: the appointment of now is checked in (it was an alert "No se pudo registrar la cita.").
+    // The appointment of now is checked in (docs/product/kiosk.md#arrival), not refused with an alert.
     await expectBooked();
     const { date, time } = centreDateTime(existing.date);
     expect((await page.getByTestId('kiosk-appointment-time').textContent())?.trim()).toBe(

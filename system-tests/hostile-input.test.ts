@@ -1,5 +1,5 @@
 /**
- * Issue 11 §2: hostile input on every route of the route table that takes a body or a query,
+ * Hostile input on every route of the route table that takes a body or a query,
  * through the real gateway, as a caller the route allows (so the input itself is what is judged).
  * Operator injection, wrong types, prototype keys, oversized / malformed / mistyped bodies and
  * silly paging never get a 2xx they should not, never a 5xx, and every refusal is a JSON message.

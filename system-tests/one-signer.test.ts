@@ -99,7 +99,7 @@ describe('a token not signed by the auth service', () => {
       }),
       'another Ed25519 key (EdDSA)': hostileTokens.eddsa(claims, current.kid),
       'HS256, the public key (PEM) as secret': hostileTokens.hs256WithPublicKey(claims, 'pem', publicKey),
-      'HS256, the public key (PKCS#1 PEM) as secret': hostileTokens.hs256WithPublicKey(
+      'HS256, the public key (PKCS1 PEM) as secret': hostileTokens.hs256WithPublicKey(
         claims,
         'pkcs1',
         publicKey,

@@ -63,7 +63,7 @@ export const gatewayEnvSchema = baseEnvSchema
     RATE_LIMIT_AUTH_WINDOW_MS: positiveInt(15 * 60_000),
     RATE_LIMIT_AUTH_MAX: positiveInt(20),
     RATE_LIMIT_SIGNIN_FAILURES_MAX: positiveInt(30),
-    /** Doctor and admin sessions end after this many minutes without activity (0: never; issue 18). */
+    /** Doctor and admin sessions end after this many minutes without activity (0: never). */
     STAFF_IDLE_TIMEOUT_MINUTES: z.coerce.number().min(0).default(15),
     /** Namespace of the counters in Redis, for gateways of different deployments sharing one Redis. */
     RATE_LIMIT_REDIS_PREFIX: z.string().min(1).default('rl:gateway:'),

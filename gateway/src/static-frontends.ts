@@ -3,7 +3,9 @@ import type { ServerResponse } from 'node:http';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { shellDocumentLoader } from './shell-document';
 
-/** Federated remotes, served under /mf/<name>/ from frontends/<name>/dist (see ARCHITECTURE "Frontends"). */
+/**
+ * Federated remotes, served under /mf/<name>/ from frontends/<name>/dist (docs/architecture.md#containers).
+ */
 export const FRONTEND_REMOTES = ['backoffice', 'kiosk'] as const;
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';

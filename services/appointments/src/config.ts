@@ -39,7 +39,7 @@ export const appointmentsEnvSchema = serviceEnvSchema.extend({
    */
   ONBOARDING_CODE_MAX_TRIES: z.coerce.number().int().positive().default(5),
   ONBOARDING_CODE_TTL_MINUTES: z.coerce.number().positive().default(10),
-  /** How long a freed slot offered to the waiting list is held for its patient (issue 17)… */
+  /** How long a freed slot offered to the waiting list is held for its patient… */
   WAITLIST_OFFER_MINUTES: z.coerce.number().positive().default(15),
   /** …and how often expired offers are passed on to the next in line. */
   WAITLIST_SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(30_000),

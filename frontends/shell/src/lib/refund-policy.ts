@@ -1,7 +1,10 @@
 import { formatHours } from '@crm/web-kit';
 import { isRefundable } from '@crm/contracts/src/booking-rules';
 
-/** SPEC §9 and the seeded profile: refunded when cancelled more than 24 hours before the start. */
+/**
+ * The seeded profile's refund window (docs/product/centre-profile.md#refund-window): refunded when cancelled
+ * more than 24 hours before the start.
+ */
 export const DEFAULT_REFUND_WINDOW_HOURS = 24;
 
 /** The patient's appointment as `GET /dates/currentDate` answers it. */

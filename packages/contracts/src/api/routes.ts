@@ -47,7 +47,7 @@ const ROUTE_TABLE = [
   // auth: the session token keys (only the auth service signs; everyone verifies with these)
   { method: 'GET', path: '/auth/.well-known/jwks.json', service: 'auth', access: 'public' },
   { method: 'POST', path: '/auth/signing-keys/rotate', service: 'auth', access: ['ADMIN'] },
-  // auth: the second factor (issue 18)
+  // auth: the second factor
   { method: 'POST', path: '/auth/signIn/mfa', service: 'auth', access: 'public', body: true },
   {
     method: 'POST',
@@ -80,7 +80,7 @@ const ROUTE_TABLE = [
     body: true,
     owner: 'the caller’s own account',
   },
-  // auth: the patient's rights (issue 18)
+  // auth: the patient's rights
   {
     method: 'GET',
     path: '/users/me/export',
@@ -97,7 +97,7 @@ const ROUTE_TABLE = [
     body: true,
     owner: 'the caller’s own account only',
   },
-  // auth: staff accounts (issue 18), before /users/:id
+  // auth: staff accounts, before /users/:id
   { method: 'GET', path: '/users/staff', service: 'auth', access: ['ADMIN'] },
   {
     method: 'GET',
@@ -167,7 +167,7 @@ const ROUTE_TABLE = [
   },
   // appointments
   { method: 'GET', path: '/dates/booked', service: 'appointments', access: 'public' },
-  // one day as the calendar offers it: closed (holiday, closure) or its free slots (issue 27)
+  // one day as the calendar offers it: closed (holiday, closure) or its free slots
   { method: 'GET', path: '/dates/slots', service: 'appointments', access: 'public', query: ['day'] },
   { method: 'GET', path: '/dates/currentDate', service: 'appointments', access: ['PACIENT'], owner: 'self' },
   {
@@ -223,7 +223,7 @@ const ROUTE_TABLE = [
     body: true,
     owner: 'the patient whose active appointment carries the booking code (else 403)',
   },
-  // appointments: the day at the centre (issue 16)
+  // appointments: the day at the centre (check-in, agenda)
   { method: 'GET', path: '/dates/agenda', service: 'appointments', access: STAFF, query: ['date'] },
   {
     method: 'POST',
@@ -246,7 +246,7 @@ const ROUTE_TABLE = [
     owner:
       'the patient whose code is given (else 403); replaces their later booked appointment with a walk-in',
   },
-  // appointments: patients keep their slot (issue 17)
+  // appointments: patients keep their slot (reschedule, waiting list)
   {
     method: 'POST',
     path: '/dates/reschedule',
@@ -351,7 +351,7 @@ const ROUTE_TABLE = [
   { method: 'PUT', path: '/config/view', service: 'config', access: ['ADMIN'], body: true, query: ['view'] },
   { method: 'GET', path: '/config/centre', service: 'config', access: 'public' },
   { method: 'PUT', path: '/config/centre', service: 'config', access: ['ADMIN'], body: true },
-  // config: the centre's closures (local holidays, closed periods, shortened days; issue 27)
+  // config: the centre's closures (local holidays, closed periods, shortened days)
   { method: 'PUT', path: '/config/centre/closures', service: 'config', access: ['ADMIN'], body: true },
   // audit (the access trail; append-only: no PUT, PATCH or DELETE exists)
   {

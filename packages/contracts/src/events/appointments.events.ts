@@ -43,7 +43,7 @@ export const appointmentCancelled = defineEvent(
     /** Moved to this appointment (a reschedule): no cancellation e-mail, the rescheduled one says it all. */
     rescheduledTo: z.string().optional(),
     /**
-     * Cancelled more than the centre's refund window before the start (SPEC §9): the fee is refunded.
+     * Cancelled more than the centre's refund window before the start: the fee is refunded.
      * Absent on cancellations of another kind (kiosk swap, reschedule) and in older events.
      */
     refundable: z.boolean().optional(),
@@ -51,7 +51,7 @@ export const appointmentCancelled = defineEvent(
     refundForfeited: z.boolean().optional(),
     /**
      * Released by the service: the patient's account was still unconfirmed 24 hours after booking or
-     * 2 hours before the start (issue 17). `by` is then absent.
+     * 2 hours before the start (docs/product/patient-area.md#unconfirmed-accounts). `by` is then absent.
      */
     endedBecause: z.enum(['unconfirmedAccount']).optional(),
     by: actor.optional(),
@@ -102,9 +102,10 @@ export const appointmentNoShow = defineEvent(
 );
 
 /**
- * A freed slot offered to the first patient in a day's waiting list (issue 17): held for them until
- * `expiresAt`; the e-mail's link (`/dates/offer/<token>`) claims it. The token is useless once the
- * offer has expired, so a copy left in a queue tells nothing after that.
+ * A freed slot offered to the first patient in a day's waiting list
+ * (docs/product/patient-area.md#waiting-list): held for them until `expiresAt`; the e-mail's link
+ * (`/dates/offer/<token>`) claims it. The token is useless once the offer has expired, so a copy left in a
+ * queue tells nothing after that.
  */
 export const waitlistSlotOffered = defineEvent(
   'appointments.waitlist.offered.v1',

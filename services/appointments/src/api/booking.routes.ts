@@ -16,7 +16,7 @@ import type { Appointment } from '../domain/appointment';
 import type { BookingService } from '../domain/booking.service';
 import type { KioskProof } from '../domain/kiosk-proof';
 import type { RescheduleService } from '../domain/reschedule.service';
-import { recordAccess } from './access-trail';
+import { disclosingHeld, recordAccess } from './access-trail';
 import { callerWithToken } from './caller';
 import { toAppointmentView } from './appointment.view';
 
@@ -28,7 +28,7 @@ const statusChange = (appointment: Appointment): AppointmentStatusChange & { ref
 });
 
 /**
- * The `/dates` calls that book, move or end appointments (SPEC §7; roles from the route table).
+ * The `/dates` calls that book, move or end appointments (roles from the route table).
  * Bookings, moves, cancellations and deletions by the staff or the kiosk are recorded in the access
  * trail (a patient's own are not).
  */
@@ -70,7 +70,9 @@ export function bookingHandlers(
       validate('body', bookForPatientBody),
       async (req, res) => {
         const { date, pacientId } = validated(res, 'body', bookForPatientBody);
-        const booked = await bookings.bookForPatient(callerWithToken(req), pacientId, date);
+        const booked = await disclosingHeld(trail, req, pacientId, () =>
+          bookings.bookForPatient(callerWithToken(req), pacientId, date),
+        );
         res.status(201).json(toAppointmentView(await recorded(req, 'appointment.book', booked)));
       },
     ],
@@ -81,7 +83,9 @@ export function bookingHandlers(
         const caller = callerWithToken(req);
         // Nothing is read or changed for a person who has not shown the patient's code.
         await proof.require(caller, pacientId, code);
-        const booked = await bookings.bookWalkIn(caller, pacientId, date);
+        const booked = await disclosingHeld(trail, req, pacientId, () =>
+          bookings.bookWalkIn(caller, pacientId, date),
+        );
         res.status(201).json(toAppointmentView(await recorded(req, 'appointment.book', booked)));
       },
     ],

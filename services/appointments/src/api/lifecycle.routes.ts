@@ -12,7 +12,7 @@ import type { Actor, Appointment } from '../domain/appointment';
 import type { BookingService } from '../domain/booking.service';
 import type { KioskProof } from '../domain/kiosk-proof';
 import type { LifecycleService } from '../domain/lifecycle.service';
-import { patientsOf, recordAccess } from './access-trail';
+import { disclosingHeld, patientsOf, recordAccess } from './access-trail';
 import { callerWithToken } from './caller';
 import { toAgendaEntry, toAppointmentView } from './appointment.view';
 
@@ -99,7 +99,7 @@ export function lifecycleHandlers(
         const caller = callerWithToken(req);
         await proof.require(caller, pacientId, code);
         // A walk-in now (replacing a later appointment, if any): a booking by the kiosk.
-        const walkIn = await bookings.seeNow(caller, pacientId);
+        const walkIn = await disclosingHeld(trail, req, pacientId, () => bookings.seeNow(caller, pacientId));
         await recordAndAnswer(req, res, 'appointment.book', walkIn, 201);
       },
     ],

@@ -16,10 +16,10 @@ export const toStaffView = (user: User): StaffView => ({
 });
 
 /**
- * Staff accounts managed by an admin (issue 18): invited by e-mail (the link sets the password),
- * listed, disabled (every session of the account ends at once, everywhere) and enabled again. The
- * kiosk's service account is configured, not invited, but listed and disabled like the staff (a
- * terminal that is lost or misused is shut out at once, docs/product/kiosk.md#session).
+ * Staff accounts managed by an admin (docs/product/back-office.md#staff-accounts): invited by e-mail (the
+ * link sets the password), listed, disabled (every session of the account ends at once, everywhere) and
+ * enabled again. The kiosk's service account is configured, not invited, but listed and disabled like
+ * the staff (a terminal that is lost or misused is shut out at once, docs/product/kiosk.md#session).
  */
 export class StaffService {
   constructor(

@@ -15,9 +15,10 @@ const column = createColumnHelper<AppointmentView>();
 const STATUS_FILTERS: Array<AppointmentStatus | ''> = ['', 'booked', 'checkedIn', 'attended', 'noShow'];
 
 /**
- * "Listado de Citas" (SPEC §2): the day's work — booked and waiting patients, and today's attended
- * and no-shows — with their status, sorted by date ascending, filtered by "Buscar paciente" (500 ms
- * debounce) and by "Estado", 6 per page on wide windows, else 10. "Eliminar" is ADMIN's.
+ * "Listado de Citas" (docs/product/back-office.md#appointment-list): the day's work — booked and waiting
+ * patients, and today's attended and no-shows — with their status, sorted by date ascending, filtered by
+ * "Buscar paciente" (500 ms debounce) and by "Estado", 6 per page on wide windows, else 10. "Eliminar" is
+ * ADMIN's.
  */
 export default function AppointmentListPage() {
   const { user } = useSession();

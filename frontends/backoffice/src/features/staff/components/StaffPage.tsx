@@ -17,9 +17,9 @@ const stateOf = (person: StaffView) =>
   person.disabled ? 'Desactivada' : person.invited ? 'Invitación pendiente' : 'Activa';
 
 /**
- * "Personal" (ADMIN): invite doctors and admins by e-mail, see who has set up the second factor, and
- * disable an account (its sessions end at once) or enable it again — the kiosk's account too
- * (docs/product/kiosk.md#session).
+ * "Personal" (ADMIN, docs/product/back-office.md#staff-accounts): invite doctors and admins by e-mail, see
+ * who has set up the second factor, and disable an account (its sessions end at once) or enable it
+ * again — the kiosk's account too (docs/product/kiosk.md#session).
  */
 export default function StaffPage() {
   const { user } = useSession();

@@ -35,9 +35,9 @@ export function refundNotice(
 }
 
 /**
- * "My appointment" (SPEC §2.7): date and time with "Cambiar cita" and a cancel button (which says
- * first whether the cancellation is refunded) — or, once the arrival is registered, that they are
- * checked in (no move, no cancel) — or "No tienes ninguna cita reservada".
+ * "My appointment" (docs/product/patient-area.md#my-appointment): date and time with "Cambiar cita" and a
+ * cancel button (which says first whether the cancellation is refunded) — or, once the arrival is registered,
+ * that they are checked in (no move, no cancel) — or "No tienes ninguna cita reservada".
  */
 export default function MyAppointmentPage() {
   usePageTitle('Mi Cita');
