@@ -18,37 +18,49 @@ return 2
 
 const key = (userId: string) => `auth:onboarding-code:${userId}`;
 
+/** Attempts of one Redis step: a reconnection or a command timeout on a busy host is worth a retry. */
+const ATTEMPTS = 3;
+
+/**
+ * Runs a Redis step, again after a short pause when it fails; 503 when it never succeeds. A check
+ * retried after a lost reply may count one wrong try twice: the safe side.
+ */
+async function withRetries<T>(step: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step();
+    } catch {
+      if (attempt >= ATTEMPTS) throw serviceUnavailable();
+      await new Promise((resolve) => setTimeout(resolve, 150 * attempt));
+    }
+  }
+}
+
 /**
  * The kiosk's one-time codes, one per account, in Redis (shared by every replica): only a keyed hash
  * of the code, its wrong tries, and an expiry set to the code's lifetime. A new code replaces the
- * account's previous one. While Redis is unreachable no code is issued or checked (503): the tries
- * must be counted.
+ * account's previous one. While Redis is unreachable no code is issued or checked (503, after a few
+ * quick retries): the tries must be counted.
  */
 export class RedisOnboardingCodes implements OnboardingCodes {
   constructor(private readonly redis: Redis) {}
 
   async store(userId: string, hash: string, ttlMs: number): Promise<void> {
-    let results: Array<[Error | null, unknown]> | null;
-    try {
-      results = await this.redis
+    await withRetries(async () => {
+      const results = await this.redis
         .multi()
         .del(key(userId))
         .hset(key(userId), 'hash', hash, 'tries', 0)
         .pexpire(key(userId), Math.max(1, Math.round(ttlMs)))
         .exec();
-    } catch {
-      throw serviceUnavailable();
-    }
-    if (!results || results.some(([error]) => error)) throw serviceUnavailable();
+      if (!results || results.some(([error]) => error)) throw new Error('code not stored');
+    });
   }
 
   async check(userId: string, hash: string, maxTries: number): Promise<OnboardingCodeCheck> {
-    let answer: number;
-    try {
-      answer = (await this.redis.eval(CHECK, 1, key(userId), hash, maxTries)) as number;
-    } catch {
-      throw serviceUnavailable();
-    }
+    const answer = (await withRetries(() =>
+      this.redis.eval(CHECK, 1, key(userId), hash, maxTries),
+    )) as number;
     return answer === 1 ? 'match' : answer === 2 ? 'wrong' : 'none';
   }
 }
