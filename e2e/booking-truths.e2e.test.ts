@@ -81,10 +81,18 @@ async function fillDay(day: string, except: string): Promise<Map<string, string>
     const by = { id, rol: 'PACIENT' as const };
     const booked = await service().repositories.appointments.book(
       { date: slot, pacientId: id, user, bookedBy: by, channel: 'patient', walkIn: false },
-      (appointmentId) =>
+      ({ id: appointmentId, bookingCode }) =>
         createEnvelope(
           appointmentBooked,
-          { id: appointmentId, date: slot.toISOString(), pacientId: id, user, channel: 'patient', by },
+          {
+            id: appointmentId,
+            date: slot.toISOString(),
+            pacientId: id,
+            user,
+            channel: 'patient',
+            by,
+            bookingCode,
+          },
           'fixture',
         ),
     );
@@ -190,10 +198,18 @@ describe.each(WIDTHS.map((width, index) => ({ ...width, index })))(
       const by = { id: patient.id, rol: 'PACIENT' as const };
       await service().repositories.appointments.book(
         { date: soon, pacientId: patient.id, user, bookedBy: by, channel: 'patient', walkIn: false },
-        (id) =>
+        ({ id, bookingCode }) =>
           createEnvelope(
             appointmentBooked,
-            { id, date: soon.toISOString(), pacientId: patient.id, user, channel: 'patient', by },
+            {
+              id,
+              date: soon.toISOString(),
+              pacientId: patient.id,
+              user,
+              channel: 'patient',
+              by,
+              bookingCode,
+            },
             'fixture',
           ),
       );

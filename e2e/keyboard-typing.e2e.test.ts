@@ -107,7 +107,7 @@ describe.each([
     await acceptBanner();
   });
 
-  it('the kiosk keeps the e-mail, name and phone typed key by key', async () => {
+  it('the kiosk keeps the e-mail, code, name and phone typed key by key', async () => {
     await firstVisit('/login');
     await typeInto(page.getByLabel('Correo Electrónico'), BOOTSTRAP.kiosk.email);
     await typeInto(page.getByLabel('Contraseña', { exact: true }), BOOTSTRAP.kiosk.password);
@@ -117,6 +117,9 @@ describe.each([
     await page.getByRole('heading', { level: 1, name: 'Bienvenido', exact: true }).waitFor();
     await typeInto(page.getByLabel('Correo Electrónico'), uniqueEmail(`typing-kiosk-${label}`));
     await page.getByRole('button', { name: 'Continuar', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Identifíquese', exact: true }).waitFor();
+    await typeInto(page.getByLabel('Código', { exact: true }), 'kxr 4t7', 'kxr 4t7');
+    await page.getByRole('button', { name: 'Es mi primera visita', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Ya casi', exact: true }).waitFor();
     await typeInto(page.getByLabel('Nombre Completo'), 'Carmen Suárez Déniz');
     await typeInto(page.getByLabel('Teléfono'), '699 111 222', '+34 699 111 222');

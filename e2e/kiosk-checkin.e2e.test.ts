@@ -1,10 +1,11 @@
 /**
- * The kiosk's arrival (docs/product/kiosk.md#arrival), in real Chromium against the running product (auth,
- * e-mail worker and appointments behind the gateway serving the built shell and kiosk), signed in as the
- * kiosk account: a patient with an appointment today is checked in and told its time; a patient whose
- * appointment is on another day sees it and chooses "Ser atendido ahora" (one-step swap on the server: the
- * old one cancelled, one walk-in checked in) or "Mantener mi cita"; a staff e-mail is told apart and
- * creates nothing. At 1080×1920 (portrait terminal), 1280×800 (landscape) and 390×844 (phone).
+ * Arrivals at the kiosk, in real Chromium against the running product (auth, e-mail worker and
+ * appointments behind the gateway serving the built shell and kiosk), signed in as the kiosk account:
+ * a patient with an appointment today types its booking code, is checked in and told its time; a
+ * patient whose appointment is on another day sees it and chooses "Ser atendido ahora" (one-step
+ * swap on the server: the old one cancelled, one walk-in checked in) or "Mantener mi cita"; someone
+ * with another person's e-mail gets nothing without the code; a staff e-mail creates nothing. At
+ * 1080×1920 (portrait terminal), 1280×800 (landscape) and 390×844 (phone); typed key by key.
  */
 import type { Page } from 'playwright-core';
 import { centreInstant, nextMonthWeekdays } from './support/backoffice';
@@ -44,9 +45,15 @@ const heading = (name: string) => page.getByRole('heading', { level: 1, name, ex
 const button = (name: string) => page.getByRole('button', { name, exact: true });
 const appointmentLine = () => page.getByTestId('kiosk-appointment-time');
 
-async function submitEmail(email: string): Promise<void> {
+/** The e-mail on "Bienvenido", then the code on "Identifíquese", typed key by key. */
+async function identify(email: string, code: string): Promise<void> {
   await heading('Bienvenido').waitFor();
-  await page.getByLabel('Correo Electrónico').fill(email);
+  const field = page.getByLabel('Correo Electrónico');
+  await field.fill('');
+  await field.pressSequentially(email);
+  await button('Continuar').click();
+  await heading('Identifíquese').waitFor();
+  await page.getByLabel('Código', { exact: true }).pressSequentially(code);
   await button('Continuar').click();
 }
 
@@ -88,7 +95,11 @@ async function onlinePatient(name: string) {
 async function bookAnotherDay(patient: { email: string; password: string }, time = '10:00') {
   const token = await stack.signIn(patient.email, patient.password);
   const date = centreInstant(days[nextDay++ % days.length], time);
-  const response = await stack.api.post<{ id: string; date: string }>('/dates', { date }, token);
+  const response = await stack.api.post<{ id: string; date: string; bookingCode: string }>(
+    '/dates',
+    { date },
+    token,
+  );
   if (response.status !== 201)
     throw new Error(`booking failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body;
@@ -108,7 +119,7 @@ describe.each(VIEWPORTS)('on a $width×$height screen', (viewport) => {
         'kiosk-checkin: no free slot within 2 h at this hour; the appointment was written by the fixture',
       );
     }
-    await submitEmail(patient.email);
+    await identify(patient.email, today.bookingCode);
     await expectHeading('¡Todo listo!');
     const when = centreDateTime(today.date);
     expect((await appointmentLine().textContent())?.trim()).toBe(
@@ -130,7 +141,8 @@ describe.each(VIEWPORTS)('on a $width×$height screen', (viewport) => {
   it('shows an appointment of another day and, on "Ser atendido ahora", swaps it for a walk-in checked in', async () => {
     const patient = await onlinePatient('Octavio Déniz Ramírez');
     const future = await bookAnotherDay(patient);
-    await submitEmail(patient.email);
+    // The booking code of the appointment of another day (from its confirmation e-mail).
+    await identify(patient.email, future.bookingCode);
 
     await expectHeading('Ya tiene una cita');
     const { date, time } = centreDateTime(future.date);
@@ -172,7 +184,7 @@ describe('at 390×844', () => {
   it('keeps the appointment of another day on "Mantener mi cita", changing nothing', async () => {
     const patient = await onlinePatient('Candelaria Rivero Sosa');
     const future = await bookAnotherDay(patient, '17:30');
-    await submitEmail(patient.email);
+    await identify(patient.email, future.bookingCode);
     await expectHeading('Ya tiene una cita');
     await button('Mantener mi cita').click();
 
@@ -186,22 +198,41 @@ describe('at 390×844', () => {
     await pressDone();
   });
 
-  it('tells a staff e-mail apart ("Este correo pertenece al personal del centro") and creates no patient', async () => {
-    await submitEmail(BOOTSTRAP.doctor.email);
-    // The lookup sees patients only: the kiosk cannot know yet, and asks the details of a new patient.
+  it("does nothing for someone else's e-mail without its code: a Spanish dialog, their booking intact", async () => {
+    const patient = await onlinePatient('Nayra Afonso Castro');
+    const future = await bookAnotherDay(patient, '12:00');
+    const wrong = future.bookingCode === 'KXR4T7' ? 'MW93PA' : 'KXR4T7';
+    await identify(patient.email, wrong);
+    await page.locator('.swal2-popup.swal2-show').waitFor();
+    await kioskScreenshot(page, 'kiosk-someone-else');
+    expect(await answerDialog(page)).toEqual({
+      title: 'No se pudo comprobar el código.',
+      text: 'El código no es correcto o ha caducado. Compruébelo o pida un código nuevo por correo electrónico',
+    });
+    await heading('Identifíquese').waitFor();
+    expect((await backend.history(patient.id)).map((a) => [a.id, a.status])).toEqual([[future.id, 'booked']]);
+    await button('Volver').click();
+    await heading('Bienvenido').waitFor();
+    await page.getByLabel('Correo Electrónico').fill('');
+  });
+
+  it('sends a staff e-mail back to "Identifíquese" on "Es mi primera visita", and creates no patient', async () => {
+    await heading('Bienvenido').waitFor();
+    await page.getByLabel('Correo Electrónico').pressSequentially(BOOTSTRAP.doctor.email);
+    await button('Continuar').click();
+    await button('Es mi primera visita').click();
     await heading('Ya casi').waitFor();
-    await page.getByLabel('Nombre Completo').fill('Alguien del Personal');
-    await page.getByLabel('Teléfono').fill('612000999');
+    await page.getByLabel('Nombre Completo').pressSequentially('Alguien del Personal');
+    await page.getByLabel('Teléfono').pressSequentially('612000999');
     await button('Continuar con Cita').click();
 
     await page.locator('.swal2-popup.swal2-show').waitFor();
     await kioskScreenshot(page, 'kiosk-staff-email');
     expect(await answerDialog(page)).toEqual({
-      title: 'Este correo pertenece al personal del centro',
-      text: 'Para registrarse como paciente, escriba otro correo electrónico.',
+      title: 'Ya existe una cuenta con este correo',
+      text: 'Escriba el código de su cita o pida un código por correo electrónico para continuar.',
     });
-    await heading('Bienvenido').waitFor();
-    expect(await page.getByLabel('Correo Electrónico').inputValue()).toBe(BOOTSTRAP.doctor.email);
+    await heading('Identifíquese').waitFor();
 
     // No patient was made with the staff e-mail, and the staff account is as it was.
     expect(await backend.patient(BOOTSTRAP.doctor.email)).toBeUndefined();
@@ -212,6 +243,7 @@ describe('at 390×844', () => {
     );
     expect(found.body.total).toBe(0);
     expect(await stack.signIn(BOOTSTRAP.doctor.email, BOOTSTRAP.doctor.password)).toBeTruthy();
+    await button('Volver').click();
     await page.getByLabel('Correo Electrónico').fill('');
   });
 });

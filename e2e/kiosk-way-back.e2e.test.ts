@@ -1,9 +1,10 @@
 /**
  * The kiosk from a first visit (no cookie, no session), typed key by key, at 390 px and 1280 px:
- * "Volver" on "Ya casi" returns to "Bienvenido" with the e-mail kept, and the name and phone typed
- * there are still there when the step comes back; "¡Todo listo!" always tells the appointment's date
- * and time, the one the server booked or checked in (a walk-in, a check-in, "Ser atendido ahora");
- * and every screen and alert the kiosk shows speaks to the patient as "usted", never "tú".
+ * "Volver" on "Ya casi" and on "Identifíquese" goes back a step with what was typed kept; a known
+ * patient proves the account with a code e-mailed on request (a wrong one gets a Spanish dialog) or
+ * the booking code; "¡Todo listo!" always tells the appointment's date and time, the one the server
+ * booked or checked in (a walk-in, a check-in, "Ser atendido ahora"); and every screen and alert the
+ * kiosk shows speaks to the patient as "usted", never "tú".
  */
 import type { Locator, Page } from 'playwright-core';
 import { centreInstant, nextMonthWeekdays } from './support/backoffice';
@@ -95,6 +96,13 @@ async function submitEmail(email: string): Promise<void> {
   await expectHeading('Bienvenido');
   await typeInto(page.getByLabel('Correo Electrónico'), email);
   await button('Continuar').click();
+  await expectHeading('Identifíquese');
+}
+
+/** Types a code on "Identifíquese" and presses "Continuar". */
+async function submitCode(code: string): Promise<void> {
+  await typeInto(page.getByLabel('Código', { exact: true }), code);
+  await button('Continuar').click();
 }
 
 /** The button is a touch target inside the screen (no scrolling needed to reach it). */
@@ -153,9 +161,12 @@ describe.each([
     await page.goto(`${stack.gatewayUrl}/onboarding`);
   });
 
-  it('"Volver" on "Ya casi" keeps the e-mail, name and phone typed; the walk-in\'s time is told', async () => {
+  it('"Volver" on "Ya casi" and "Identifíquese" keeps the e-mail, name and phone typed; the walk-in\'s time is told', async () => {
     const email = uniqueEmail(`way-back-${label}`);
     await submitEmail(email);
+    await expectUsted('Identifíquese');
+    await kioskScreenshot(page, 'kiosk-identify');
+    await button('Es mi primera visita').click();
     await expectHeading('Ya casi');
     await typeInto(page.getByLabel('Nombre Completo'), 'Guacimara Perera León');
     await typeInto(page.getByLabel('Teléfono'), '699 111 222', '+34 699 111 222');
@@ -165,12 +176,16 @@ describe.each([
     await kioskScreenshot(page, 'kiosk-details-back');
 
     await button('Volver').click();
+    await expectHeading('Identifíquese');
+    await button('Volver').click();
     await expectHeading('Bienvenido');
     expect(await page.getByLabel('Correo Electrónico').inputValue()).toBe(email);
     // Nothing was saved by going back.
     expect(await backend.patient(email)).toBeUndefined();
 
     await button('Continuar').click();
+    await expectHeading('Identifíquese');
+    await button('Es mi primera visita').click();
     await expectHeading('Ya casi');
     expect(await page.getByLabel('Nombre Completo').inputValue()).toBe('Guacimara Perera León');
     expect(await page.getByLabel('Teléfono').inputValue()).toBe('+34 699 111 222');
@@ -195,6 +210,7 @@ describe.each([
     const patient = { ...(await createConfirmedPatient(stack, name)), name };
     const today = await appointmentToday(stack, patient);
     await submitEmail(patient.email);
+    await submitCode(today.bookingCode);
     await expectToldTime(today);
     expect(await activeAppointment(patient.id)).toMatchObject({ id: today.id, status: 'checkedIn' });
   });
@@ -203,7 +219,7 @@ describe.each([
     const name = 'Ancor Medina Trujillo';
     const patient = { ...(await createConfirmedPatient(stack, name)), name };
     const token = await stack.signIn(patient.email, patient.password);
-    const booked = await stack.api.post<{ id: string }>(
+    const booked = await stack.api.post<{ id: string; bookingCode: string }>(
       '/dates',
       { date: centreInstant(days[nextDay++ % days.length], '11:00') },
       token,
@@ -211,6 +227,7 @@ describe.each([
     expect(booked.status).toBe(201);
 
     await submitEmail(patient.email);
+    await submitCode(booked.body.bookingCode);
     await expectHeading('Ya tiene una cita');
     await expectUsted('Ya tiene una cita');
     await button('Mantener mi cita').click();
@@ -219,6 +236,7 @@ describe.each([
     await button('Hecho').click();
 
     await submitEmail(patient.email);
+    await submitCode(booked.body.bookingCode);
     await expectHeading('Ya tiene una cita');
     await button('Ser atendido ahora').click();
     await expectHeading('¡Todo listo!');
@@ -227,10 +245,36 @@ describe.each([
     await expectToldTime(walkIn);
   });
 
+  it('a known patient asks for a code by e-mail, a wrong one is refused in Spanish, the right one checks in', async () => {
+    const name = 'Iballa Rodríguez Mesa';
+    const patient = { ...(await createConfirmedPatient(stack, name)), name };
+    const before = await backend.codeMails(patient.email);
+    await submitEmail(patient.email);
+    await button('Enviarme un código por correo').click();
+    await page.locator('.swal2-popup.swal2-show').waitFor();
+    await expectUsted('alert: Código enviado');
+    expect((await answerDialog(page)).title).toBe('Código enviado');
+    const code = await backend.nextCode(patient.email, before);
+    expect(await page.getByTestId('kiosk-identify-help').textContent()).toContain(patient.email);
+
+    await submitCode(code === '000000' ? '111111' : '000000');
+    await page.locator('.swal2-popup.swal2-show').waitFor();
+    await expectUsted('alert: No se pudo comprobar el código.');
+    expect((await answerDialog(page)).title).toBe('No se pudo comprobar el código.');
+    await expectHeading('Identifíquese');
+
+    await submitCode(code);
+    await expectHeading('¡Todo listo!');
+    await expectToldTime(await activeAppointment(patient.id));
+  });
+
   it('every kiosk screen was read for "tú" forms', () => {
     expect([...seenScreens].sort()).toEqual(
       [
         'Bienvenido',
+        'Identifíquese',
+        'alert: Código enviado',
+        'alert: No se pudo comprobar el código.',
         'Ya casi',
         'alert: No se pudieron guardar sus datos.',
         '¡Todo listo!',

@@ -1,8 +1,9 @@
 /**
- * The kiosk (docs/product/kiosk.md: its steps, flow and alerts) in real Chromium against the
- * running product, signed in as the kiosk account, on both portrait terminals (768×1024, 1080×1920):
- * new and known patients, only the missing details asked, immediate booking checked through the API,
- * the four alerts, and the back end going down.
+ * The kiosk (docs/product/kiosk.md) in real Chromium against the running product, signed in as the
+ * kiosk account, on both portrait terminals (768×1024, 1080×1920): new patients ("Es mi primera
+ * visita") and known ones, who prove the account is theirs with a code e-mailed on request or the
+ * booking code of their appointment; only the missing details asked, immediate booking checked
+ * through the API, the alerts, and the back end going down. Fields are typed key by key.
  */
 import type { Page, Request } from 'playwright-core';
 import { launchBrowser, type Browser } from './support/browser';
@@ -16,6 +17,7 @@ import {
   TERMINALS,
   type KioskAppointment,
 } from './support/kiosk-product';
+import { KIOSK_PROOF_MESSAGES } from '@crm/contracts';
 import { BOOTSTRAP, centreDateTime, uniqueEmail } from './support/product';
 
 let stack: Awaited<ReturnType<typeof startKioskProduct>>;
@@ -38,15 +40,46 @@ const apiPath = (path: string) => (url: URL) => url.pathname === `/api/v1${path}
 const heading = (name: string) => page.getByRole('heading', { level: 1, name, exact: true });
 const button = (name: string) => page.getByRole('button', { name, exact: true });
 
+/** Types the e-mail key by key on "Bienvenido" and goes on to "Identifíquese". */
 async function submitEmail(email: string): Promise<void> {
   await heading('Bienvenido').waitFor();
-  await page.getByLabel('Correo Electrónico').fill(email);
+  const field = page.getByLabel('Correo Electrónico');
+  await field.fill('');
+  await field.pressSequentially(email);
+  await button('Continuar').click();
+  await heading('Identifíquese').waitFor();
+}
+
+/** Types a code on "Identifíquese" and presses "Continuar". */
+async function typeCode(code: string): Promise<void> {
+  const field = page.getByLabel('Código', { exact: true });
+  await field.fill('');
+  await field.pressSequentially(code);
   await button('Continuar').click();
 }
 
+/** "Enviarme un código por correo", then the code read from the e-mail, as the person would. */
+async function askEmailedCode(email: string): Promise<string> {
+  const before = await backend.codeMails(email);
+  await button('Enviarme un código por correo').click();
+  expect((await answerDialog(page)).title).toBe('Código enviado');
+  return backend.nextCode(email, before);
+}
+
+/** The e-mailed code asked for and typed in. */
+async function identifyByEmailedCode(email: string): Promise<void> {
+  await typeCode(await askEmailedCode(email));
+}
+
+/** "Es mi primera visita": the details of a new patient. */
+async function firstVisit(): Promise<void> {
+  await button('Es mi primera visita').click();
+  await heading('Ya casi').waitFor();
+}
+
 /**
- * The kiosk booked for about one minute after the touch (now + 60 s, docs/product/kiosk.md#booking-time),
- * only once, and checked the patient in (the patient is at the centre).
+ * The kiosk booked for about one minute after the touch (docs/product/kiosk.md#booking-time), only
+ * once, and checked the patient in (the patient is at the centre).
  */
 async function expectOneWalkIn(patientId: string, touchedAt: number): Promise<KioskAppointment> {
   const appointments = await backend.history(patientId);
@@ -121,17 +154,21 @@ describe.each(TERMINALS)('on a $width×$height terminal', (terminal) => {
     await page.goto(`${stack.gatewayUrl}/onboarding`);
   });
 
-  it('asks a new e-mail for name and phone, creates the patient and books at once', async () => {
+  it('asks a new patient ("Es mi primera visita") for name and phone, creates the patient and books at once', async () => {
     const email = uniqueEmail('kiosk-new');
     await submitEmail(email);
+    const code = page.getByLabel('Código', { exact: true });
+    expect(await code.getAttribute('autocomplete')).toBe('off');
+    await expectLargeTargets();
+    await kioskScreenshot(page, 'kiosk-identify');
+    await firstVisit();
 
-    await heading('Ya casi').waitFor();
     const name = page.getByLabel('Nombre Completo');
     const phone = page.getByLabel('Teléfono');
     expect(await name.getAttribute('placeholder')).toBe('Nombre Completo');
     expect(await phone.getAttribute('placeholder')).toBe('Teléfono');
     expect(await phone.getAttribute('type')).toBe('tel');
-    await name.fill('Carmen Suárez Déniz');
+    await name.pressSequentially('Carmen Suárez Déniz');
     await phone.pressSequentially('612 345 678');
     expect(await phone.inputValue()).toBe('+34 612 345 678');
     await expectLargeTargets();
@@ -155,10 +192,13 @@ describe.each(TERMINALS)('on a $width×$height terminal', (terminal) => {
     await kioskScreenshot(page, 'kiosk-email');
   });
 
-  it('books a known patient with name and phone straight away, without asking anything', async () => {
+  it('books a known patient with name and phone once the e-mailed code matches, without asking anything', async () => {
     const patient = await backend.completePatient('Antonio Perdomo Rivero');
-    const touchedAt = Date.now();
     await submitEmail(patient.email);
+    const code = await askEmailedCode(patient.email);
+    // The touch that books: waiting for the e-mail does not count in "one minute from now".
+    const touchedAt = Date.now();
+    await typeCode(code);
     await expectBooked();
     expect(await page.getByLabel('Nombre Completo').count()).toBe(0);
     await expectOneWalkIn(patient.id, touchedAt);
@@ -167,16 +207,17 @@ describe.each(TERMINALS)('on a $width×$height terminal', (terminal) => {
 
   it('asks a known patient without phone only for the phone, saves it and books', async () => {
     const patient = await backend.patientWithoutPhone('Rosa Cabrera León');
-    await submitEmail(patient.email);
+    await submitEmail(patient.email!);
+    await identifyByEmailedCode(patient.email!);
     await heading('Ya casi').waitFor();
     expect(await page.getByLabel('Nombre Completo').count()).toBe(0);
-    await page.getByLabel('Teléfono').fill('699111222');
+    await page.getByLabel('Teléfono').pressSequentially('699111222');
     await kioskScreenshot(page, 'kiosk-details-phone-only');
 
     const touchedAt = Date.now();
     await button('Continuar con Cita').click();
     await expectBooked();
-    expect(await backend.patient(patient.email)).toMatchObject({
+    expect(await backend.patient(patient.email!)).toMatchObject({
       id: patient.id,
       name: 'Rosa Cabrera León',
       phone: '34699111222',
@@ -185,10 +226,12 @@ describe.each(TERMINALS)('on a $width×$height terminal', (terminal) => {
     await pressDone();
   });
 
-  it('checks in a patient whose appointment is now, tells its time and books nothing more', async () => {
+  it('checks in a patient whose appointment is now with its booking code, tells its time and books nothing more', async () => {
     const patient = await backend.completePatient('Pedro Santana Ojeda');
-    const existing = await backend.bookWalkIn(patient.id);
+    const existing = await backend.bookWalkIn({ id: patient.id, email: patient.email! });
     await submitEmail(patient.email);
+    // Typed as a person may: lower case, with a space.
+    await typeCode(`${existing.bookingCode!.slice(0, 3).toLowerCase()} ${existing.bookingCode!.slice(3)}`);
 
     // The appointment of now is checked in (docs/product/kiosk.md#arrival), not refused with an alert.
     await expectBooked();
@@ -214,26 +257,29 @@ describe('while a request runs (1080×1920)', () => {
     await page.unrouteAll({ behavior: 'wait' });
   });
 
-  it('covers the card with "Cargando..." during the lookup and shows "Guardando…" while saving', async () => {
+  it('covers the card with "Cargando..." while a code is sent and shows "Guardando…" while saving', async () => {
     const slow = (url: (url: URL) => boolean) =>
       page.route(url, async (route) => {
         await new Promise((resolve) => setTimeout(resolve, 1200));
         await route.continue();
       });
-    await slow(apiPath('/users/fetch'));
+    await slow(apiPath('/users/onboarding/code'));
     await slow(apiPath('/users/onboarding'));
 
     await submitEmail(uniqueEmail('kiosk-slow'));
+    await button('Enviarme un código por correo').click();
     const overlay = page.getByTestId('kiosk-busy');
     await overlay.waitFor();
     expect((await overlay.textContent())?.trim()).toBe('Cargando...');
     expect(await overlay.locator('.wk-spinner').count()).toBe(1);
     await kioskScreenshot(page, 'kiosk-busy');
-    await heading('Ya casi').waitFor();
+    // The same answer whatever the address (this one has no account).
+    expect((await answerDialog(page)).title).toBe('Código enviado');
     await overlay.waitFor({ state: 'detached' });
+    await firstVisit();
 
-    await page.getByLabel('Nombre Completo').fill('Elena Marrero Vega');
-    await page.getByLabel('Teléfono').fill('612000111');
+    await page.getByLabel('Nombre Completo').pressSequentially('Elena Marrero Vega');
+    await page.getByLabel('Teléfono').pressSequentially('612000111');
     await button('Continuar con Cita').click();
     await button('Guardando…').waitFor();
     await overlay.waitFor();
@@ -263,21 +309,29 @@ describe('the kiosk alerts, staying on the step', () => {
     await page.unrouteAll({ behavior: 'wait' });
   });
 
-  it('"Error al buscar paciente." when the lookup fails', async () => {
-    await page.route(apiPath('/users/fetch'), (route) => route.abort('connectionrefused'));
-    const email = alertsEmail;
-    await submitEmail(email);
-    expect((await answerDialog(page)).title).toBe('Error al buscar paciente.');
-    await heading('Bienvenido').waitFor();
-    expect(await page.getByLabel('Correo Electrónico').inputValue()).toBe(email);
+  it('"No se pudo enviar el código." when the code cannot be asked for', async () => {
+    await page.route(apiPath('/users/onboarding/code'), (route) => route.abort('connectionrefused'));
+    await submitEmail(alertsEmail);
+    await button('Enviarme un código por correo').click();
+    expect((await answerDialog(page)).title).toBe('No se pudo enviar el código.');
+    await heading('Identifíquese').waitFor();
+  });
+
+  it('"No se pudo comprobar el código." with the server’s Spanish reason for a code that does not match', async () => {
+    await typeCode('000000');
+    expect(await answerDialog(page)).toEqual({
+      title: 'No se pudo comprobar el código.',
+      text: KIOSK_PROOF_MESSAGES.wrong,
+    });
+    expect(await fieldError(page, 'Código')).toBe(KIOSK_PROOF_MESSAGES.wrong);
+    await heading('Identifíquese').waitFor();
+    await kioskScreenshot(page, 'kiosk-wrong-code');
   });
 
   it('"No se pudieron guardar sus datos." when saving fails, with the server reason under the field', async () => {
-    // The lookup still finds nobody (previous test's e-mail is in the field).
-    await button('Continuar').click();
-    await heading('Ya casi').waitFor();
-    await page.getByLabel('Nombre Completo').fill('Luis Betancor Gil');
-    await page.getByLabel('Teléfono').fill('12345');
+    await firstVisit();
+    await page.getByLabel('Nombre Completo').pressSequentially('Luis Betancor Gil');
+    await page.getByLabel('Teléfono').pressSequentially('12345');
     await button('Continuar con Cita').click();
     expect(await answerDialog(page)).toEqual({
       title: 'No se pudieron guardar sus datos.',
@@ -358,7 +412,10 @@ describe('inactivity (1080×1920)', () => {
 
   it('returns from "¡Todo listo!" to an empty "Bienvenido" after 30 s without a touch', async () => {
     const patient = await backend.completePatient('Nieves Díaz Herrera');
-    await emailField().fill(patient.email);
+    const walkIn = await backend.bookWalkIn({ id: patient.id, email: patient.email! });
+    await emailField().pressSequentially(patient.email);
+    await idlePage.getByRole('button', { name: 'Continuar', exact: true }).click();
+    await idlePage.getByLabel('Código', { exact: true }).pressSequentially(walkIn.bookingCode!);
     await idlePage.getByRole('button', { name: 'Continuar', exact: true }).click();
     const done = idlePage.getByRole('heading', { level: 1, name: '¡Todo listo!' });
     await done.waitFor();
@@ -373,17 +430,18 @@ describe('inactivity (1080×1920)', () => {
     expect(await emailField().inputValue()).toBe('');
   });
 
-  it('clears a half-filled e-mail, and the alert nobody answered, after 2 minutes without a touch', async () => {
-    await idlePage.route(apiPath('/users/fetch'), (route) => route.abort('connectionrefused'));
-    await emailField().fill('alguien@example.test');
+  it('clears a half-filled identification, and the alert nobody answered, after 2 minutes without a touch', async () => {
+    await idlePage.route(apiPath('/users/onboarding/code'), (route) => route.abort('connectionrefused'));
+    await emailField().pressSequentially('alguien@example.test');
     await idlePage.getByRole('button', { name: 'Continuar', exact: true }).click();
+    await idlePage.getByRole('button', { name: 'Enviarme un código por correo', exact: true }).click();
     const alert = idlePage.locator('.swal2-popup.swal2-show');
     await alert.waitFor();
     await idlePage.clock.fastForward(60_000);
     expect(await alert.isVisible()).toBe(true);
-    expect(await emailField().inputValue()).toBe('alguien@example.test');
     await idlePage.clock.fastForward(61_000);
     await idlePage.locator('.swal2-container').waitFor({ state: 'detached' });
+    await idlePage.getByRole('heading', { level: 1, name: 'Bienvenido' }).waitFor();
     expect(await emailField().inputValue()).toBe('');
   });
 });
@@ -394,25 +452,25 @@ describe('with the appointments service down', () => {
   });
 
   it.each(TERMINALS)(
-    'alerts a known patient and stays on "Bienvenido" ($width×$height)',
+    'alerts a known patient, once the code matched, and stays on "Identifíquese" ($width×$height)',
     async (terminal) => {
       await page.setViewportSize(terminal);
       await page.goto(`${stack.gatewayUrl}/onboarding`);
       const patient = await backend.completePatient('Marta Rodríguez Alonso');
       await submitEmail(patient.email);
+      await identifyByEmailedCode(patient.email);
       expect(await answerDialog(page)).toEqual({ title: 'No se pudo registrar la cita.', text: '' });
-      await heading('Bienvenido').waitFor();
-      expect(await page.getByLabel('Correo Electrónico').inputValue()).toBe(patient.email);
+      await heading('Identifíquese').waitFor();
     },
   );
 
   it('saves a new patient, alerts the failed booking and stays on "Ya casi"', async () => {
     const email = uniqueEmail('kiosk-down');
-    await page.getByLabel('Correo Electrónico').fill('');
+    await page.goto(`${stack.gatewayUrl}/onboarding`);
     await submitEmail(email);
-    await heading('Ya casi').waitFor();
-    await page.getByLabel('Nombre Completo').fill('Jorge Quintana Falcón');
-    await page.getByLabel('Teléfono').fill('612999888');
+    await firstVisit();
+    await page.getByLabel('Nombre Completo').pressSequentially('Jorge Quintana Falcón');
+    await page.getByLabel('Teléfono').pressSequentially('612999888');
     await button('Continuar con Cita').click();
     expect((await answerDialog(page)).title).toBe('No se pudo registrar la cita.');
     await heading('Ya casi').waitFor();

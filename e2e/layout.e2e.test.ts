@@ -330,6 +330,7 @@ describe('3. the kiosk: "Continuar con Cita" on screen without scrolling', () =>
     await page.getByRole('heading', { level: 1, name: 'Bienvenido', exact: true }).waitFor();
     await page.getByLabel('Correo Electrónico').fill(uniqueEmail('walkin'));
     await page.getByRole('button', { name: 'Continuar', exact: true }).click();
+    await page.getByRole('button', { name: 'Es mi primera visita', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Ya casi' }).waitFor();
     await page.getByLabel('Nombre Completo').waitFor();
     await page.getByLabel('Teléfono').waitFor();
@@ -456,7 +457,15 @@ describe('5. on a 390 px phone the appointment list is a column of cards', () =>
     const labels = await firstRow
       .locator('td')
       .evaluateAll((cells) => cells.map((cell) => getComputedStyle(cell, '::before').content));
-    expect(labels).toEqual(['"Fecha y hora"', '"Paciente"', '"Estado"', '"Teléfono"', '"Correo"', 'none']);
+    expect(labels).toEqual([
+      '"Fecha y hora"',
+      '"Paciente"',
+      '"Estado"',
+      '"Código"',
+      '"Teléfono"',
+      '"Correo"',
+      'none',
+    ]);
     expect(await ver.textContent()).toBe('Ver');
     expect(await eliminar.textContent()).toBe('Eliminar');
     // Sorting is still at hand.

@@ -33,10 +33,18 @@ async function fillDay(day: string, except: string): Promise<void> {
     const by = { id, rol: 'PACIENT' as const };
     await service.repositories.appointments.book(
       { date: slot, pacientId: id, user, bookedBy: by, channel: 'patient', walkIn: false },
-      (appointmentId) =>
+      ({ id: appointmentId, bookingCode }) =>
         createEnvelope(
           appointmentBooked,
-          { id: appointmentId, date: slot.toISOString(), pacientId: id, user, channel: 'patient', by },
+          {
+            id: appointmentId,
+            date: slot.toISOString(),
+            pacientId: id,
+            user,
+            channel: 'patient',
+            by,
+            bookingCode,
+          },
           'fixture',
         ),
     );

@@ -108,6 +108,13 @@ function validBody(route: ApiRoute): Record<string, unknown> {
       return { name: 'Ana Gómez', email: uniqueAddress('staff'), rol: 'DOCTOR' };
     case 'POST /users/onboarding':
       return { email: uniqueAddress('kiosk'), name: 'Pedro Ruiz', phone: uniquePhone(), operation: 'create' };
+    case 'POST /users/onboarding/code':
+      return { email: uniqueAddress('kiosk-code') };
+    case 'POST /users/onboarding/verify':
+      // A code that is not the patient's: the suite's patient is never proven.
+      return { email: patient.email, code: '000000' };
+    case 'POST /dates/code/verify':
+      return { pacientId: patient.id, code: 'KXR4T7' };
     case 'POST /dates':
       return { date: slots.next() };
     case 'POST /dates/admin':

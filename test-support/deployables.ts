@@ -110,6 +110,7 @@ export const LIFTED_LIMITS = {
   FORGOT_PASSWORD_MAX_ATTEMPTS: '100000',
   RESEND_CONFIRMATION_MAX_ATTEMPTS: '100000',
   RESEND_CONFIRMATION_MAX_ATTEMPTS_PER_CLIENT: '1000000',
+  ONBOARDING_CODE_MAX_SENDS: '100000',
 };
 
 export type StaffAccounts = Record<'admin' | 'doctor' | 'kiosk', { email: string; password: string }>;

@@ -55,6 +55,8 @@ export function bookableSlotSoon(taken: string[], now = Date.now()): string | un
 export interface TodayAppointment {
   id: string;
   date: string;
+  /** What the patient types at the kiosk to check in. */
+  bookingCode: string;
   /** `online`: booked by the patient through POST /dates; `fixture`: written through the service's repository. */
   how: 'online' | 'fixture';
 }
@@ -74,8 +76,15 @@ export async function appointmentToday(
   const slot = bookableSlotSoon(booked.body ?? []);
   if (slot) {
     const token = await stack.signIn(patient.email, patient.password);
-    const response = await stack.api.post<{ id: string; date: string }>('/dates', { date: slot }, token);
-    if (response.status === 201) return { id: response.body.id, date: response.body.date, how: 'online' };
+    const response = await stack.api.post<{ id: string; date: string; bookingCode: string }>(
+      '/dates',
+      { date: slot },
+      token,
+    );
+    if (response.status === 201) {
+      const { id, date, bookingCode } = response.body;
+      return { id, date, bookingCode, how: 'online' };
+    }
   }
   return fixtureAppointment(stack, patient, todayAt(minutes));
 }
@@ -92,7 +101,12 @@ export async function fixtureAppointment(
     { id: patient.id, name: patient.name, email: patient.email, phone: '34612345678' },
     date,
   );
-  return { id: appointment.id, date: appointment.date.toISOString(), how: 'fixture' };
+  return {
+    id: appointment.id,
+    date: appointment.date.toISOString(),
+    bookingCode: appointment.bookingCode!,
+    how: 'fixture',
+  };
 }
 
 /** A doctor's token, for API calls made "elsewhere" (another screen, the reception desk). */

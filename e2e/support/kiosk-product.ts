@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { emailedKioskCode, KIOSK_CODE_SUBJECT } from '../../test-support/kiosk-codes';
 import { startStack, type Stack } from '../../test-support/stack';
 import { REPO_ROOT, screenshot } from './browser';
 import { answerDialog } from './dialogs';
@@ -37,7 +38,7 @@ export async function startKioskProduct(): Promise<Stack & { stopAppointments():
   return Object.assign(stack, { stopAppointments: () => stack.components.appointments!.stop() });
 }
 
-/** Signs the kiosk account in on /login, which lands on /onboarding (its home). */
+/** Signs the kiosk account in on /login, which lands on /onboarding. */
 export async function signInAsKiosk(page: Page, gatewayUrl: string): Promise<void> {
   await page.goto(`${gatewayUrl}/login`);
   await page.getByLabel('Correo Electrónico').fill(BOOTSTRAP.kiosk.email);
@@ -60,6 +61,7 @@ export interface KioskAppointment {
   status: string;
   pacientId: string;
   channel: string;
+  bookingCode?: string;
 }
 
 /** The back end as the tests check it: through the gateway's API, with staff and kiosk tokens. */
@@ -67,9 +69,9 @@ export async function kioskBackend(stack: Stack) {
   const kiosk = await stack.signIn(BOOTSTRAP.kiosk.email, BOOTSTRAP.kiosk.password);
   const doctor = await stack.signIn(BOOTSTRAP.doctor.email, BOOTSTRAP.doctor.password);
   return {
-    /** The patient with this e-mail, or undefined (GET /users/fetch answers 404). */
+    /** The patient with this e-mail, or undefined (a doctor's GET /users/fetch answers 404). */
     async patient(email: string): Promise<KioskPatient | undefined> {
-      const response = await stack.api.get(`/users/fetch?email=${encodeURIComponent(email)}`, kiosk);
+      const response = await stack.api.get(`/users/fetch?email=${encodeURIComponent(email)}`, doctor);
       if (response.status === 404) return undefined;
       if (response.status !== 200) throw new Error(`patient lookup failed: ${response.status}`);
       return response.body.data as KioskPatient;
@@ -92,11 +94,33 @@ export async function kioskBackend(stack: Stack) {
       if (response.status !== 201) throw new Error(`onboarding failed: ${response.status}`);
       return response.body.data as KioskPatient;
     },
-    /** Books the patient's walk-in appointment through the API (server default date). */
-    async bookWalkIn(patientId: string): Promise<KioskAppointment> {
-      const response = await stack.api.post('/dates/service', { pacientId: patientId }, kiosk);
+    /** Books the patient's walk-in appointment through the API (server default date), with an e-mailed code. */
+    async bookWalkIn(patient: { id: string; email: string }): Promise<KioskAppointment> {
+      const code = await emailedKioskCode(stack, kiosk, patient.email);
+      const response = await stack.api.post('/dates/service', { pacientId: patient.id, code }, kiosk);
       if (response.status !== 201) throw new Error(`booking failed: ${response.status}`);
       return response.body as KioskAppointment;
+    },
+    /** How many kiosk code e-mails the address has received. */
+    async codeMails(email: string): Promise<number> {
+      return (await stack.mail.messagesTo(email)).filter((m) => m.Subject === KIOSK_CODE_SUBJECT).length;
+    },
+    /**
+     * The code of the kiosk code e-mail that arrives after the `before` ones, read as the person
+     * reads it (the kiosk asked for it).
+     */
+    async nextCode(email: string, before: number): Promise<string> {
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const mails = (await stack.mail.messagesTo(email)).filter((m) => m.Subject === KIOSK_CODE_SUBJECT);
+        if (mails.length > before) {
+          const newest = mails.sort((a, b) => Date.parse(b.Created) - Date.parse(a.Created))[0]!;
+          const code = /Su código: (\d{6})/.exec((await stack.mail.message(newest.ID)).Text)?.[1];
+          if (code) return code;
+        }
+        if (Date.now() > deadline) throw new Error(`no kiosk code e-mail to ${email}`);
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
     },
   };
 }

@@ -134,6 +134,8 @@ describe('the NetworkPolicies', () => {
     'reporting→auth',
     'payments→auth',
     'payments→config',
+    'auth→appointments',
+    'auth→config',
   ];
   const names = Object.keys(PORTS);
 

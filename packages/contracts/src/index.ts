@@ -7,3 +7,4 @@ export * from './name-search';
 export * from './phone';
 export * from './roles';
 export * from './session-keys';
+export * from './kiosk-codes';

@@ -10,6 +10,7 @@ import type { AppointmentsConfig } from './config';
 import { appointmentModels } from './data/appointment.model';
 import { MongoAppointmentRepository } from './data/appointment.repository';
 import { AuthServiceClient } from './data/auth-client';
+import { MongoCodeTries } from './data/code-tries.repository';
 import { MongoPatientReadModel } from './data/patient.repository';
 import { MongoOfferHolds } from './data/offer-hold.repository';
 import { PatientErasure } from './data/patient-erasure';
@@ -21,6 +22,7 @@ import { CentreClosuresClient } from './data/centre-closures.client';
 import { closureNoticeModel, MongoClosureNotices } from './data/closure-notice.model';
 import { DayClosedNotifier } from './domain/closure-notices';
 import { BookingService } from './domain/booking.service';
+import { KioskProof } from './domain/kiosk-proof';
 import { LifecycleService } from './domain/lifecycle.service';
 import { RescheduleService } from './domain/reschedule.service';
 import { UnconfirmedRelease } from './domain/unconfirmed-release';
@@ -46,9 +48,18 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
   const appointments = new MongoAppointmentRepository(models, runtime.kickOutbox);
   const transitions = new MongoTransitionRepository(models, runtime.kickOutbox);
   const patients = new MongoPatientReadModel(models);
-  const directory = new PatientDirectory(
+  const authService = new AuthServiceClient(config.AUTH_SERVICE_URL, config.AUTH_TIMEOUT_MS);
+  const directory = new PatientDirectory(patients, authService);
+  const kioskTries = {
+    maxTries: config.ONBOARDING_CODE_MAX_TRIES,
+    windowMs: config.ONBOARDING_CODE_TTL_MINUTES * 60_000,
+  };
+  const proof = new KioskProof(
+    appointments,
+    authService,
+    new MongoCodeTries(runtime.connection, kioskTries),
     patients,
-    new AuthServiceClient(config.AUTH_SERVICE_URL, config.AUTH_TIMEOUT_MS),
+    kioskTries,
   );
   const refundWindow = new CentreRefundWindow(config.CONFIG_SERVICE_URL, {
     timeoutMs: config.AUTH_TIMEOUT_MS,
@@ -158,8 +169,8 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
     app: runtime.httpApp((router) => {
       const handlers = {
         ...datesReadHandlers(bookings, runtime.audit),
-        ...lifecycleHandlers(lifecycle, bookings, runtime.audit),
-        ...bookingHandlers(bookings, moves, runtime.audit),
+        ...lifecycleHandlers(lifecycle, bookings, proof, runtime.audit),
+        ...bookingHandlers(bookings, moves, proof, runtime.audit),
         ...waitlistHandlers(waitlist),
       };
       router.use(tableRouter('appointments', handlers, requireUser));
@@ -174,11 +185,18 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
     waitlist,
     /** The same waiting list on another clock (tests look at it as it will be later). */
     waitlistAt,
+    /** The kiosk's proof checks (docs/product/kiosk.md#proof). */
+    proof,
     /** The lifecycle (tests run the sweep with it, as a second replica would). */
     lifecycle,
     /** The repositories (tests write fixtures in the past through them, which no call can). */
     repositories: { appointments, transitions, patients },
-    start: () => runtime.start(),
+    start: () =>
+      runtime.start(async () => {
+        // Every live appointment has a booking code, those booked before codes existed included.
+        const given = await appointments.assignMissingCodes();
+        if (given > 0) logger.info({ given }, 'booking codes given to earlier appointments');
+      }),
     /** Resolves once the patients and records feeds are bound to the exchange (tests wait for it). */
     consuming: (timeoutMs?: number) => runtime.consuming(timeoutMs),
     queueNames: runtime.queueNames,

@@ -33,6 +33,12 @@ export const appointmentsEnvSchema = serviceEnvSchema.extend({
    */
   WALK_IN_HOURS: z.enum(['opening', 'any']).default('opening'),
   UNCONFIRMED_RELEASE_INTERVAL_MS: z.coerce.number().int().positive().default(60_000),
+  /**
+   * Wrong booking codes the kiosk may try for one patient within `ONBOARDING_CODE_TTL_MINUTES`
+   * (the auth service's one-time codes follow the same two numbers; docs/product/kiosk.md#proof).
+   */
+  ONBOARDING_CODE_MAX_TRIES: z.coerce.number().int().positive().default(5),
+  ONBOARDING_CODE_TTL_MINUTES: z.coerce.number().positive().default(10),
   /** How long a freed slot offered to the waiting list is held for its patient… */
   WAITLIST_OFFER_MINUTES: z.coerce.number().positive().default(15),
   /** …and how often expired offers are passed on to the next in line. */

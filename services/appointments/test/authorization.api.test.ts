@@ -24,6 +24,7 @@ const MATRIX: MatrixRow[] = [
   ['post', '/dates/admin', [401, 403, 400, 400, 403]],
   ['post', '/dates/service', [401, 403, 403, 403, 400]],
   ['post', '/dates/service/now', [401, 403, 403, 403, 400]],
+  ['post', '/dates/code/verify', [401, 403, 403, 403, 400]],
   ['post', '/dates/checkin', [401, 403, 400, 400, 400]],
   ['post', `/dates/checkin/${UNKNOWN_ID}`, [401, 403, 404, 404, 403]],
   ['post', `/dates/attended/${UNKNOWN_ID}`, [401, 403, 404, 404, 403]],

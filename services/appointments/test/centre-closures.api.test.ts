@@ -1,6 +1,7 @@
 import moment from 'moment-timezone';
 import { CENTRE_TIME_ZONE, dayStatus, type CentreClosuresBody } from '@crm/contracts';
 import { eventually } from '@crm/testing';
+import { kioskCodes } from '../../../test-support/kiosk-codes';
 import type { Stack } from '../../../test-support/stack';
 import { appointmentsTestStack, type StaffTokens, type TestPatient } from './support/people';
 import { canary } from './support/slots';
@@ -12,6 +13,11 @@ let patients: TestPatient[];
 appointmentsTestStack('closures', 4, (started) => ({ stack, staff, patients } = started), {
   withConfig: true,
 });
+/** The kiosk's calls carry the patient's e-mailed one-time code (docs/product/kiosk.md#proof). */
+const codes = kioskCodes(
+  () => stack,
+  () => staff.SERVICE_ACCOUNT,
+);
 
 /** A working day (Monday–Friday, no public holiday) `weeksAhead` weeks from now, on `isoWeekday`. */
 function workingDay(isoWeekday: number, weeksAhead: number): string {
@@ -148,9 +154,10 @@ describe('closing a day that has appointments', () => {
     expect(notice!.Text).toContain('el centro estará cerrado (Obras en la consulta)');
     expect(notice!.Text).toContain('Cambiar cita');
     expect(notice!.HTML).toMatch(/href="[^"]*\/user"[^>]*>\s*Cambiar cita/);
-    expect((await stack.api.get('/dates/currentDate', patient.token)).body).toEqual({
+    expect((await stack.api.get('/dates/currentDate', patient.token)).body).toMatchObject({
       date,
       status: 'booked',
+      bookingCode: expect.stringMatching(/^[A-Z0-9]{6}$/),
     });
 
     // Saving the profile again (same closures) tells nobody twice.
@@ -166,7 +173,11 @@ describe('the kiosk books walk-ins only while the centre is open', () => {
     closures.closures = [...(closures.closures ?? []), { from: today, to: today, reason: 'Inventario' }];
     await saveClosures(closures, today, true);
     for (const path of ['/dates/service', '/dates/service/now']) {
-      const response = await stack.api.post(path, { pacientId: patients[3]!.id }, staff.SERVICE_ACCOUNT);
+      const response = await stack.api.post(
+        path,
+        { pacientId: patients[3]!.id, code: await codes(patients[3]!.email) },
+        staff.SERVICE_ACCOUNT,
+      );
       expect(response.status).toBe(400);
       // Outside opening hours the hours are named; within them, today's closure.
       expect(response.body.message).toMatch(

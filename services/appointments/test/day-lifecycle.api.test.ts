@@ -1,5 +1,6 @@
 import { Types } from 'mongoose';
 import { eventually } from '@crm/testing';
+import { kioskCodes } from '../../../test-support/kiosk-codes';
 import type { Stack } from '../../../test-support/stack';
 import type { AppointmentsService } from '../src/app';
 import {
@@ -31,6 +32,11 @@ const service = () => stack.components.appointments!.handle as AppointmentsServi
 const statusOf = async (id: string) => (await service().repositories.appointments.findById(id))?.status;
 
 appointmentsTestStack('dia', 8, (started) => ({ stack, staff, patients } = started));
+/** The kiosk's calls carry the patient's e-mailed one-time code (docs/product/kiosk.md#proof). */
+const codes = kioskCodes(
+  () => stack,
+  () => staff.SERVICE_ACCOUNT,
+);
 
 beforeAll(async () => {
   await waitForConsumer(stack.amqpUrl, `${stack.env.QUEUE_PREFIX}.appointments.records`);
@@ -89,7 +95,12 @@ describe('kiosk "Ser atendido ahora"', () => {
     );
     expect(later.status).toBe(201);
     await stack.mail.waitForMessagesTo(patient.email, 1);
-    const now = await stack.api.post('/dates/service/now', { pacientId: patient.id }, staff.SERVICE_ACCOUNT);
+    // The booking code of the later appointment is the kiosk's proof (no code e-mail in this inbox).
+    const now = await stack.api.post(
+      '/dates/service/now',
+      { pacientId: patient.id, code: later.body.bookingCode },
+      staff.SERVICE_ACCOUNT,
+    );
     expect(now.status).toBe(201);
     const mails = await stack.mail.waitForMessagesTo(patient.email, 3);
     const subjects = mails.map((m) => m.Subject);
@@ -114,9 +125,17 @@ describe('kiosk "Ser atendido ahora"', () => {
 describe('a checked-in patient', () => {
   it('is told in Spanish that they cannot move or cancel the appointment, and their area knows they are checked in', async () => {
     const patient = freshPatient();
-    const walkIn = await stack.api.post('/dates/service', { pacientId: patient.id }, staff.SERVICE_ACCOUNT);
+    const walkIn = await stack.api.post(
+      '/dates/service',
+      { pacientId: patient.id, code: await codes(patient.email) },
+      staff.SERVICE_ACCOUNT,
+    );
     expect(walkIn.status).toBe(201);
-    const checkIn = await stack.api.post('/dates/checkin', { pacientId: patient.id }, staff.SERVICE_ACCOUNT);
+    const checkIn = await stack.api.post(
+      '/dates/checkin',
+      { pacientId: patient.id, code: await codes(patient.email) },
+      staff.SERVICE_ACCOUNT,
+    );
     expect(checkIn.status).toBe(200);
 
     const current = await stack.api.get('/dates/currentDate', patient.token);
@@ -124,6 +143,7 @@ describe('a checked-in patient', () => {
       date: walkIn.body.date,
       status: 'checkedIn',
       checkedInAt: checkIn.body.checkedInAt,
+      bookingCode: walkIn.body.bookingCode,
     });
     const move = await stack.api.post('/dates/reschedule', { date: slots.next() }, patient.token);
     expect(move).toMatchObject({
@@ -147,16 +167,38 @@ describe("GET /dates?status=current (the day's work)", () => {
       freshPatient(),
       freshPatient(),
     ];
-    const w = (await stack.api.post('/dates/service', { pacientId: waiting.id }, staff.SERVICE_ACCOUNT)).body;
+    const w = (
+      await stack.api.post(
+        '/dates/service',
+        { pacientId: waiting.id, code: await codes(waiting.email) },
+        staff.SERVICE_ACCOUNT,
+      )
+    ).body;
     expect(
-      (await stack.api.post('/dates/checkin', { pacientId: waiting.id }, staff.SERVICE_ACCOUNT)).status,
+      (
+        await stack.api.post(
+          '/dates/checkin',
+          { pacientId: waiting.id, code: await codes(waiting.email) },
+          staff.SERVICE_ACCOUNT,
+        )
+      ).status,
     ).toBe(200);
-    const s = (await stack.api.post('/dates/service', { pacientId: seen.id }, staff.SERVICE_ACCOUNT)).body;
+    const s = (
+      await stack.api.post(
+        '/dates/service',
+        { pacientId: seen.id, code: await codes(seen.email) },
+        staff.SERVICE_ACCOUNT,
+      )
+    ).body;
     expect((await stack.api.post(`/dates/attended/${s.id}`, {}, staff.DOCTOR)).status).toBe(200);
     const m = (
       await stack.api.post(
         '/dates/service',
-        { pacientId: missed.id, date: new Date(Date.now() - 60_000).toISOString() },
+        {
+          pacientId: missed.id,
+          date: new Date(Date.now() - 60_000).toISOString(),
+          code: await codes(missed.email),
+        },
         staff.SERVICE_ACCOUNT,
       )
     ).body;

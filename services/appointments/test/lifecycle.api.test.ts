@@ -1,4 +1,5 @@
 import { listenForMessages } from '@crm/testing';
+import { kioskCodes } from '../../../test-support/kiosk-codes';
 import type { Stack } from '../../../test-support/stack';
 import type { AppointmentsService } from '../src/app';
 import { bookedAt, minutesFromNow } from './support/fixtures';
@@ -22,11 +23,17 @@ const service = () => stack.components.appointments!.handle as AppointmentsServi
 const UNKNOWN_ID = '0123456789abcdef01234567';
 
 appointmentsTestStack('lifecycle', 16, (started) => ({ stack, staff, patients } = started));
+/** The kiosk's calls carry the patient's e-mailed one-time code (docs/product/kiosk.md#proof). */
+const codes = kioskCodes(
+  () => stack,
+  () => staff.SERVICE_ACCOUNT,
+);
 
 /** A kiosk walk-in: `offsetMs` from now (default one minute ahead, inside the check-in window). */
 async function walkIn(patient: TestPatient, offsetMs?: number) {
   const body = {
     pacientId: patient.id,
+    code: await codes(patient.email),
     ...(offsetMs === undefined ? {} : { date: new Date(Date.now() + offsetMs).toISOString() }),
   };
   const response = await stack.api.post('/dates/service', body, staff.SERVICE_ACCOUNT);
@@ -46,7 +53,10 @@ describe('check-in (POST /dates/checkin, POST /dates/checkin/:id)', () => {
       stack.exchange,
       'appointments.appointment.checkedIn.v1',
     );
-    const response = await post('/dates/checkin', staff.SERVICE_ACCOUNT, { pacientId: patient.id });
+    const response = await post('/dates/checkin', staff.SERVICE_ACCOUNT, {
+      pacientId: patient.id,
+      code: await codes(patient.email),
+    });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({
       id: appointment.id,
@@ -60,7 +70,10 @@ describe('check-in (POST /dates/checkin, POST /dates/checkin/:id)', () => {
       checkedInAt: response.body.checkedInAt,
     });
 
-    const again = await post('/dates/checkin', staff.SERVICE_ACCOUNT, { pacientId: patient.id });
+    const again = await post('/dates/checkin', staff.SERVICE_ACCOUNT, {
+      pacientId: patient.id,
+      code: await codes(patient.email),
+    });
     expect(again).toMatchObject({
       status: 409,
       body: { message: 'La llegada del paciente ya está registrada' },
@@ -87,18 +100,18 @@ describe('check-in (POST /dates/checkin, POST /dates/checkin/:id)', () => {
 
   it('gives exactly one 200 to two concurrent check-ins, and a 409 to the other (kiosk and doctor, or by id)', async () => {
     for (const race of [
-      (p: TestPatient, _id: string) => [
-        post('/dates/checkin', staff.SERVICE_ACCOUNT, { pacientId: p.id }),
+      (p: TestPatient, _id: string, code: string) => [
+        post('/dates/checkin', staff.SERVICE_ACCOUNT, { pacientId: p.id, code }),
         post('/dates/checkin', staff.DOCTOR, { pacientId: p.id }),
       ],
-      (_p: TestPatient, id: string) => [
+      (_p: TestPatient, id: string, _code: string) => [
         post(`/dates/checkin/${id}`, staff.DOCTOR),
         post(`/dates/checkin/${id}`, staff.ADMIN),
       ],
     ]) {
       const patient = freshPatient();
       const { id } = await walkIn(patient);
-      const responses = await Promise.all(race(patient, id));
+      const responses = await Promise.all(race(patient, id, await codes(patient.email)));
       expect(responses.map((r) => r.status).sort()).toEqual([200, 409]);
       expect(await statusOf(id)).toBe('checkedIn');
       expect(await service().models.Appointment.countDocuments({ appointmentId: id, kind: 'checkin' })).toBe(
@@ -108,7 +121,11 @@ describe('check-in (POST /dates/checkin, POST /dates/checkin/:id)', () => {
   });
 
   it('answers 404 in Spanish when the patient has no appointment now: none, another day, or past its window', async () => {
-    const none = await post('/dates/checkin', staff.SERVICE_ACCOUNT, { pacientId: freshPatient().id });
+    const nobody = freshPatient();
+    const none = await post('/dates/checkin', staff.SERVICE_ACCOUNT, {
+      pacientId: nobody.id,
+      code: await codes(nobody.email),
+    });
     expect(none).toMatchObject({
       status: 404,
       body: { message: 'El paciente no tiene ninguna cita para hoy', errors: [{ field: 'pacientId' }] },
@@ -116,7 +133,14 @@ describe('check-in (POST /dates/checkin, POST /dates/checkin/:id)', () => {
 
     const later = freshPatient();
     const booked = await post('/dates/admin', staff.DOCTOR, { pacientId: later.id, date: slots.next() });
-    expect((await post('/dates/checkin', staff.SERVICE_ACCOUNT, { pacientId: later.id })).status).toBe(404);
+    expect(
+      (
+        await post('/dates/checkin', staff.SERVICE_ACCOUNT, {
+          pacientId: later.id,
+          code: await codes(later.email),
+        })
+      ).status,
+    ).toBe(404);
     const byId = await post(`/dates/checkin/${booked.body.id}`, staff.DOCTOR);
     expect(byId.status).toBe(404);
     expect(byId.body.message).toMatch(/desde 2 horas antes hasta 30 minutos después/);
@@ -142,7 +166,14 @@ describe('check-in (POST /dates/checkin, POST /dates/checkin/:id)', () => {
       status: 409,
       body: { message: 'Solo se puede registrar la llegada de una cita reservada' },
     });
-    expect((await post('/dates/checkin', staff.SERVICE_ACCOUNT, { pacientId: patient.id })).status).toBe(404);
+    expect(
+      (
+        await post('/dates/checkin', staff.SERVICE_ACCOUNT, {
+          pacientId: patient.id,
+          code: await codes(patient.email),
+        })
+      ).status,
+    ).toBe(404);
     expect(await statusOf(id)).toBe('cancelled');
   });
 });

@@ -1,6 +1,7 @@
 import { Types } from 'mongoose';
 import { createLogger } from '@crm/server-kit';
 import { eventually, listenForMessages } from '@crm/testing';
+import { kioskCodes } from '../../../test-support/kiosk-codes';
 import { startStack, type Stack } from '../../../test-support/stack';
 import { createAppointmentsService, type AppointmentsService } from '../src/app';
 import { loadAppointmentsConfig } from '../src/config';
@@ -41,6 +42,11 @@ const slots = slotAllocator(7);
 const freshPatient = () => patients[nextPatient++]!;
 const service = () => stack.components.appointments!.handle as AppointmentsService;
 const statusOf = async (id: string) => (await service().repositories.appointments.findById(id))?.status;
+/** The kiosk's calls carry the patient's e-mailed one-time code (docs/product/kiosk.md#proof). */
+const codes = kioskCodes(
+  () => stack,
+  () => staff.SERVICE_ACCOUNT,
+);
 
 beforeAll(async () => {
   // The sweep runs only when a test says so (once at start-up, on an empty database).
@@ -58,7 +64,11 @@ afterAll(async () => {
 });
 
 const walkIn = async (patient: TestPatient) => {
-  const response = await stack.api.post('/dates/service', { pacientId: patient.id }, staff.SERVICE_ACCOUNT);
+  const response = await stack.api.post(
+    '/dates/service',
+    { pacientId: patient.id, code: await codes(patient.email) },
+    staff.SERVICE_ACCOUNT,
+  );
   expect(response.status).toBe(201);
   return response.body as { id: string; date: string };
 };
@@ -114,7 +124,13 @@ describe('a clinical record saved marks its appointment attended (records.record
     await events.close();
     // The patient is free again.
     expect(
-      (await stack.api.post('/dates/service', { pacientId: booked.id }, staff.SERVICE_ACCOUNT)).status,
+      (
+        await stack.api.post(
+          '/dates/service',
+          { pacientId: booked.id, code: await codes(booked.email) },
+          staff.SERVICE_ACCOUNT,
+        )
+      ).status,
     ).toBe(201);
   });
 });

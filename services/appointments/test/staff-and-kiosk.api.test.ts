@@ -1,4 +1,5 @@
 import { eventually } from '@crm/testing';
+import { kioskCodes } from '../../../test-support/kiosk-codes';
 import { uniqueEmail, type Stack } from '../../../test-support/stack';
 import type { AppointmentsService } from '../src/app';
 import { appointmentsTestStack, type StaffTokens, type TestPatient } from './support/people';
@@ -14,6 +15,17 @@ const service = () => stack.components.appointments!.handle as AppointmentsServi
 const UNKNOWN_ID = '0123456789abcdef01234567';
 
 appointmentsTestStack('staff', 17, (started) => ({ stack, staff, patients } = started));
+/** The kiosk's calls carry the patient's e-mailed one-time code (docs/product/kiosk.md#proof). */
+const codes = kioskCodes(
+  () => stack,
+  () => staff.SERVICE_ACCOUNT,
+);
+const walkIn = async (patient: TestPatient, date?: string) =>
+  stack.api.post(
+    '/dates/service',
+    { pacientId: patient.id, code: await codes(patient.email), ...(date ? { date } : {}) },
+    staff.SERVICE_ACCOUNT,
+  );
 
 const bookFor = (patient: TestPatient, date: string, token = staff.DOCTOR) =>
   stack.api.post('/dates/admin', { date, pacientId: patient.id }, token);
@@ -34,12 +46,15 @@ describe('doctors and admins book for a patient (POST /dates/admin)', () => {
       user: { id: patient.id, name: patient.name, email: patient.email, phone: patient.phone },
       channel: 'staff',
       createdAt: expect.any(String),
+      bookingCode: expect.stringMatching(/^[ACEFHJKMNPRTWXY2-9]{6}$/),
     });
     const [mail] = await stack.mail.waitForMessagesTo(patient.email, 1);
     expect(mail!.Subject).toMatch(/^Cita confirmada: /);
+    expect(mail!.Text).toContain(`Código de su cita: ${response.body.bookingCode}`);
     expect((await stack.api.get('/dates/currentDate', patient.token)).body).toEqual({
       date,
       status: 'booked',
+      bookingCode: response.body.bookingCode,
     });
   });
 
@@ -88,8 +103,10 @@ describe('doctors and admins book for a patient (POST /dates/admin)', () => {
 describe('the kiosk books a walk-in (POST /dates/service)', () => {
   it('books one minute from now by default, off the grid, without taking a calendar slot', async () => {
     const patient = freshPatient();
+    // The e-mailed code first: fetching it must not count in the walk-in's "one minute from now".
+    await codes(patient.email);
     const before = Date.now();
-    const response = await stack.api.post('/dates/service', { pacientId: patient.id }, staff.SERVICE_ACCOUNT);
+    const response = await walkIn(patient);
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({
       pacientId: patient.id,
@@ -104,26 +121,15 @@ describe('the kiosk books a walk-in (POST /dates/service)', () => {
     expect((await stack.api.get('/dates/currentDate', patient.token)).body).toEqual({
       date: response.body.date,
       status: 'booked',
+      bookingCode: response.body.bookingCode,
     });
   });
 
   it('accepts an explicit date within the hour and refuses one further ahead', async () => {
     const soon = new Date(Date.now() + 20 * 60_000 + 7_000).toISOString();
-    expect(
-      (
-        await stack.api.post(
-          '/dates/service',
-          { pacientId: freshPatient().id, date: soon },
-          staff.SERVICE_ACCOUNT,
-        )
-      ).status,
-    ).toBe(201);
+    expect((await walkIn(freshPatient(), soon)).status).toBe(201);
     const later = new Date(Date.now() + 2 * 3600_000).toISOString();
-    const refused = await stack.api.post(
-      '/dates/service',
-      { pacientId: freshPatient().id, date: later },
-      staff.SERVICE_ACCOUNT,
-    );
+    const refused = await walkIn(freshPatient(), later);
     expect(refused.status).toBe(400);
     expect(refused.body.errors).toEqual([
       { message: 'La cita inmediata debe ser dentro de la próxima hora', field: 'date' },
@@ -138,9 +144,11 @@ describe('the kiosk books a walk-in (POST /dates/service)', () => {
       staff.SERVICE_ACCOUNT,
     );
     expect(created.status).toBe(201);
+    // The creation hands the kiosk a one-time code of the new account: its proof for the booking.
+    expect(created.body.code).toMatch(/^\d{6}$/);
     const response = await stack.api.post(
       '/dates/service',
-      { pacientId: created.body.data.id },
+      { pacientId: created.body.data.id, code: created.body.code },
       staff.SERVICE_ACCOUNT,
     );
     expect(response.status).toBe(201);
@@ -348,26 +356,34 @@ describe('the patients read model', () => {
   });
 
   it('follows profile changes from the auth service into the active appointment', async () => {
-    const patient = freshPatient();
+    // A patient registered at the kiosk without a phone, booked by staff, completed at the kiosk later.
+    const email = uniqueEmail('sinmovil');
+    const created = await stack.api.post(
+      '/users/onboarding',
+      { email, name: 'Paciente Sin Móvil', operation: 'create' },
+      staff.SERVICE_ACCOUNT,
+    );
+    expect(created.status).toBe(201);
+    const patient = { id: created.body.data.id as string } as TestPatient;
     const { body } = await bookFor(patient, slots.next());
     const updated = await stack.api.post(
       '/users/onboarding',
-      { email: patient.email, name: 'Nombre Corregido', phone: '699 000 111', operation: 'update' },
+      { email, phone: '699 000 111', operation: 'update', code: await codes(email) },
       staff.SERVICE_ACCOUNT,
     );
     expect(updated.status).toBe(200);
     const appointment = await eventually(async () => {
       const current = await stack.api.get(`/dates/id/${body.id}`, staff.DOCTOR);
-      return current.body.name === 'Nombre Corregido' ? current.body : undefined;
+      return current.body.user.phone ? current.body : undefined;
     });
     expect(appointment.user).toEqual({
       id: patient.id,
-      name: 'Nombre Corregido',
-      email: patient.email,
+      name: 'Paciente Sin Móvil',
+      email,
       phone: '34699000111',
     });
     expect(await service().models.Patient.findById(patient.id).lean()).toMatchObject({
-      name: 'Nombre Corregido',
+      name: 'Paciente Sin Móvil',
       phone: '34699000111',
     });
   });

@@ -1,5 +1,6 @@
 import { CENTRE_PROFILE_SEED, type AuditEntryView, type AuditPage, type MyAuditPage } from '@crm/contracts';
 import { eventually } from '@crm/testing';
+import { emailedKioskCode } from '../../../test-support/kiosk-codes';
 import { startStack, type Stack } from '../../../test-support/stack';
 import { renewalWith } from '../../records/test/factories/metadata';
 import {
@@ -27,7 +28,9 @@ const slots = slotAllocator(40);
 const SECRET = 'Observación-confidencial-7781';
 
 beforeAll(async () => {
-  stack = await startStack({ components: ['auth', 'appointments', 'config', 'records', 'audit'] });
+  stack = await startStack({
+    components: ['auth', 'notifications', 'appointments', 'config', 'records', 'audit'],
+  });
   staff = await staffOf(stack);
   patient = await registerPatient(stack, staff.DOCTOR.token, 'Paciente Del Registro De Accesos');
   appointment = await bookFor(stack, staff.DOCTOR.token, patient, slots.next());
@@ -134,7 +137,7 @@ describe('staff accesses recorded by their services', () => {
 
   it('staff and kiosk reads of patients in the auth service: user.list naming the patients listed, user.read, user.update', async () => {
     const email = (
-      await stack.api.get<{ data: { email: string } }>(`/users/${patient.id}`, staff.SERVICE_ACCOUNT.token)
+      await stack.api.get<{ data: { email: string } }>(`/users/${patient.id}`, staff.DOCTOR.token)
     ).body.data.email;
     const listed = await stack.api.get(
       `/users/pacients?search=${encodeURIComponent(email)}`,
@@ -146,9 +149,17 @@ describe('staff accesses recorded by their services', () => {
       staff.DOCTOR.token,
     );
     expect(fetched.status).toBe(200);
+    // The kiosk reads a patient only once the person proved the account is theirs.
+    const code = await emailedKioskCode(stack, staff.SERVICE_ACCOUNT.token, email);
+    const verified = await stack.api.post(
+      '/users/onboarding/verify',
+      { email, code },
+      staff.SERVICE_ACCOUNT.token,
+    );
+    expect(verified).toMatchObject({ status: 200, body: { pacientId: patient.id } });
     const onboarded = await stack.api.post(
       '/users/onboarding',
-      { email, phone: '612 000 111', operation: 'update' },
+      { email, phone: '612 000 111', operation: 'update', code },
       staff.SERVICE_ACCOUNT.token,
     );
     expect(onboarded.status).toBe(200);

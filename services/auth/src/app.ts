@@ -12,6 +12,9 @@ import { atRestKey, mfaRequiredRoles, type AuthConfig } from './config';
 import { RedisMfaChallenges } from './data/mfa-challenge.store';
 import { RedisFactorAttempts } from './data/redis-factor-attempts';
 import { PatientDataClient } from './data/patient-data.client';
+import { BookingCodeClient } from './data/booking-code.client';
+import { CentreDaysClient } from './data/centre-days.client';
+import { RedisOnboardingCodes } from './data/redis-onboarding-codes';
 import { SecretBox } from './data/secret-box';
 import { RedisAttemptLimiter } from './data/redis-attempt-limiter';
 import { SessionRevocationStore } from './data/session-revocations';
@@ -19,6 +22,8 @@ import { MongoSigningKeyStore } from './data/signing-key.store';
 import { userModels } from './data/user.model';
 import { MongoUserRepository } from './data/user.repository';
 import { AccountService } from './domain/account.service';
+import { KioskService } from './domain/kiosk.service';
+import { kioskSessionSeconds } from './domain/kiosk-session';
 import { MfaService } from './domain/mfa.service';
 import { PrivacyService } from './domain/privacy.service';
 import { SigningKeyRing } from './domain/signing-key-ring';
@@ -28,6 +33,8 @@ import { StaffService } from './domain/staff.service';
 const MIN_KEY_RETENTION_SECONDS = 24 * 3600;
 /** How often every replica reloads the signing keys (and the scheduled rotation is considered). */
 const SIGNING_KEYS_RELOAD_MS = 60_000;
+/** How long the centre's opening hours are used before they are read again (kiosk sessions). */
+const CENTRE_DAYS_CACHE_MS = 5 * 60_000;
 
 /** Wires the auth service: database, event outbox, Redis, routes. `start()` begins background work. */
 export function createAuthService(config: AuthConfig, logger: Logger) {
@@ -79,11 +86,20 @@ export function createAuthService(config: AuthConfig, logger: Logger) {
     },
     new RedisFactorAttempts(redis, factorGuard),
   );
+  const limiter = new RedisAttemptLimiter(redis);
+  const centreDays = new CentreDaysClient(config.CONFIG_SERVICE_URL, {
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    cacheMs: CENTRE_DAYS_CACHE_MS,
+    logger,
+  });
+  // The kiosk's session ends at the centre's closing time, 12 hours at most (docs/product/kiosk.md#session).
+  const sessionLength = async (user: { rol: Role }) =>
+    user.rol === 'SERVICE_ACCOUNT' ? kioskSessionSeconds(new Date(), await centreDays.current()) : undefined;
   const accounts = new AccountService(
     users,
     revocations,
     tokens,
-    new RedisAttemptLimiter(redis),
+    limiter,
     {
       signInMaxAttempts: config.SIGNIN_MAX_ATTEMPTS,
       signInMaxAttemptsPerClient: config.SIGNIN_MAX_ATTEMPTS_PER_CLIENT,
@@ -98,8 +114,23 @@ export function createAuthService(config: AuthConfig, logger: Logger) {
       mfaRequiredRoles: mfaRequiredRoles(config),
     },
     mfa,
+    sessionLength,
   );
   const staff = new StaffService(users, accounts, revocations);
+  const kiosk = new KioskService(
+    users,
+    accounts,
+    new RedisOnboardingCodes(redis),
+    new BookingCodeClient(config.APPOINTMENTS_SERVICE_URL, config.UPSTREAM_TIMEOUT_MS),
+    limiter,
+    {
+      codeTtlMs: config.ONBOARDING_CODE_TTL_MINUTES * 60_000,
+      codeMaxTries: config.ONBOARDING_CODE_MAX_TRIES,
+      codeMaxSends: config.ONBOARDING_CODE_MAX_SENDS,
+      windowSeconds: config.ATTEMPT_WINDOW_SECONDS,
+      hashKey: atRestKey(config),
+    },
+  );
   const privacy = new PrivacyService(
     users,
     revocations,
@@ -130,7 +161,7 @@ export function createAuthService(config: AuthConfig, logger: Logger) {
       (router) => {
         const handlers = {
           ...authHandlers(accounts, runtime.audit),
-          ...usersHandlers(accounts, runtime.audit),
+          ...usersHandlers(accounts, kiosk, runtime.audit),
           ...staffHandlers(staff, runtime.audit),
           ...mfaHandlers(mfa, runtime.audit),
           ...privacyHandlers(privacy, runtime.audit),
@@ -142,6 +173,7 @@ export function createAuthService(config: AuthConfig, logger: Logger) {
     ),
     signingKeys: keyRing,
     accounts,
+    kiosk,
     models,
     relay,
     async start() {

@@ -73,7 +73,19 @@ export const authEnvSchema = serviceEnvSchema.extend({
   MFA_MAX_FAILURES: z.coerce.number().int().positive().default(10),
   /** How long the lock lasts after the last wrong code (the password keeps working). */
   MFA_LOCK_MINUTES: z.coerce.number().positive().default(60),
-  /** Where a patient's appointments and records are read for the copy of their data (`/users/me/export`). */
+  /**
+   * The kiosk's one-time codes (docs/product/kiosk.md#proof): how long one lives, how many wrong
+   * tries kill it, and how many are e-mailed to one address per `ATTEMPT_WINDOW_SECONDS`.
+   */
+  ONBOARDING_CODE_TTL_MINUTES: z.coerce.number().positive().default(10),
+  ONBOARDING_CODE_MAX_TRIES: z.coerce.number().int().positive().default(5),
+  ONBOARDING_CODE_MAX_SENDS: z.coerce.number().int().positive().default(3),
+  /** Where the centre profile's opening hours are read: a kiosk session ends at closing time. */
+  CONFIG_SERVICE_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:4005'),
+  /**
+   * Where a patient's appointments and records are read for the copy of their data
+   * (`/users/me/export`), and where the kiosk's booking codes are checked.
+   */
   APPOINTMENTS_SERVICE_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:4002'),
   RECORDS_SERVICE_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:4003'),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),

@@ -147,7 +147,7 @@ describe('validation', () => {
   });
 
   it('refuses operator injection in the query', async () => {
-    const token = await stack.signIn(BOOTSTRAP.kiosk.email, BOOTSTRAP.kiosk.password);
+    const token = await stack.signIn(BOOTSTRAP.doctor.email, BOOTSTRAP.doctor.password);
     const response = await stack.api.get('/users/fetch?email[$ne]=x', token);
     expect(response.status).toBe(400);
   });
@@ -302,10 +302,11 @@ describe('staff and kiosk', () => {
     expect((await stack.api.get('/users?limit=abc', token)).status).toBe(400);
   });
 
-  it('lets the kiosk create, look up and complete a walk-in patient', async () => {
+  it('lets the kiosk create a walk-in patient, then complete it only with the e-mailed code', async () => {
     const token = await stack.signIn(BOOTSTRAP.kiosk.email, BOOTSTRAP.kiosk.password);
     const email = uniqueEmail('walkin');
-    expect((await stack.api.get(`/users/fetch?email=${email}`, token)).status).toBe(404);
+    // The kiosk reads nobody by e-mail any more (docs/product/kiosk.md#proof).
+    expect((await stack.api.get(`/users/fetch?email=${email}`, token)).status).toBe(403);
 
     const created = await stack.api.post(
       '/users/onboarding',
@@ -315,6 +316,7 @@ describe('staff and kiosk', () => {
     expect(created.status).toBe(201);
     expect(created.body.data).toMatchObject({ id: expect.any(String), name: 'Pedro Gil', email });
     expect(created.body.data).not.toHaveProperty('phone');
+    expect(created.body.code).toMatch(/^\d{6}$/);
 
     const again = await stack.api.post(
       '/users/onboarding',
@@ -323,9 +325,15 @@ describe('staff and kiosk', () => {
     );
     expect(again.status).toBe(409);
 
-    const updated = await stack.api.post(
+    const withoutCode = await stack.api.post(
       '/users/onboarding',
       { email, phone: '+34 699 111 222', operation: 'update' },
+      token,
+    );
+    expect(withoutCode.status).toBe(403);
+    const updated = await stack.api.post(
+      '/users/onboarding',
+      { email, phone: '+34 699 111 222', operation: 'update', code: created.body.code },
       token,
     );
     expect(updated.status).toBe(200);
@@ -335,18 +343,26 @@ describe('staff and kiosk', () => {
       phone: '34699111222',
     });
 
-    const fetched = await stack.api.get(`/users/fetch?email=${email.toUpperCase()}`, token);
+    const doctor = await stack.signIn(BOOTSTRAP.doctor.email, BOOTSTRAP.doctor.password);
+    const fetched = await stack.api.get(`/users/fetch?email=${email.toUpperCase()}`, doctor);
     expect(fetched.body.data).toMatchObject({ id: created.body.data.id, phone: '34699111222' });
   });
 
   it('never lets the kiosk see or change a staff account', async () => {
     const token = await stack.signIn(BOOTSTRAP.kiosk.email, BOOTSTRAP.kiosk.password);
-    expect((await stack.api.get(`/users/fetch?email=${BOOTSTRAP.admin.email}`, token)).status).toBe(404);
+    const doctor = await stack.signIn(BOOTSTRAP.doctor.email, BOOTSTRAP.doctor.password);
+    expect((await stack.api.get(`/users/fetch?email=${BOOTSTRAP.admin.email}`, doctor)).status).toBe(404);
     const update = await stack.api.post(
       '/users/onboarding',
-      { email: BOOTSTRAP.admin.email, name: 'Hacked', operation: 'update' },
+      { email: BOOTSTRAP.admin.email, name: 'Hacked', operation: 'update', code: '123456' },
       token,
     );
-    expect(update.status).toBe(404);
+    expect(update.status).toBe(403);
+    const verify = await stack.api.post(
+      '/users/onboarding/verify',
+      { email: BOOTSTRAP.admin.email, code: '123456' },
+      token,
+    );
+    expect(verify.status).toBe(403);
   });
 });

@@ -207,7 +207,11 @@ describe('invitations of patients registered by staff or at the kiosk', () => {
       kiosk,
     );
     expect(created.status).toBe(201);
-    const booked = await stack.api.post('/dates/service', { pacientId: created.body.data.id }, kiosk);
+    const booked = await stack.api.post(
+      '/dates/service',
+      { pacientId: created.body.data.id, code: created.body.code },
+      kiosk,
+    );
     expect(booked.status).toBe(201);
 
     const mails = await stack.mail.waitForMessagesTo(email, 2, 20000);
@@ -228,6 +232,7 @@ describe('invitations of patients registered by staff or at the kiosk', () => {
     expect((await stack.api.get('/dates/currentDate', signIn.body.sessiontoken)).body).toEqual({
       date: booked.body.date,
       status: 'booked',
+      bookingCode: booked.body.bookingCode,
     });
   });
 

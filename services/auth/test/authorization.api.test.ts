@@ -26,8 +26,10 @@ const MATRIX: MatrixRow[] = [
   ['get', '/users?rol=DOCTOR', [401, 403, 403, 200, 403]],
   ['get', '/users/pacients', [401, 403, 200, 200, 403]],
   ['get', '/users/staff/names', [401, 403, 200, 200, 403]],
-  ['get', '/users/fetch?email=nobody%40example.test', [401, 403, 404, 404, 404]],
-  ['get', '/users/0123456789abcdef01234567', [401, 403, 404, 404, 404]],
+  ['get', '/users/fetch?email=nobody%40example.test', [401, 403, 404, 404, 403]],
+  ['post', '/users/onboarding/code', [401, 403, 403, 403, 400]],
+  ['post', '/users/onboarding/verify', [401, 403, 403, 403, 400]],
+  ['get', '/users/0123456789abcdef01234567', [401, 403, 404, 404, 403]],
   ['post', '/users/onboarding', [401, 403, 403, 403, 400]],
   ['post', '/auth/signOut', [401, 200, 200, 200, 200]],
 ];

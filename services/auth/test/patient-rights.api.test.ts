@@ -6,6 +6,7 @@
  * infrastructure.
  */
 import { eventually } from '@crm/testing';
+import { emailedKioskCode } from '../../../test-support/kiosk-codes';
 import { startStack, type Stack } from '../../../test-support/stack';
 import type { AppointmentsService } from '../../appointments/src/app';
 import type { RecordsService } from '../../records/src/app';
@@ -36,7 +37,8 @@ afterAll(async () => {
 async function patientWithHistory(name: string) {
   const patient = await registerPatient(stack, doctor.token, name);
   // Seen today (a walk-in, inside its check-in window, so that its record marks it attended).
-  const walkIn = await stack.api.post('/dates/service', { pacientId: patient.id }, kiosk.token);
+  const code = await emailedKioskCode(stack, kiosk.token, patient.email);
+  const walkIn = await stack.api.post('/dates/service', { pacientId: patient.id, code }, kiosk.token);
   expect(walkIn.status).toBe(201);
   const examined = { id: walkIn.body.id as string, date: walkIn.body.date as string };
   const record = await stack.api.post(

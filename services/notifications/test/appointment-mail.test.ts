@@ -8,10 +8,31 @@ import {
   type CentreProfileData,
 } from '@crm/contracts';
 import { createEnvelope, type HandlerContext } from '@crm/event-bus';
+import { PNG } from 'pngjs';
+import QRCode from 'qrcode';
 import { appointmentMailHandlers } from '../src/events/appointment-mail.consumer';
 import { buildIcs, escapeIcsText, foldLine } from '../src/mail/ics';
 import type { Mailer, OutgoingMail } from '../src/mail/mailer';
-import { formatAppointmentDate } from '../src/mail/templates/appointment.templates';
+import { BOOKING_CODE_QR_CID, formatAppointmentDate } from '../src/mail/templates/appointment.templates';
+
+/**
+ * Whether a PNG shows the QR code of `text`: each module of the symbol the library encodes for the
+ * text (at the error correction the e-mails use) is dark exactly where the picture is dark.
+ */
+function pictureEncodes(png: Buffer, text: string): boolean {
+  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
+  const image = PNG.sync.read(png);
+  const margin = 2;
+  const scale = image.width / (modules.size + 2 * margin);
+  for (let row = 0; row < modules.size; row++)
+    for (let col = 0; col < modules.size; col++) {
+      const x = Math.floor((col + margin + 0.5) * scale);
+      const y = Math.floor((row + margin + 0.5) * scale);
+      const dark = image.data[(y * image.width + x) * 4]! < 128;
+      if (dark !== Boolean(modules.get(row, col))) return false;
+    }
+  return true;
+}
 
 const unfold = (ics: string) => ics.replace(/\r\n /g, '');
 
@@ -144,7 +165,7 @@ describe('appointment e-mails', () => {
         content: expect.stringContaining('UID:appointment-a1@crm.events'),
       },
     ]);
-    const ics = unfold(mail!.attachments![0]!.content).split('\r\n');
+    const ics = unfold(String(mail!.attachments![0]!.content)).split('\r\n');
     expect(ics).toEqual(
       expect.arrayContaining([
         `ORGANIZER;CN="Citas Clínica Vegueta":mailto:${centre.email}`,
@@ -152,6 +173,48 @@ describe('appointment e-mails', () => {
         'SUMMARY:Cita en Clínica Vegueta',
       ]),
     );
+  });
+
+  it('prints the booking code with its QR code, an inline image, in the confirmation and in a move', async () => {
+    const booked = createEnvelope(appointmentBooked, { ...data('PACIENT'), bookingCode: 'KXR4T7' }, 'b');
+    const moved = createEnvelope(
+      appointmentRescheduled,
+      {
+        ...data('PACIENT'),
+        id: 'a2',
+        bookingCode: 'MW93PA',
+        previous: { id: 'a1', date: '2026-11-22T09:15:00.000Z' },
+        calendar: { uid: 'a1', sequence: 1 },
+      },
+      'm',
+    );
+    await handlers.get(appointmentBooked.name)!(booked as never, context);
+    await handlers.get(appointmentRescheduled.name)!(moved as never, context);
+    for (const [mail, code] of [
+      [sent[0]!, 'KXR4T7'],
+      [sent[1]!, 'MW93PA'],
+    ] as const) {
+      expect(mail.text).toContain(`Código de su cita: ${code}`);
+      expect(mail.text).toContain('Al llegar, escriba en el quiosco de la entrada su correo electrónico');
+      expect(mail.html).toContain(code);
+      expect(mail.html).toContain(`src="cid:${BOOKING_CODE_QR_CID}"`);
+      const qr = mail.attachments!.find((file) => file.cid === BOOKING_CODE_QR_CID)!;
+      expect(qr).toMatchObject({ contentType: 'image/png', filename: 'codigo-cita.png' });
+      expect(pictureEncodes(qr.content as Buffer, code)).toBe(true);
+      expect(pictureEncodes(qr.content as Buffer, code === 'KXR4T7' ? 'MW93PA' : 'KXR4T7')).toBe(false);
+      expect(mail.attachments!.some((file) => file.filename === 'cita.ics')).toBe(true);
+    }
+    expect(sent[1]!.text).toContain('Es un código nuevo: el de la cita anterior ya no sirve.');
+  });
+
+  it('shows no code box when an event has no booking code (written before codes existed)', async () => {
+    await handlers.get(appointmentBooked.name)!(
+      createEnvelope(appointmentBooked, data('PACIENT'), 'b') as never,
+      context,
+    );
+    expect(sent[0]!.text).not.toContain('Código de su cita');
+    expect(sent[0]!.html).not.toContain('cid:');
+    expect(sent[0]!.attachments).toHaveLength(1);
   });
 
   it('words a cancellation by the patient and by the centre differently', async () => {
@@ -238,7 +301,7 @@ describe('appointment e-mails', () => {
     expect(sent).toHaveLength(1);
     expect(sent[0]!.subject).toBe('Cita cambiada: martes, 24 de noviembre de 2026, 10:00');
     expect(sent[0]!.text).toContain('en lugar del lunes, 23 de noviembre de 2026, 09:15');
-    const ics = unfold(sent[0]!.attachments![0]!.content).split('\r\n');
+    const ics = unfold(String(sent[0]!.attachments![0]!.content)).split('\r\n');
     expect(ics).toEqual(
       expect.arrayContaining([
         'METHOD:PUBLISH',
@@ -252,7 +315,7 @@ describe('appointment e-mails', () => {
       createEnvelope(appointmentCancelled, { ...moved, calendar: { uid: 'a1', sequence: 1 } }, 'c') as never,
       context,
     );
-    const cancelIcs = unfold(sent[1]!.attachments![0]!.content).split('\r\n');
+    const cancelIcs = unfold(String(sent[1]!.attachments![0]!.content)).split('\r\n');
     expect(cancelIcs).toEqual(
       expect.arrayContaining(['METHOD:CANCEL', 'UID:appointment-a1@crm.events', 'SEQUENCE:2']),
     );

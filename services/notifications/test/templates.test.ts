@@ -1,5 +1,9 @@
 import { CENTRE_PROFILE_SEED, type CentreProfileData } from '@crm/contracts';
-import { confirmationEmail, passwordResetEmail } from '../src/mail/templates/account.templates';
+import {
+  confirmationEmail,
+  onboardingCodeEmail,
+  passwordResetEmail,
+} from '../src/mail/templates/account.templates';
 import {
   appointmentBookedEmail,
   appointmentCancelledEmail,
@@ -22,6 +26,11 @@ const EVERY_EMAIL: Array<[string, Email]> = [
   ['account confirmation', confirmationEmail(centre, 'Ana', 'https://crm.example/confirm-account/abc')],
   ['password reset', passwordResetEmail(centre, 'Ana', 'https://crm.example/reset-password/abc')],
   ['booking', appointmentBookedEmail(centre, 'Ana', when, 'https://crm.example/user')],
+  [
+    'booking with its code',
+    appointmentBookedEmail(centre, 'Ana', when, 'https://crm.example/user', 'KXR4T7', true),
+  ],
+  ['kiosk code', onboardingCodeEmail(centre, 'Ana', '042917', 10)],
   [
     'cancellation by the patient',
     appointmentCancelledEmail(centre, 'Ana', when, 'PACIENT', 'https://x/dates'),
@@ -56,6 +65,16 @@ describe('account e-mails', () => {
     const mail = passwordResetEmail(centre, 'Ana', 'https://crm.example/reset-password/abc');
     expect(mail.subject).toBe('Restablezca su contraseña');
     expect(mail.text).toContain('Si no lo ha solicitado usted, ignore este mensaje');
+  });
+
+  it('gives the kiosk code in the body only, with how long it lasts and what to do if it was not asked for', () => {
+    const mail = onboardingCodeEmail(centre, 'Ana', '042917', 7);
+    expect(mail.subject).toBe('Su código para el quiosco del centro');
+    expect(mail.subject).not.toContain('042917');
+    expect(mail.text).toContain('Su código: 042917');
+    expect(mail.html).toContain('042917');
+    expect(mail.text).toContain('El código es válido durante 7 minutos.');
+    expect(mail.text).toContain('Si no está usted en el centro, ignore este mensaje');
   });
 
   it('escapes a name that contains markup', () => {

@@ -1,6 +1,7 @@
 import type { RecordView, RecordsPage } from '@crm/contracts';
 import { listenForMessages, outboxDrained } from '@crm/testing';
 import { TEXT_LENGTH_MESSAGE } from '@crm/view-config';
+import { emailedKioskCode } from '../../../test-support/kiosk-codes';
 import { startStack, type Stack } from '../../../test-support/stack';
 import type { RecordsService } from '../src/app';
 import { metadataOf, renewalWith } from './factories/metadata';
@@ -21,7 +22,7 @@ const slots = slotAllocator(10);
 let patientCount = 0;
 
 beforeAll(async () => {
-  stack = await startStack({ components: ['auth', 'appointments', 'config', 'records'] });
+  stack = await startStack({ components: ['auth', 'notifications', 'appointments', 'config', 'records'] });
   service = stack.components.records!.handle as RecordsService;
   staff = await staffOf(stack);
 }, 60_000);
@@ -438,7 +439,11 @@ describe('a record for an appointment marked "No presentado"', () => {
     // A walk-in that started a minute ago, then marked as a no-show by the doctor.
     const walkIn = await stack.api.post(
       '/dates/service',
-      { pacientId: patient.id, date: new Date(Date.now() - 60_000).toISOString() },
+      {
+        pacientId: patient.id,
+        date: new Date(Date.now() - 60_000).toISOString(),
+        code: await emailedKioskCode(stack, staff.SERVICE_ACCOUNT.token, patient.email),
+      },
       staff.SERVICE_ACCOUNT.token,
     );
     expect(walkIn.status).toBe(201);

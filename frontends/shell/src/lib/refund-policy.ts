@@ -17,6 +17,8 @@ export interface CurrentAppointment {
   checkedInAt?: string;
   /** Made by a move inside the refund window: cancelling it is not refunded. */
   refundForfeited?: true;
+  /** What the patient types at the kiosk on arrival (docs/product/kiosk.md#proof). */
+  bookingCode?: string;
 }
 
 /** Whether cancelling the appointment now would be refunded. */

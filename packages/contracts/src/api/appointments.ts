@@ -1,7 +1,7 @@
 import type { Paged } from './paging';
 import { z } from 'zod';
 import type { Role } from '../roles';
-import { objectIdField } from './fields';
+import { kioskCodeField, objectIdField } from './fields';
 
 /**
  * Life of an appointment (services/appointments/README.md, "Statuses"): `booked`, then `checkedIn`
@@ -59,8 +59,16 @@ export const bookForPatientBody = z.object({ date: instantField, pacientId: paci
  * (staff): move it to another free grid slot in one step, with the booking's slot rules.
  */
 export const rescheduleBody = z.object({ date: instantField });
-/** `POST /dates/service`: the kiosk books a walk-in; the date defaults to one minute from now. */
-export const bookWalkInBody = z.object({ date: instantField.optional(), pacientId: pacientIdField });
+/**
+ * `POST /dates/service`: the kiosk books a walk-in; the date defaults to one minute from now. `code`
+ * is the kiosk's proof that the person is the patient (docs/product/kiosk.md#proof): without a
+ * matching one the kiosk gets 403.
+ */
+export const bookWalkInBody = z.object({
+  date: instantField.optional(),
+  pacientId: pacientIdField,
+  code: kioskCodeField.optional(),
+});
 
 export const APPOINTMENT_SORTS = ['date', '-date', 'name', '-name'] as const;
 export type AppointmentSort = (typeof APPOINTMENT_SORTS)[number];
@@ -84,8 +92,19 @@ export const appointmentsQuery = z.object({
 });
 export type AppointmentsQuery = z.infer<typeof appointmentsQuery>;
 
-/** `POST /dates/checkin` (check in the patient's appointment of now) and `POST /dates/service/now`. */
-export const pacientBody = z.object({ pacientId: pacientIdField });
+/**
+ * `POST /dates/checkin` (check in the patient's appointment of now) and `POST /dates/service/now`.
+ * The kiosk must send `code`, the patient's booking code or e-mailed one-time code
+ * (docs/product/kiosk.md#proof); doctors and admins, who see the person, need none.
+ */
+export const pacientBody = z.object({ pacientId: pacientIdField, code: kioskCodeField.optional() });
+
+/**
+ * `POST /dates/code/verify`: does this patient's active appointment carry this booking code? The
+ * auth service asks it for the kiosk (with the kiosk's token) when a person proves who they are with
+ * their booking code; wrong codes are counted per patient.
+ */
+export const bookingCodeCheckBody = z.object({ pacientId: pacientIdField, code: kioskCodeField });
 
 const DAY_INVALID = 'La fecha debe tener el formato AAAA-MM-DD';
 /** A calendar day `YYYY-MM-DD` that exists (no 2027-02-30). */
@@ -187,12 +206,26 @@ export interface AppointmentView {
   refundable?: boolean;
   /** A patient's move inside the refund window made it: cancelling it is not refunded. */
   refundForfeited?: true;
+  /**
+   * The code the patient shows at the kiosk (and staff read out): 6 characters, unique among the
+   * active appointments (kiosk-codes.ts). Absent only on appointments that ended before codes existed.
+   */
+  bookingCode?: string;
 }
 
 /** One line of the day's agenda (`GET /dates/agenda`). */
 export type AgendaEntry = Pick<
   AppointmentView,
-  'id' | 'date' | 'status' | 'name' | 'pacientId' | 'user' | 'channel' | 'checkedInAt' | 'endedAt'
+  | 'id'
+  | 'date'
+  | 'status'
+  | 'name'
+  | 'pacientId'
+  | 'user'
+  | 'channel'
+  | 'checkedInAt'
+  | 'endedAt'
+  | 'bookingCode'
 >;
 
 /** `GET /dates/agenda`: the day's appointments and walk-ins in time order (deleted ones left out). */
@@ -233,7 +266,20 @@ export interface BookingResponse {
   id: string;
   date: string;
   name: string;
+  bookingCode: string;
 }
+
+/** `GET /dates/currentDate`: the patient's current appointment, or `{date: null}`. */
+export type CurrentDateView =
+  | {
+      id: string;
+      date: string;
+      status: AppointmentStatus;
+      checkedInAt?: string;
+      refundForfeited?: true;
+      bookingCode?: string;
+    }
+  | { date: null };
 
 /** Answer of the cancel and delete calls. */
 export interface AppointmentStatusChange {

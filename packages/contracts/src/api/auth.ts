@@ -1,7 +1,7 @@
 import type { Paged } from './paging';
 import { z } from 'zod';
 import type { Role } from '../roles';
-import { emailField, nameField, passwordField, phoneField } from './fields';
+import { emailField, kioskCodeField, nameField, objectIdField, passwordField, phoneField } from './fields';
 
 export const signInBody = z.object({
   email: emailField,
@@ -24,12 +24,61 @@ export const resendConfirmationBody = z.object({ email: emailField });
 export const resetPasswordBody = z.object({ password: passwordField });
 export const tokenParam = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, 'Token no válido') });
 
+/**
+ * `POST /users/onboarding` (the kiosk): `create` a patient (no code: there is no account yet), or
+ * `update` an existing one, which needs `code`, the one-time code e-mailed to the account
+ * (docs/product/kiosk.md#proof), and fills only the fields the account does not have yet.
+ */
 export const onboardingBody = z.object({
   email: emailField,
   name: nameField.optional(),
   phone: phoneField.optional(),
   operation: z.enum(['create', 'update']),
+  code: kioskCodeField.optional(),
 });
+
+/** `POST /users/onboarding/code`: e-mail a one-time code to the account (the same answer for any address). */
+export const onboardingCodeBody = z.object({ email: emailField });
+
+/**
+ * `POST /users/onboarding/verify`: prove the person at the kiosk holds the account, with its
+ * e-mailed one-time code or the booking code of its appointment. The kiosk names the account by
+ * its e-mail; the appointments service, checking a code the kiosk passed on, by its id.
+ */
+export const onboardingVerifyBody = z
+  .object({ email: emailField.optional(), pacientId: objectIdField.optional(), code: kioskCodeField })
+  .refine((body) => (body.email === undefined) !== (body.pacientId === undefined), {
+    message: 'Indique el correo electrónico',
+    path: ['email'],
+  });
+
+/** `POST /users/onboarding/code` answer (202), the same whether or not the address has an account. */
+export interface OnboardingCodeSent {
+  message: string;
+}
+
+/** The fields of a patient the kiosk may fill in (only when the account lacks them). */
+export type OnboardingField = 'name' | 'phone';
+
+/** `POST /users/onboarding/verify` answer: the account the code proves, and what it lacks. */
+export interface OnboardingProof {
+  pacientId: string;
+  missing: OnboardingField[];
+  /**
+   * Only in the answer to the `pacientId` form: the appointments service, which checks a code the
+   * kiosk passed on, keeps the patient in its read model (the kiosk itself asks by e-mail).
+   */
+  patient?: { id: string; name: string; email: string; phone?: string };
+}
+
+/**
+ * `POST /users/onboarding` answer. A `create` also carries `code`: a one-time code of the new
+ * account, the kiosk's proof for booking and checking in the person it has just registered.
+ */
+export interface OnboardingAnswer {
+  data: UserView;
+  code?: string;
+}
 
 export const fetchByEmailQuery = z.object({ email: emailField });
 

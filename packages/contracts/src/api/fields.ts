@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normalizeKioskCode } from '../kiosk-codes';
 import { normalizePhone, PHONE_INVALID_MESSAGE } from '../phone';
 
 /**
@@ -48,6 +49,19 @@ export const passwordField = z
 export const objectIdField = z
   .string({ error: 'Identificador no válido' })
   .regex(/^[a-f0-9]{24}$/i, 'Identificador no válido');
+
+const CODE_INVALID = 'El código no es válido';
+
+/**
+ * A code shown at the kiosk (a booking code or an e-mailed one-time code, see kiosk-codes.ts), as
+ * typed or scanned: spaces and dashes dropped, upper case. Whether it matches is the server's
+ * business (403); only a value that cannot be a code at all is a 400.
+ */
+export const kioskCodeField = z
+  .string({ error: CODE_INVALID })
+  .max(20, CODE_INVALID)
+  .transform(normalizeKioskCode)
+  .pipe(z.string().regex(/^[A-Z0-9]{6}$/, 'El código tiene 6 caracteres'));
 
 const PAGE_INVALID = 'El número de página no es válido';
 const LIMIT_INVALID = 'El tamaño de página no es válido';

@@ -113,31 +113,42 @@ const ROUTE_TABLE = [
     path: '/users/staff/:id/disable',
     service: 'auth',
     access: ['ADMIN'],
-    owner: 'doctors and admins only, never the caller’s own account',
+    owner: 'doctors, admins and the kiosk account only, never the caller’s own account',
   },
   {
     method: 'POST',
     path: '/users/staff/:id/enable',
     service: 'auth',
     access: ['ADMIN'],
-    owner: 'doctors and admins only',
+    owner: 'doctors, admins and the kiosk account only',
   },
   { method: 'GET', path: '/users', service: 'auth', access: STAFF, query: [...PAGE, 'rol'] },
   { method: 'GET', path: '/users/pacients', service: 'auth', access: STAFF, query: PAGE },
+  // The kiosk reads no one by e-mail or id: it proves who is in front of it (docs/product/kiosk.md#proof).
   {
     method: 'GET',
     path: '/users/fetch',
     service: 'auth',
-    access: ['SERVICE_ACCOUNT', ...STAFF],
+    access: STAFF,
     query: ['email'],
     owner: 'patients only, never staff',
   },
+  // auth: the kiosk (before /users/:id)
   {
-    method: 'GET',
-    path: '/users/:id',
+    method: 'POST',
+    path: '/users/onboarding/code',
     service: 'auth',
-    access: ['SERVICE_ACCOUNT', ...STAFF],
-    owner: 'patients only, never staff',
+    access: ['SERVICE_ACCOUNT'],
+    body: true,
+    owner: 'e-mails the code to the account only; the same answer for any address',
+  },
+  {
+    method: 'POST',
+    path: '/users/onboarding/verify',
+    service: 'auth',
+    access: ['SERVICE_ACCOUNT'],
+    body: true,
+    owner: 'the patient whose e-mailed or booking code is given (else 403)',
   },
   {
     method: 'POST',
@@ -145,6 +156,14 @@ const ROUTE_TABLE = [
     service: 'auth',
     access: ['SERVICE_ACCOUNT'],
     body: true,
+    owner:
+      'patients only, never staff; an update needs the account’s e-mailed code and fills only empty fields',
+  },
+  {
+    method: 'GET',
+    path: '/users/:id',
+    service: 'auth',
+    access: STAFF,
     owner: 'patients only, never staff',
   },
   // appointments
@@ -195,6 +214,15 @@ const ROUTE_TABLE = [
     service: 'appointments',
     access: ['SERVICE_ACCOUNT'],
     body: true,
+    owner: 'the patient whose code is given (else 403)',
+  },
+  {
+    method: 'POST',
+    path: '/dates/code/verify',
+    service: 'appointments',
+    access: ['SERVICE_ACCOUNT'],
+    body: true,
+    owner: 'the patient whose active appointment carries the booking code (else 403)',
   },
   // appointments: the day at the centre (check-in, agenda)
   { method: 'GET', path: '/dates/agenda', service: 'appointments', access: STAFF, query: ['date'] },
@@ -204,7 +232,8 @@ const ROUTE_TABLE = [
     service: 'appointments',
     access: ['SERVICE_ACCOUNT', ...STAFF],
     body: true,
-    owner: 'the patient’s appointment of now (check-in window), else 404',
+    owner:
+      'the patient’s appointment of now (check-in window), else 404; the kiosk only with the patient’s code (else 403)',
   },
   { method: 'POST', path: '/dates/checkin/:id', service: 'appointments', access: STAFF },
   { method: 'POST', path: '/dates/attended/:id', service: 'appointments', access: STAFF },
@@ -215,7 +244,8 @@ const ROUTE_TABLE = [
     service: 'appointments',
     access: ['SERVICE_ACCOUNT'],
     body: true,
-    owner: 'replaces the patient’s later booked appointment with a walk-in',
+    owner:
+      'the patient whose code is given (else 403); replaces their later booked appointment with a walk-in',
   },
   // appointments: patients keep their slot (reschedule, waiting list)
   {

@@ -20,6 +20,11 @@ const appointmentChange = z.object({
   channel: z.enum(BOOKING_CHANNELS),
   /** Who did it: the patient, a doctor or admin, or the kiosk's service account. */
   by: actor,
+  /**
+   * The code the patient shows at the kiosk (the booking e-mail prints it with its QR code). Absent
+   * in events written before codes existed.
+   */
+  bookingCode: z.string().optional(),
 });
 
 /**

@@ -41,6 +41,13 @@ export const confirmationRequested = defineEvent('auth.confirmation.requested.v1
 export const passwordResetRequested = defineEvent('auth.passwordReset.requested.v1', tokenMail);
 
 /**
+ * The kiosk asked for a one-time code for a patient's account (docs/product/kiosk.md#proof): the
+ * e-mail carries the 6 digits in `token` (so the loggers redact it like every token); the auth
+ * service keeps only its hash, and the code dies after its few minutes or its few wrong tries.
+ */
+export const onboardingCodeRequested = defineEvent('auth.onboardingCode.requested.v1', tokenMail);
+
+/**
  * A patient registered by staff or at the kiosk without a password is invited to set one: the link
  * is the reset-password page (`/reset-password/<token>`), whose success also confirms the account.
  * Like the reset request, it carries the one-time token (field `token`, redacted by the loggers).

@@ -45,7 +45,8 @@ export const MESSAGES = {
     text: 'Ha ocurrido un error al reservar la consulta, intentelo más tarde o contacta con nosotros',
   },
   kiosk: {
-    lookupFailed: 'Error al buscar paciente.',
+    codeFailed: 'No se pudo comprobar el código.',
+    codeRequestFailed: 'No se pudo enviar el código.',
     missingPatientId: 'No se encontró la ID del paciente para agendar la cita.',
     bookingFailed: 'No se pudo registrar la cita.',
     saveFailed: 'No se pudieron guardar sus datos.',

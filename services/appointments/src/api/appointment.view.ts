@@ -27,12 +27,13 @@ export function toAppointmentView(appointment: Appointment): AppointmentView {
       : {}),
     ...(appointment.refundable !== undefined ? { refundable: appointment.refundable } : {}),
     ...(appointment.refundForfeited ? { refundForfeited: true as const } : {}),
+    ...(appointment.bookingCode ? { bookingCode: appointment.bookingCode } : {}),
   };
 }
 
 /** A line of the day's agenda. */
 export function toAgendaEntry(appointment: Appointment): AgendaEntry {
-  const { id, date, status, name, pacientId, user, channel, checkedInAt, endedAt } =
+  const { id, date, status, name, pacientId, user, channel, checkedInAt, endedAt, bookingCode } =
     toAppointmentView(appointment);
   return {
     id,
@@ -44,6 +45,7 @@ export function toAgendaEntry(appointment: Appointment): AgendaEntry {
     channel,
     ...(checkedInAt ? { checkedInAt } : {}),
     ...(endedAt ? { endedAt } : {}),
+    ...(bookingCode ? { bookingCode } : {}),
   };
 }
 

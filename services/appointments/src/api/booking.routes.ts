@@ -5,6 +5,7 @@ import {
   bookForPatientBody,
   bookForSelfBody,
   bookWalkInBody,
+  bookingCodeCheckBody,
   rescheduleBody,
   type AppointmentStatusChange,
   type BookingResponse,
@@ -13,6 +14,7 @@ import { callerOf, validate, validated, type RouteHandlers } from '@crm/server-k
 import type { AuditTrail } from '@crm/server-kit/service';
 import type { Appointment } from '../domain/appointment';
 import type { BookingService } from '../domain/booking.service';
+import type { KioskProof } from '../domain/kiosk-proof';
 import type { RescheduleService } from '../domain/reschedule.service';
 import { disclosingHeld, recordAccess } from './access-trail';
 import { callerWithToken } from './caller';
@@ -30,7 +32,12 @@ const statusChange = (appointment: Appointment): AppointmentStatusChange & { ref
  * Bookings, moves, cancellations and deletions by the staff or the kiosk are recorded in the access
  * trail (a patient's own are not).
  */
-export function bookingHandlers(bookings: BookingService, moves: RescheduleService, trail: AuditTrail) {
+export function bookingHandlers(
+  bookings: BookingService,
+  moves: RescheduleService,
+  proof: KioskProof,
+  trail: AuditTrail,
+) {
   /** Records `action` on one appointment and gives it back. */
   const recorded = async (req: Request, action: string, appointment: Appointment) => {
     await recordAccess(trail, req, {
@@ -54,6 +61,7 @@ export function bookingHandlers(bookings: BookingService, moves: RescheduleServi
           id: appointment.id,
           date: appointment.date.toISOString(),
           name: appointment.user.name,
+          bookingCode: appointment.bookingCode!,
         };
         res.status(201).json(body);
       },
@@ -71,11 +79,22 @@ export function bookingHandlers(bookings: BookingService, moves: RescheduleServi
     'POST /dates/service': [
       validate('body', bookWalkInBody),
       async (req, res) => {
-        const { date, pacientId } = validated(res, 'body', bookWalkInBody);
+        const { date, pacientId, code } = validated(res, 'body', bookWalkInBody);
+        const caller = callerWithToken(req);
+        // Nothing is read or changed for a person who has not shown the patient's code.
+        await proof.require(caller, pacientId, code);
         const booked = await disclosingHeld(trail, req, pacientId, () =>
-          bookings.bookWalkIn(callerWithToken(req), pacientId, date),
+          bookings.bookWalkIn(caller, pacientId, date),
         );
         res.status(201).json(toAppointmentView(await recorded(req, 'appointment.book', booked)));
+      },
+    ],
+    'POST /dates/code/verify': [
+      validate('body', bookingCodeCheckBody),
+      async (req, res) => {
+        const { pacientId, code } = validated(res, 'body', bookingCodeCheckBody);
+        await proof.verifyBookingCode(pacientId, code);
+        res.json({ pacientId });
       },
     ],
     'POST /dates/reschedule': [

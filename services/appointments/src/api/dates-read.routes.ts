@@ -4,6 +4,7 @@ import {
   appointmentsQuery,
   daySlotsQuery,
   type AppointmentsPage,
+  type CurrentDateView,
   type PatientAppointments,
   type PatientHistory,
   paged,
@@ -52,19 +53,19 @@ export function datesReadHandlers(bookings: BookingService, trail: AuditTrail) {
     'GET /dates/currentDate': async (req, res) => {
       const current = await bookings.currentDate(callerOf(req));
       // `status` and `checkedInAt` let the patient area say they are checked in (no move, no cancel);
-      // `refundForfeited`, that cancelling is no longer refunded.
-      res.json(
-        current
-          ? {
-              // The id lets the patient area ask the payments service about this appointment.
-              id: current.id,
-              date: current.date.toISOString(),
-              status: current.status,
-              ...(current.checkedInAt ? { checkedInAt: current.checkedInAt.toISOString() } : {}),
-              ...(current.refundForfeited ? { refundForfeited: true } : {}),
-            }
-          : { date: null },
-      );
+      // `refundForfeited`, that cancelling is no longer refunded; `bookingCode`, what to show at the kiosk.
+      const body: CurrentDateView = current
+        ? {
+            // The id lets the patient area ask the payments service about this appointment.
+            id: current.id,
+            date: current.date.toISOString(),
+            status: current.status,
+            ...(current.checkedInAt ? { checkedInAt: current.checkedInAt.toISOString() } : {}),
+            ...(current.refundForfeited ? { refundForfeited: true } : {}),
+            ...(current.bookingCode ? { bookingCode: current.bookingCode } : {}),
+          }
+        : { date: null };
+      res.json(body);
     },
     'GET /dates': [
       validate('query', appointmentsQuery),

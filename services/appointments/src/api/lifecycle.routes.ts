@@ -10,6 +10,7 @@ import { callerOf, validate, validated, type RouteHandlers } from '@crm/server-k
 import type { AuditTrail } from '@crm/server-kit/service';
 import type { Actor, Appointment } from '../domain/appointment';
 import type { BookingService } from '../domain/booking.service';
+import type { KioskProof } from '../domain/kiosk-proof';
 import type { LifecycleService } from '../domain/lifecycle.service';
 import { disclosingHeld, patientsOf, recordAccess } from './access-trail';
 import { callerWithToken } from './caller';
@@ -20,7 +21,12 @@ import { toAgendaEntry, toAppointmentView } from './appointment.view';
  * no-show, the agenda, "be seen now". Every one is a staff or kiosk access, recorded in the access
  * trail.
  */
-export function lifecycleHandlers(lifecycle: LifecycleService, bookings: BookingService, trail: AuditTrail) {
+export function lifecycleHandlers(
+  lifecycle: LifecycleService,
+  bookings: BookingService,
+  proof: KioskProof,
+  trail: AuditTrail,
+) {
   const byId = validate('params', appointmentIdParam);
   /** Records `action` on one appointment, then answers it. */
   const recordAndAnswer = async (
@@ -69,8 +75,11 @@ export function lifecycleHandlers(lifecycle: LifecycleService, bookings: Booking
     'POST /dates/checkin': [
       validate('body', pacientBody),
       async (req, res) => {
-        const { pacientId } = validated(res, 'body', pacientBody);
-        const checkedIn = await lifecycle.checkInPatient(callerOf(req), pacientId);
+        const { pacientId, code } = validated(res, 'body', pacientBody);
+        const caller = callerWithToken(req);
+        // The kiosk's proof first: whether the patient has an appointment today is theirs to know.
+        await proof.require(caller, pacientId, code);
+        const checkedIn = await lifecycle.checkInPatient(caller, pacientId);
         await recordAndAnswer(req, res, 'appointment.check-in', checkedIn);
       },
     ],
@@ -86,11 +95,11 @@ export function lifecycleHandlers(lifecycle: LifecycleService, bookings: Booking
     'POST /dates/service/now': [
       validate('body', pacientBody),
       async (req, res) => {
-        const { pacientId } = validated(res, 'body', pacientBody);
+        const { pacientId, code } = validated(res, 'body', pacientBody);
+        const caller = callerWithToken(req);
+        await proof.require(caller, pacientId, code);
         // A walk-in now (replacing a later appointment, if any): a booking by the kiosk.
-        const walkIn = await disclosingHeld(trail, req, pacientId, () =>
-          bookings.seeNow(callerWithToken(req), pacientId),
-        );
+        const walkIn = await disclosingHeld(trail, req, pacientId, () => bookings.seeNow(caller, pacientId));
         await recordAndAnswer(req, res, 'appointment.book', walkIn, 201);
       },
     ],

@@ -52,6 +52,7 @@ export function toAppointment(doc: AppointmentDocument): Appointment {
       : {}),
     ...(typeof doc.refundable === 'boolean' ? { refundable: doc.refundable } : {}),
     ...(doc.refundForfeited ? { refundForfeited: true as const } : {}),
+    ...(doc.bookingCode ? { bookingCode: doc.bookingCode } : {}),
   };
 }
 
@@ -84,8 +85,13 @@ export function currentOf(docs: AppointmentDocument[]): Appointment[] {
   return current;
 }
 
-/** The active document of a new appointment, with its booked event. */
-export function activeDocument(appointment: NewAppointment, id: string, event: EventEnvelope) {
+/** The active document of a new appointment, with its booking code and booked event. */
+export function activeDocument(
+  appointment: NewAppointment,
+  id: string,
+  bookingCode: string,
+  event: EventEnvelope,
+) {
   return withOutbox(
     {
       _id: new Types.ObjectId(id),
@@ -97,10 +103,18 @@ export function activeDocument(appointment: NewAppointment, id: string, event: E
       bookedAt: new Date(),
       slotKey: appointment.walkIn ? keys.walkIn(id) : appointment.date.toISOString(),
       activePatientKey: appointment.pacientId,
+      ...codeFields(bookingCode),
     },
     event,
   );
 }
+
+/**
+ * The booking code on a document that holds it (active, hold, offer): `bookingCode` to read, and
+ * `codeKey` under the sparse unique index, which copies (check-in, final) leave out — so the code is
+ * free again once the active document is deleted, and two live appointments never share one.
+ */
+export const codeFields = (bookingCode: string) => ({ bookingCode, codeKey: bookingCode });
 
 /**
  * A copy of the active document as another kind (check-in, final), under other keys. The active
@@ -117,6 +131,8 @@ export function copyOf(
     outbox: _pending,
     outboxRejected: _rejected,
     outboxPending: _flag,
+    // The copy shows the code but does not hold it (see `codeFields`).
+    codeKey: _codeKey,
     ...kept
   } = active as AppointmentDocument & { outbox?: unknown; outboxRejected?: unknown; outboxPending?: unknown };
   const copy = { ...kept, _id: new Types.ObjectId(), ...fields };

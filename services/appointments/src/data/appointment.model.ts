@@ -92,6 +92,15 @@ const appointmentSchema = new Schema(
     refundable: { type: Boolean },
     /** A patient's move inside the refund window made it: its cancellation is not refunded. */
     refundForfeited: { type: Boolean },
+    /** What the patient shows at the kiosk (docs/product/kiosk.md#proof); every copy keeps it to show it. */
+    bookingCode: { type: String },
+    /**
+     * The booking code again, only on the documents that hold it (active, hold, offer), under a
+     * sparse unique index: two live appointments never share a code, and a code is free again once
+     * its active document is deleted. (FerretDB 1.24 has no partial indexes; a sparse one behaves
+     * alike on both servers: documents without the field are not indexed.)
+     */
+    codeKey: { type: String },
     /** A final copy cancelled by the kiosk's "be seen now": the walk-in that replaces it. */
     replacement: {
       type: new Schema(
@@ -110,6 +119,7 @@ const appointmentSchema = new Schema(
 appointmentSchema.plugin(outboxPlugin);
 appointmentSchema.index({ slotKey: 1 }, { unique: true });
 appointmentSchema.index({ activePatientKey: 1 }, { unique: true });
+appointmentSchema.index({ codeKey: 1 }, { unique: true, sparse: true });
 appointmentSchema.index({ appointmentId: 1 });
 appointmentSchema.index({ kind: 1, date: 1 });
 appointmentSchema.index({ pacientId: 1, date: -1 });

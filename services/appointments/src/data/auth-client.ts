@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { currentCorrelationId, serviceUnavailable, unauthorized } from '@crm/server-kit';
+import { currentCorrelationId, HttpError, serviceUnavailable, unauthorized } from '@crm/server-kit';
+import type { Caller } from '../domain/booking.service';
+import type { OneTimeCodes } from '../domain/kiosk-proof';
 import type { Patient, PatientLookup, PatientSource } from '../domain/patient';
 
 const person = z.object({
@@ -18,11 +20,15 @@ const currentUserAnswer = z.object({
   profile: person.omit({ id: true, rol: true }),
 });
 
+/** `POST /users/onboarding/verify` in its `pacientId` form: the patient the one-time code proves. */
+const proofAnswer = z.object({ pacientId: z.string(), patient: person.omit({ rol: true }) });
+
 /**
- * Asks the auth service for a patient the read model has not seen yet, with the caller's own token,
- * so the auth service applies its own rules (only staff and the kiosk may read other people).
+ * Asks the auth service, with the caller's own token so it applies its own rules: for a patient the
+ * read model has not seen yet (only staff may read other people by id; a patient reads themself),
+ * and whether a code the kiosk passed on is the patient's e-mailed one-time code.
  */
-export class AuthServiceClient implements PatientSource {
+export class AuthServiceClient implements PatientSource, OneTimeCodes {
   constructor(
     private readonly baseUrl: string,
     private readonly timeoutMs = 3000,
@@ -30,27 +36,61 @@ export class AuthServiceClient implements PatientSource {
 
   async fetch(id: string, { bearerToken, self }: PatientLookup): Promise<Patient | undefined> {
     const path = self ? '/auth/currentUser' : `/users/${encodeURIComponent(id)}`;
-    const correlationId = currentCorrelationId();
-    let response: Response;
-    try {
-      response = await fetch(`${this.baseUrl.replace(/\/+$/, '')}${path}`, {
-        headers: {
-          authorization: `Bearer ${bearerToken}`,
-          ...(correlationId ? { 'x-request-id': correlationId } : {}),
-        },
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-    } catch {
-      throw serviceUnavailable();
+    const response = await this.call(path, bearerToken);
+    // 403: a caller who may not read people by id (the kiosk) learns nothing more than "unknown".
+    if (response.status === 404 || response.status === 403) {
+      await response.body?.cancel();
+      return undefined;
     }
-    if (response.status === 404) return undefined;
-    // The auth service knows about signed-out sessions; its refusal is the caller's.
-    if (response.status === 401) throw unauthorized();
     if (!response.ok) throw serviceUnavailable();
 
     const body: unknown = await response.json().catch(() => undefined);
     const found = self ? fromCurrentUser(body) : fromUserById(body);
     return found && found.id === id && found.rol === 'PACIENT' ? toPatient(found) : undefined;
+  }
+
+  async verify(pacientId: string, code: string, caller: Caller): Promise<Patient | undefined> {
+    const response = await this.call('/users/onboarding/verify', caller.bearerToken, { pacientId, code });
+    if (response.status === 403) {
+      await response.body?.cancel();
+      return undefined;
+    }
+    if (response.status === 429) {
+      // Too many wrong codes for the account: the auth service's answer is the kiosk's.
+      const body = (await response.json().catch(() => ({}))) as { message?: string };
+      const message = body.message ?? 'Demasiados intentos';
+      throw new HttpError(429, message, [{ message, field: 'code' }]);
+    }
+    if (!response.ok) throw serviceUnavailable();
+    const parsed = proofAnswer.safeParse(await response.json().catch(() => undefined));
+    if (!parsed.success || parsed.data.pacientId !== pacientId || parsed.data.patient.id !== pacientId)
+      throw serviceUnavailable();
+    return toPatient({ ...parsed.data.patient, rol: 'PACIENT' });
+  }
+
+  /** A network failure or timeout is 503; a 401 is the caller's (the auth service knows ended sessions). */
+  private async call(path: string, bearerToken: string, body?: object): Promise<Response> {
+    const correlationId = currentCorrelationId();
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl.replace(/\/+$/, '')}${path}`, {
+        method: body ? 'POST' : 'GET',
+        headers: {
+          authorization: `Bearer ${bearerToken}`,
+          ...(body ? { 'content-type': 'application/json' } : {}),
+          ...(correlationId ? { 'x-request-id': correlationId } : {}),
+        },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch {
+      throw serviceUnavailable();
+    }
+    if (response.status === 401) {
+      await response.body?.cancel();
+      throw unauthorized();
+    }
+    return response;
   }
 }
 

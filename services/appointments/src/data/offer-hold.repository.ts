@@ -6,7 +6,9 @@ import { isDuplicateKey } from '@crm/server-kit';
 import { calendarOf, type Appointment } from '../domain/appointment';
 import type { Patient } from '../domain/patient';
 import type { OfferHolds, SlotOffer } from '../domain/waitlist';
-import { keys, toAppointment } from './appointment.documents';
+import { newBookingCode, type BookingCodes } from '../domain/booking-code';
+import { codeFields, keys, toAppointment } from './appointment.documents';
+import { codeTaken, MAX_CODE_DRAWS } from './booking-codes';
 import type { AppointmentDocument, AppointmentModels } from './appointment.model';
 
 type OfferDocument = AppointmentDocument & { offerExpiresAt: Date };
@@ -28,33 +30,44 @@ export class MongoOfferHolds implements OfferHolds {
   constructor(
     private readonly models: AppointmentModels,
     private readonly outboxWritten: () => void,
+    private readonly codes: BookingCodes = newBookingCode,
   ) {}
 
   async hold(offer: SlotOffer, patient: Patient, tokenHash: string): Promise<boolean> {
-    try {
-      await this.models.Appointment.create({
-        _id: new Types.ObjectId(offer.id),
-        appointmentId: offer.id,
-        kind: 'offer',
-        date: offer.date,
-        status: 'booked',
-        pacientId: offer.pacientId,
-        user: patient,
-        nameKey: foldName(patient.name),
-        bookedBy: { id: offer.pacientId, rol: 'PACIENT' },
-        bookedAt: new Date(),
-        channel: 'patient',
-        walkIn: false,
-        slotKey: offer.date.toISOString(),
-        activePatientKey: keys.offer(offer.id),
-        offerTokenHash: tokenHash,
-        offerExpiresAt: offer.expiresAt,
-      });
-      return true;
-    } catch (error) {
-      if (isDuplicateKey(error)) return false;
-      throw error;
+    for (let draw = 1; ; draw++) {
+      const bookingCode = this.codes();
+      try {
+        await this.insertOffer(offer, patient, tokenHash, bookingCode);
+        return true;
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+        // The offer holds the code its appointment will have; one a live appointment has is drawn again.
+        if (draw < MAX_CODE_DRAWS && (await codeTaken(this.models, error, bookingCode))) continue;
+        return false;
+      }
     }
+  }
+
+  private insertOffer(offer: SlotOffer, patient: Patient, tokenHash: string, bookingCode: string) {
+    return this.models.Appointment.create({
+      _id: new Types.ObjectId(offer.id),
+      appointmentId: offer.id,
+      kind: 'offer',
+      date: offer.date,
+      status: 'booked',
+      pacientId: offer.pacientId,
+      user: patient,
+      nameKey: foldName(patient.name),
+      bookedBy: { id: offer.pacientId, rol: 'PACIENT' },
+      bookedAt: new Date(),
+      channel: 'patient',
+      walkIn: false,
+      slotKey: offer.date.toISOString(),
+      activePatientKey: keys.offer(offer.id),
+      offerTokenHash: tokenHash,
+      offerExpiresAt: offer.expiresAt,
+      ...codeFields(bookingCode),
+    });
   }
 
   async findByToken(tokenHash: string): Promise<SlotOffer | undefined> {

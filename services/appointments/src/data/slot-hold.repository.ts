@@ -4,7 +4,9 @@ import type { EventEnvelope } from '@crm/contracts';
 import { withOutboxUpdate } from '@crm/event-bus';
 import { isDuplicateKey, violatedField } from '@crm/server-kit';
 import { calendarOf, type Appointment, type SlotHolds } from '../domain/appointment';
-import { keys, toAppointment } from './appointment.documents';
+import { newBookingCode, type BookingCodes } from '../domain/booking-code';
+import { codeFields, keys, toAppointment } from './appointment.documents';
+import { codeTaken, MAX_CODE_DRAWS } from './booking-codes';
 import type { AppointmentDocument, AppointmentModels } from './appointment.model';
 
 /**
@@ -17,6 +19,7 @@ export class MongoSlotHolds implements SlotHolds {
   constructor(
     private readonly models: AppointmentModels,
     private readonly outboxWritten: () => void,
+    private readonly codes: BookingCodes = newBookingCode,
   ) {}
 
   async hold(
@@ -27,35 +30,53 @@ export class MongoSlotHolds implements SlotHolds {
     refundForfeited: boolean,
   ): Promise<'held' | 'slotTaken' | 'moving'> {
     const calendar = calendarOf(from);
-    try {
-      await this.models.Appointment.create({
-        _id: new Types.ObjectId(id),
-        appointmentId: id,
-        kind: 'hold',
-        date: target,
-        status: 'booked',
-        pacientId: from.pacientId,
-        user: from.user,
-        nameKey: foldName(from.user.name),
-        bookedBy: from.bookedBy,
-        bookedAt: now,
-        channel: from.channel,
-        walkIn: false,
-        slotKey: target.toISOString(),
-        activePatientKey: keys.moving(from.id),
-        rescheduledFrom: { id: from.id, date: from.date },
-        calendar: { uid: calendar.uid, sequence: calendar.sequence + 1 },
-        ...(refundForfeited ? { refundForfeited: true } : {}),
-      });
-      return 'held';
-    } catch (error) {
-      if (!isDuplicateKey(error)) throw error;
-      // MongoDB names the index; FerretDB does not, so look for who holds the move key.
-      const field = violatedField(error, ['slotKey', 'activePatientKey'] as const);
-      if (field) return field === 'slotKey' ? 'slotTaken' : 'moving';
-      const moving = await this.models.Appointment.exists({ activePatientKey: keys.moving(from.id) });
-      return moving ? 'moving' : 'slotTaken';
+    for (let draw = 1; ; draw++) {
+      const bookingCode = this.codes();
+      try {
+        await this.insertHold(from, id, target, now, refundForfeited, calendar, bookingCode);
+        return 'held';
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+        // The moved appointment gets a code of its own; one a live appointment has is drawn again.
+        if (draw < MAX_CODE_DRAWS && (await codeTaken(this.models, error, bookingCode))) continue;
+        // MongoDB names the index; FerretDB does not, so look for who holds the move key.
+        const field = violatedField(error, ['slotKey', 'activePatientKey'] as const);
+        if (field) return field === 'slotKey' ? 'slotTaken' : 'moving';
+        const moving = await this.models.Appointment.exists({ activePatientKey: keys.moving(from.id) });
+        return moving ? 'moving' : 'slotTaken';
+      }
     }
+  }
+
+  private insertHold(
+    from: Appointment,
+    id: string,
+    target: Date,
+    now: Date,
+    refundForfeited: boolean,
+    calendar: { uid: string; sequence: number },
+    bookingCode: string,
+  ) {
+    return this.models.Appointment.create({
+      _id: new Types.ObjectId(id),
+      appointmentId: id,
+      kind: 'hold',
+      date: target,
+      status: 'booked',
+      pacientId: from.pacientId,
+      user: from.user,
+      nameKey: foldName(from.user.name),
+      bookedBy: from.bookedBy,
+      bookedAt: now,
+      channel: from.channel,
+      walkIn: false,
+      slotKey: target.toISOString(),
+      activePatientKey: keys.moving(from.id),
+      rescheduledFrom: { id: from.id, date: from.date },
+      calendar: { uid: calendar.uid, sequence: calendar.sequence + 1 },
+      ...(refundForfeited ? { refundForfeited: true } : {}),
+      ...codeFields(bookingCode),
+    });
   }
 
   async promote(

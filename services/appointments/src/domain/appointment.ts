@@ -44,6 +44,11 @@ export interface Appointment {
    * keeps the original's refund status, so cancelling this one is not refunded either.
    */
   refundForfeited?: true;
+  /**
+   * What the patient shows at the kiosk to prove it is them (docs/product/kiosk.md#proof): unique
+   * among the live appointments. Only appointments that ended before codes existed have none.
+   */
+  bookingCode?: string;
 }
 
 /** The UID root (the first appointment's id) and SEQUENCE of the calendar entry its e-mails carry. */
@@ -56,10 +61,17 @@ export interface CalendarEntry {
 export const calendarOf = (appointment: Pick<Appointment, 'id' | 'calendar'>): CalendarEntry =>
   appointment.calendar ?? { uid: appointment.id, sequence: 0 };
 
+/** An appointment to be booked: the repository gives it its id (unless chosen) and its booking code. */
 export type NewAppointment = Omit<
   Appointment,
-  'id' | 'status' | 'createdAt' | 'checkedInAt' | 'endedAt' | 'rescheduledTo' | 'refundable'
+  'id' | 'status' | 'createdAt' | 'checkedInAt' | 'endedAt' | 'rescheduledTo' | 'refundable' | 'bookingCode'
 >;
+
+/** What the event of a new appointment is written from: its id and the booking code it was given. */
+export interface Booked {
+  id: string;
+  bookingCode: string;
+}
 
 /** The statuses an appointment can end in. */
 export type EndStatus = Exclude<AppointmentStatus, 'booked' | 'checkedIn'>;
@@ -120,12 +132,22 @@ export interface AppointmentPageQuery {
 export interface AppointmentRepository {
   /** A fresh appointment id (for a replacement walk-in, named before it is written). */
   newId(): string;
-  /** Inserts the active appointment; `options.id` books under an id chosen beforehand (a replacement). */
+  /**
+   * Inserts the active appointment with a booking code no live appointment has; `options.id` books
+   * under an id chosen beforehand (a replacement).
+   */
   book(
     appointment: NewAppointment,
-    event: (id: string) => EventEnvelope,
+    event: (booked: Booked) => EventEnvelope,
     options?: { id?: string },
   ): Promise<Appointment>;
+  /**
+   * The patient as their live appointment knows them, when that appointment carries this booking
+   * code (the kiosk's proof); undefined otherwise.
+   */
+  codeHolder(pacientId: string, bookingCode: string): Promise<AppointmentUser | undefined>;
+  /** Gives a code to live appointments made before codes existed; returns how many it gave. */
+  assignMissingCodes(): Promise<number>;
   /** Copies a patient's changed details into their active appointment (search and e-mails use them). */
   refreshPatient(patient: AppointmentUser): Promise<void>;
   findById(id: string): Promise<Appointment | undefined>;

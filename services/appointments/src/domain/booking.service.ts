@@ -8,6 +8,7 @@ import {
   type Appointment,
   type AppointmentPageQuery,
   type AppointmentRepository,
+  type Booked,
   type NewAppointment,
   type TransitionRepository,
 } from './appointment';
@@ -296,8 +297,12 @@ function newAppointment(patient: Patient, date: Date, by: Actor, channel: Bookin
   };
 }
 
-const bookedEvent = (appointment: NewAppointment, by: Actor) => (id: string) =>
-  createEnvelope(appointmentBooked, { ...eventData({ ...appointment, id }, by), by }, correlationIdOrNew());
+const bookedEvent = (appointment: NewAppointment, by: Actor) => (booked: Booked) =>
+  createEnvelope(
+    appointmentBooked,
+    { ...eventData({ ...appointment, ...booked }, by), by },
+    correlationIdOrNew(),
+  );
 
 /** Whole seconds: the default instant is shown to people and written to calendars. */
 const walkInInstant = (now: Date) =>

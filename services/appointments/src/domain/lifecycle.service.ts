@@ -240,7 +240,7 @@ const envelope = <C extends EventContract>(contract: C, data: Parameters<typeof 
 
 /** What every appointment event carries (`by` only when a person did it). */
 export function eventData(
-  appointment: Pick<Appointment, 'id' | 'date' | 'pacientId' | 'user' | 'channel'>,
+  appointment: Pick<Appointment, 'id' | 'date' | 'pacientId' | 'user' | 'channel' | 'bookingCode'>,
   by: Actor | undefined,
 ) {
   return {
@@ -249,6 +249,7 @@ export function eventData(
     pacientId: appointment.pacientId,
     user: appointment.user,
     channel: appointment.channel,
+    ...(appointment.bookingCode ? { bookingCode: appointment.bookingCode } : {}),
     ...(by ? { by: { id: by.id, rol: by.rol } } : {}),
   };
 }

@@ -48,10 +48,10 @@ export async function bookedAt(
     // Off the grid (slot key `walkin:<id>`), so fixtures never compete for a slot.
     walkIn: true,
   };
-  const booked = await service.repositories.appointments.book(appointment, (id) =>
+  const booked = await service.repositories.appointments.book(appointment, ({ id, bookingCode }) =>
     createEnvelope(
       appointmentBooked,
-      { id, date: date.toISOString(), pacientId: patient.id, user: patient, channel, by },
+      { id, date: date.toISOString(), pacientId: patient.id, user: patient, channel, by, bookingCode },
       'fixture',
     ),
   );

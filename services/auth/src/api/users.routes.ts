@@ -4,16 +4,35 @@ import {
   fetchByEmailQuery,
   objectIdField,
   onboardingBody,
+  onboardingCodeBody,
+  onboardingVerifyBody,
   pageQuery,
+  type OnboardingAnswer,
+  type OnboardingCodeSent,
   ROLES,
   type PacientsPage,
   type UsersPage,
   paged,
 } from '@crm/contracts';
-import { forbidden, validate, validated, type RouteHandlers } from '@crm/server-kit';
+import {
+  bearerToken,
+  forbidden,
+  unauthorized,
+  validate,
+  validated,
+  type RouteHandlers,
+} from '@crm/server-kit';
 import type { AuditTrail } from '@crm/server-kit/service';
 import type { AccountService } from '../domain/account.service';
+import { CODE_SENT_MESSAGE, type KioskService } from '../domain/kiosk.service';
 import { toUserView } from '../domain/user';
+
+/** The kiosk's own token, to ask the appointments service about a booking code with it. */
+function callerWithToken(req: Request): { bearerToken: string } {
+  const token = bearerToken(req.headers.authorization);
+  if (!token) throw unauthorized();
+  return { bearerToken: token };
+}
 
 /** The patients among listed people, for the access trail (staff accounts are not patients). */
 const patientIdsOf = (people: readonly { _id: string; rol: string }[]) =>
@@ -34,12 +53,12 @@ const usersQuery = pageQuery.extend({ rol: z.enum(ROLES).default('PACIENT'), ...
 const idParam = z.object({ id: objectIdField });
 
 /**
- * `/users*` calls: back-office lists (DOCTOR, ADMIN) and the kiosk's lookup and save
- * (SERVICE_ACCOUNT), roles from the route table. Every one reads or changes patients' data, so each
+ * `/users*` calls: back-office lists and lookups (DOCTOR, ADMIN) and the kiosk's codes and save
+ * (SERVICE_ACCOUNT, docs/product/kiosk.md#proof), roles from the route table. Every one reads or changes patients' data, so each
  * is recorded in the access trail (naming the patients listed) before it answers: a read that could
  * not be recorded is not served.
  */
-export function usersHandlers(accounts: AccountService, trail: AuditTrail) {
+export function usersHandlers(accounts: AccountService, kiosk: KioskService, trail: AuditTrail) {
   /** A list names every patient shown; a read or change names its one patient. */
   const recordList = (req: Request, people: readonly { _id: string; rol: string }[]) =>
     trail.recordRequest(req, { action: 'user.list', resource: 'user', patientIds: patientIdsOf(people) });
@@ -105,9 +124,32 @@ export function usersHandlers(accounts: AccountService, trail: AuditTrail) {
       validate('body', onboardingBody),
       async (req, res) => {
         const input = validated(res, 'body', onboardingBody);
-        const patient = await accounts.onboard(input);
+        const { patient, code } = await kiosk.onboard(input, callerWithToken(req));
         await recordOne(req, input.operation === 'create' ? 'user.create' : 'user.update', patient.id);
-        res.status(input.operation === 'create' ? 201 : 200).json({ data: patient });
+        const body: OnboardingAnswer = { data: patient, ...(code ? { code } : {}) };
+        res.status(input.operation === 'create' ? 201 : 200).json(body);
+      },
+    ],
+    /** The same answer for any address: whether it has an account is not the kiosk's to learn here. */
+    'POST /users/onboarding/code': [
+      validate('body', onboardingCodeBody),
+      async (req, res) => {
+        await kiosk.requestCode(validated(res, 'body', onboardingCodeBody).email);
+        const body: OnboardingCodeSent = { message: CODE_SENT_MESSAGE };
+        res.status(202).json(body);
+      },
+    ],
+    'POST /users/onboarding/verify': [
+      validate('body', onboardingVerifyBody),
+      async (req, res) => {
+        const { email, pacientId, code } = validated(res, 'body', onboardingVerifyBody);
+        const proof = await kiosk.verify(
+          email !== undefined ? { email } : { pacientId: pacientId! },
+          code,
+          callerWithToken(req),
+        );
+        await recordOne(req, 'user.read', proof.pacientId);
+        res.json(proof);
       },
     ],
   } satisfies Partial<RouteHandlers<'auth'>>;

@@ -38,8 +38,11 @@ import {
 } from './user';
 
 export interface SessionTokens {
-  sign(user: { id: string; rol: Role }): { token: string; claims: { exp: number } };
+  sign(user: { id: string; rol: Role }, ttlSeconds?: number): { token: string; claims: { exp: number } };
 }
+
+/** How long a session of this account lasts, when not the usual `JWT_TTL` (the kiosk's). */
+export type SessionLength = (user: User) => Promise<number | undefined>;
 
 export interface AccountPolicy {
   signInMaxAttempts: number;
@@ -88,6 +91,7 @@ export class AccountService {
     private readonly policy: AccountPolicy,
     /** The second factor due after a correct password, if any (mfa.service.ts). */
     private readonly secondFactor?: { challengeFor(user: User): Promise<MfaChallengeResponse | undefined> },
+    private readonly sessionLength: SessionLength = async () => undefined,
   ) {}
 
   async signUp(input: Required<Omit<PersonInput, 'phone'>> & { phone: string }): Promise<SignInResponse> {
@@ -150,7 +154,7 @@ export class AccountService {
     if (challenge) return challenge;
     // An unconfirmed patient signs in too (`confirmed: false`): the patient area asks them to confirm.
     await sessionsCountAgain(user);
-    return this.sessionFor(user);
+    return this.sessionFor(user, await this.sessionLength(user));
   }
 
   /**
@@ -262,35 +266,7 @@ export class AccountService {
     return toUserView(await this.invite(person, 'staff'));
   }
 
-  /** The kiosk creates a walk-in patient or completes the missing name/phone of an existing one. */
-  async onboard(input: {
-    email: string;
-    name?: string;
-    phone?: string;
-    operation: 'create' | 'update';
-  }): Promise<UserView> {
-    if (input.operation === 'create') {
-      if (!input.name) throw fieldError(400, 'name', 'El nombre es obligatorio');
-      const user = await this.invite(
-        { name: input.name, email: input.email, ...(input.phone ? { phone: input.phone } : {}) },
-        'kiosk',
-      );
-      return toUserView(user);
-    }
-    const existing = await this.findPatientByEmail(input.email);
-    const changes = {
-      ...(input.name ? { name: input.name } : {}),
-      ...(input.phone ? { phone: input.phone } : {}),
-    };
-    const merged = { ...existing, ...changes };
-    const updated = await this.users.update(existing.id, changes, [
-      createEnvelope(userUpdated, toSnapshot(merged), correlationIdOrNew()),
-    ]);
-    if (!updated) throw notFound(PATIENT_NOT_FOUND);
-    return toUserView(updated);
-  }
-
-  /** Only patients can be looked up: the kiosk must never reveal or touch staff accounts. */
+  /** Only patients can be looked up: staff read patients, never other staff, by e-mail or id. */
   async findPatientByEmail(email: string): Promise<User> {
     const user = await this.users.findByEmail(email);
     if (!user || user.rol !== 'PACIENT') throw notFound(PATIENT_NOT_FOUND);
@@ -400,10 +376,10 @@ export class AccountService {
     }
   }
 
-  private sessionFor(user: User): SignInResponse {
+  private sessionFor(user: User, ttlSeconds?: number): SignInResponse {
     return {
       id: user.id,
-      sessiontoken: this.tokens.sign({ id: user.id, rol: user.rol }).token,
+      sessiontoken: this.tokens.sign({ id: user.id, rol: user.rol }, ttlSeconds).token,
       rol: user.rol,
       confirmed: user.confirmed,
     };

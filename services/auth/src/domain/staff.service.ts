@@ -1,9 +1,11 @@
-import type { StaffNames, StaffRole, StaffView } from '@crm/contracts';
+import type { Role, StaffNames, StaffRole, StaffView } from '@crm/contracts';
 import { conflict, notFound } from '@crm/server-kit';
 import type { AccountService } from './account.service';
 import { toUserView, type SessionRevocations, type User, type UserRepository } from './user';
 
 const STAFF: StaffRole[] = ['DOCTOR', 'ADMIN'];
+/** The accounts the "Personal" page manages: the staff, and the kiosk's service account. */
+const MANAGED: Role[] = [...STAFF, 'SERVICE_ACCOUNT'];
 const STAFF_NOT_FOUND = 'Miembro del personal no encontrado';
 
 export const toStaffView = (user: User): StaffView => ({
@@ -16,7 +18,8 @@ export const toStaffView = (user: User): StaffView => ({
 /**
  * Staff accounts managed by an admin (docs/product/back-office.md#staff-accounts): invited by e-mail (the
  * link sets the password), listed, disabled (every session of the account ends at once, everywhere) and
- * enabled again. Only doctors and admins: the kiosk's service account is configured, not managed here.
+ * enabled again. The kiosk's service account is configured, not invited, but listed and disabled like
+ * the staff (a terminal that is lost or misused is shut out at once, docs/product/kiosk.md#session).
  */
 export class StaffService {
   constructor(
@@ -33,7 +36,7 @@ export class StaffService {
   }
 
   async list(): Promise<StaffView[]> {
-    const { items } = await this.users.page({ page: 1, limit: 1000, search: '', roles: STAFF });
+    const { items } = await this.users.page({ page: 1, limit: 1000, search: '', roles: MANAGED });
     return items.map(toStaffView);
   }
 
@@ -46,7 +49,7 @@ export class StaffService {
   /** Disabling ends the account's sessions at once; an admin cannot disable their own account. */
   async setDisabled(adminId: string, id: string, disabled: boolean): Promise<StaffView> {
     const user = await this.users.findById(id);
-    if (!user || !STAFF.includes(user.rol as StaffRole)) throw notFound(STAFF_NOT_FOUND);
+    if (!user || !MANAGED.includes(user.rol)) throw notFound(STAFF_NOT_FOUND);
     if (disabled && user.id === adminId) throw conflict('No puede desactivar su propia cuenta');
     const now = this.clock();
     const updated = await this.users.update(

@@ -12,6 +12,7 @@ import {
   type EventEnvelope,
 } from '@crm/contracts';
 import { on } from '@crm/event-bus';
+import QRCode from 'qrcode';
 import type { CentreProfileReader } from '../data/centre-profile.client';
 import type { PatientAccessReader } from '../data/patient-access.store';
 import { buildIcs } from '../mail/ics';
@@ -24,12 +25,28 @@ import {
   appointmentDeletedEmail,
   appointmentBroughtForwardEmail,
   appointmentRescheduledEmail,
+  BOOKING_CODE_QR_CID,
   centrePlace,
   formatAppointmentDate,
   waitlistOfferEmail,
   walkInRegisteredEmail,
   waitlistOfferExpiredEmail,
 } from '../mail/templates/appointment.templates';
+
+/** The booking code as a QR image (PNG), shown inside the e-mail under the code. */
+async function qrImage(bookingCode: string): Promise<Attachment> {
+  return {
+    filename: 'codigo-cita.png',
+    content: await QRCode.toBuffer(bookingCode, {
+      type: 'png',
+      width: 320,
+      margin: 2,
+      errorCorrectionLevel: 'M',
+    }),
+    contentType: 'image/png',
+    cid: BOOKING_CODE_QR_CID,
+  };
+}
 
 type AppointmentEvent = EventEnvelope<
   Omit<EventData<typeof appointmentBooked>, 'by'> & {
@@ -89,24 +106,34 @@ export function appointmentMailHandlers(
   const mail = async (
     event: { id: string; data: { user: { email: string }; date: string } },
     write: (centre: CentreProfileData, when: string) => Email,
-    attachment?: (centre: CentreProfileData) => Attachment,
+    attachments: (centre: CentreProfileData) => Attachment[] = () => [],
   ) => {
     const centre = await profile.current();
+    const files = attachments(centre);
     await mailer.send({
       to: event.data.user.email,
       senderName: centre.senderName,
       ...write(centre, formatAppointmentDate(new Date(event.data.date))),
-      ...(attachment ? { attachments: [attachment(centre)] } : {}),
+      ...(files.length ? { attachments: files } : {}),
       messageId: `<${event.id}@crm.events>`,
     });
   };
 
-  const send = (
+  const send = async (
     event: AppointmentEvent,
-    write: (centre: CentreProfileData, when: string) => Email,
+    write: (centre: CentreProfileData, when: string, withQr: boolean) => Email,
     /** No calendar file: a walk-in is already at the centre. */
     method: 'PUBLISH' | 'CANCEL' | undefined,
-  ) => mail(event, write, method && ((centre) => calendar(centre, event, method)));
+  ) => {
+    // A confirmation shows the booking code with its QR code, an inline image (docs/product/kiosk.md#proof).
+    const qr =
+      method === 'PUBLISH' && event.data.bookingCode ? await qrImage(event.data.bookingCode) : undefined;
+    return mail(
+      event,
+      (centre, when) => write(centre, when, qr !== undefined),
+      (centre) => [...(method ? [calendar(centre, event, method)] : []), ...(qr ? [qr] : [])],
+    );
+  };
 
   return [
     on(appointmentBooked, async (event) => {
@@ -119,7 +146,15 @@ export function appointmentMailHandlers(
       const myAppointmentUrl = await areaUrl(event);
       await send(
         event,
-        (centre, when) => appointmentBookedEmail(centre, event.data.user.name, when, myAppointmentUrl),
+        (centre, when, withQr) =>
+          appointmentBookedEmail(
+            centre,
+            event.data.user.name,
+            when,
+            myAppointmentUrl,
+            event.data.bookingCode,
+            withQr,
+          ),
         'PUBLISH',
       );
     }),
@@ -128,8 +163,16 @@ export function appointmentMailHandlers(
       const previously = formatAppointmentDate(new Date(event.data.previous.date));
       await send(
         event,
-        (centre, when) =>
-          appointmentRescheduledEmail(centre, event.data.user.name, when, previously, myAppointmentUrl),
+        (centre, when, withQr) =>
+          appointmentRescheduledEmail(
+            centre,
+            event.data.user.name,
+            when,
+            previously,
+            myAppointmentUrl,
+            event.data.bookingCode,
+            withQr,
+          ),
         'PUBLISH',
       );
     }),

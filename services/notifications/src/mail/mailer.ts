@@ -6,8 +6,10 @@ import type { Email } from './templates/layout';
 
 export interface Attachment {
   filename: string;
-  content: string;
+  content: string | Buffer;
   contentType: string;
+  /** Shown inside the message (an image the HTML names by `cid:`), not as a file to open. */
+  cid?: string;
 }
 
 export interface OutgoingMail extends Email {

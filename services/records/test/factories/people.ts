@@ -32,6 +32,7 @@ export const mintedPatientToken = () => mintToken({ id: randomBytes(12).toString
 export interface Patient {
   id: string;
   name: string;
+  email: string;
   token: string;
 }
 
@@ -46,7 +47,12 @@ export async function registerPatient(stack: Stack, doctorToken: string, name: s
   const created = await stack.api.post('/auth/doctor/patient/create', person, doctorToken);
   if (created.status !== 201)
     throw new Error(`patient creation failed: ${created.status} ${JSON.stringify(created.body)}`);
-  return { id: created.body.id, name, token: await stack.signIn(person.email, person.password) };
+  return {
+    id: created.body.id,
+    name,
+    email: person.email,
+    token: await stack.signIn(person.email, person.password),
+  };
 }
 
 export interface Appointment {

@@ -1,44 +1,24 @@
-import { planAfterLookup } from './onboarding-plan';
+import { NEW_PATIENT_ASKS, planAfterProof } from './onboarding-plan';
 import { patientIdOf } from './types';
 
-describe('planAfterLookup', () => {
-  it('asks an unknown e-mail for name and phone, to create the patient', () => {
-    expect(planAfterLookup(null)).toEqual({
-      next: 'details',
-      operation: 'create',
-      asks: { name: true, phone: true },
-      name: '',
-      phone: '',
-    });
+describe('planAfterProof', () => {
+  it('registers the arrival at once when the account lacks nothing', () => {
+    expect(planAfterProof({ missing: [] }, '042917')).toEqual({ next: 'arrival' });
   });
 
-  it('books a known patient with name and phone straight away', () => {
-    expect(planAfterLookup({ id: 'p1', name: 'Ana Díaz', phone: '34612345678' })).toEqual({
-      next: 'book',
-      operation: 'update',
-      name: 'Ana Díaz',
-      phone: '34612345678',
-      patientId: 'p1',
-    });
-  });
-
-  it('asks a known patient only for the phone, with the name prefilled', () => {
-    expect(planAfterLookup({ id: 'p1', name: 'Ana Díaz' })).toMatchObject({
+  it('asks only what the account lacks, with the e-mailed code', () => {
+    expect(planAfterProof({ missing: ['phone'] }, '042917')).toEqual({
       next: 'details',
-      operation: 'update',
       asks: { name: false, phone: true },
-      name: 'Ana Díaz',
-      patientId: 'p1',
+    });
+    expect(planAfterProof({ missing: ['name', 'phone'] }, '042917')).toEqual({
+      next: 'details',
+      asks: NEW_PATIENT_ASKS,
     });
   });
 
-  it('asks a known patient only for the name when it is blank', () => {
-    expect(planAfterLookup({ pacientId: 'p2', name: '  ', phone: '+34 612 345678' })).toMatchObject({
-      next: 'details',
-      asks: { name: true, phone: false },
-      phone: '34612345678',
-      patientId: 'p2',
-    });
+  it('asks nothing with a booking code (it does not allow completing the account)', () => {
+    expect(planAfterProof({ missing: ['phone'] }, 'KXR4T7')).toEqual({ next: 'arrival' });
   });
 });
 

@@ -1,4 +1,5 @@
-import { patientIdOf, type KioskPatient, type SaveOperation } from './types';
+import type { OnboardingProof } from '@crm/contracts';
+import { isOneTimeCode } from '@crm/contracts/src/kiosk-codes';
 
 /** Which of the patient's details the "Ya casi" step asks for. */
 export interface AskedFields {
@@ -6,31 +7,19 @@ export interface AskedFields {
   phone: boolean;
 }
 
-/** What follows the e-mail lookup (docs/product/kiosk.md#flow). */
-export type LookupPlan =
-  | {
-      next: 'details';
-      operation: SaveOperation;
-      asks: AskedFields;
-      name: string;
-      /** As stored (digits); the step formats it for display. */
-      phone: string;
-      patientId?: string;
-    }
-  | { next: 'book'; operation: 'update'; name: string; phone: string; patientId?: string };
+/** What follows a code that matched (docs/product/kiosk.md#flow). */
+export type ProofPlan = { next: 'details'; asks: AskedFields } | { next: 'arrival' };
 
 /**
- * No patient: create, asking name and phone. A patient: update, prefilled, asking only what is
- * missing — or, when nothing is, booking straight away.
+ * With the e-mailed code, the details the account lacks are asked ("Ya casi", only those); the
+ * server fills nothing else. With a booking code, which only checks in and books, the arrival
+ * follows at once (missing details are the staff's to complete).
  */
-export function planAfterLookup(patient: KioskPatient | null): LookupPlan {
-  if (!patient) {
-    return { next: 'details', operation: 'create', asks: { name: true, phone: true }, name: '', phone: '' };
-  }
-  const name = patient.name?.trim() ?? '';
-  const phone = patient.phone?.replace(/\D/g, '') ?? '';
-  const patientId = patientIdOf(patient);
-  const asks = { name: !name, phone: !phone };
-  if (asks.name || asks.phone) return { next: 'details', operation: 'update', asks, name, phone, patientId };
-  return { next: 'book', operation: 'update', name, phone, patientId };
+export function planAfterProof(proof: Pick<OnboardingProof, 'missing'>, code: string): ProofPlan {
+  if (!isOneTimeCode(code)) return { next: 'arrival' };
+  const asks = { name: proof.missing.includes('name'), phone: proof.missing.includes('phone') };
+  return asks.name || asks.phone ? { next: 'details', asks } : { next: 'arrival' };
 }
+
+/** A new patient ("Es mi primera visita"): name and phone. */
+export const NEW_PATIENT_ASKS: AskedFields = { name: true, phone: true };

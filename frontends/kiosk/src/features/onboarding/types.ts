@@ -1,8 +1,8 @@
 import type { UserView } from '@crm/contracts';
 
 /**
- * A patient as the kiosk sees it, identified by `id` or `pacientId`
- * (docs/product/kiosk.md#patient-identifiers).
+ * A patient as the kiosk's save answers carry it ("pacient" on the wire, identified by `id` or
+ * `pacientId`, docs/product/kiosk.md#patient-identifiers).
  */
 export type KioskPatient = Partial<Pick<UserView, '_id' | 'id' | 'name' | 'email' | 'phone'>> & {
   pacientId?: string;

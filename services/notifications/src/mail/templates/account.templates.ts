@@ -26,3 +26,21 @@ export function passwordResetEmail(centre: MailCentre, name: string, link: strin
     footnote: 'Si no lo ha solicitado usted, ignore este mensaje: su contraseña no cambiará.',
   });
 }
+
+/**
+ * The kiosk's one-time code (docs/product/kiosk.md#proof): the person at the centre's kiosk asked
+ * for it to prove the account is theirs. Not in the subject, which mail lists and logs show.
+ */
+export function onboardingCodeEmail(centre: MailCentre, name: string, code: string, minutes: number): Email {
+  return brandedEmail(centre, {
+    subject: 'Su código para el quiosco del centro',
+    greetingName: name,
+    paragraphs: [
+      `Ha pedido en el quiosco de ${centre.brandName} un código para identificarse. Escríbalo en el quiosco para continuar.`,
+      `El código es válido durante ${minutes} minutos.`,
+    ],
+    code: { label: 'Su código', value: code },
+    footnote:
+      'Si no está usted en el centro, ignore este mensaje: sin este código nadie puede usar su cuenta en el quiosco.',
+  });
+}

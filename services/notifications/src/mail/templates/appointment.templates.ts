@@ -21,12 +21,35 @@ export const centrePlace = (centre: MailCentre): string => `${centre.brandName},
 const questions = (centre: MailCentre) =>
   `Si tiene cualquier duda, llámenos al ${centrePhone(centre)} o escríbanos a ${centre.email}.`;
 
+/** The content id of the booking code's QR image in the booking e-mails (an inline attachment). */
+export const BOOKING_CODE_QR_CID = 'codigo-reserva-qr@crm.events';
+
+/**
+ * The booking code as the e-mails show it: what to give the kiosk on arrival
+ * (docs/product/kiosk.md#proof), with its QR code when the e-mail carries the image.
+ */
+export const bookingCodeBlock = (bookingCode: string | undefined, withQr: boolean) =>
+  bookingCode
+    ? {
+        code: {
+          label: 'Código de su cita',
+          value: bookingCode,
+          ...(withQr ? { imageCid: BOOKING_CODE_QR_CID } : {}),
+        },
+      }
+    : {};
+
+const ARRIVAL_SENTENCE =
+  'Al llegar, escriba en el quiosco de la entrada su correo electrónico y este código de su cita.';
+
 /** `myAppointmentUrl` only when the patient can enter their area (has a password). */
 export function appointmentBookedEmail(
   centre: MailCentre,
   name: string,
   when: string,
   myAppointmentUrl: string | undefined,
+  bookingCode?: string,
+  withQr = false,
 ): Email {
   return brandedEmail(centre, {
     subject: `Cita confirmada: ${when}`,
@@ -34,11 +57,13 @@ export function appointmentBookedEmail(
     paragraphs: [
       `Su cita ha quedado reservada para el ${when} (hora de Canarias).`,
       `Lugar: ${centrePlace(centre)}.`,
+      ...(bookingCode ? [ARRIVAL_SENTENCE] : []),
       'Le adjuntamos la cita en un archivo de calendario para que pueda añadirla a su agenda.',
       myAppointmentUrl
         ? 'Si no puede acudir, cancele la cita desde su área de paciente para dejar el horario libre.'
         : 'Si no puede acudir, avísenos por teléfono o por correo electrónico para dejar el horario libre.',
     ],
+    ...bookingCodeBlock(bookingCode, withQr),
     ...(myAppointmentUrl ? { action: { label: 'Ver mi cita', url: myAppointmentUrl } } : {}),
     footnote: questions(centre),
   });
@@ -131,6 +156,8 @@ export function appointmentRescheduledEmail(
   when: string,
   previously: string,
   myAppointmentUrl: string | undefined,
+  bookingCode?: string,
+  withQr = false,
 ): Email {
   return brandedEmail(centre, {
     subject: `Cita cambiada: ${when}`,
@@ -138,8 +165,10 @@ export function appointmentRescheduledEmail(
     paragraphs: [
       `Su cita ha cambiado: ahora es el ${when} (hora de Canarias), en lugar del ${previously}.`,
       `Lugar: ${centrePlace(centre)}.`,
+      ...(bookingCode ? [`${ARRIVAL_SENTENCE} Es un código nuevo: el de la cita anterior ya no sirve.`] : []),
       'Le adjuntamos la cita actualizada: al abrirla, su calendario moverá la cita que ya tenía.',
     ],
+    ...bookingCodeBlock(bookingCode, withQr),
     ...(myAppointmentUrl ? { action: { label: 'Ver mi cita', url: myAppointmentUrl } } : {}),
     footnote: questions(centre),
   });

@@ -37,12 +37,19 @@ export function brandedEmail(
     paragraphs: string[];
     action?: { label: string; url: string };
     footnote?: string;
+    /**
+     * A code to show large after the paragraphs (the booking code, the kiosk's one-time code), with
+     * an image by its content id (`cid:`) when the e-mail carries one (the booking code's QR code).
+     */
+    code?: { label: string; value: string; imageCid?: string };
   },
 ): Email {
-  const { subject, greetingName, paragraphs, action, footnote } = options;
+  const { subject, greetingName, paragraphs, action, footnote, code } = options;
   const phone = centrePhone(centre);
   const contact = `${centre.address} · Tel. ${phone} · ${centre.email}`;
-  const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join('');
+  const body =
+    paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join('') +
+    (code ? codeBox(code) : '');
   const button = action
     ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#0b5d8f;color:#ffffff;padding:12px 20px;border-radius:6px;text-decoration:none;font-weight:bold;display:inline-block">${escapeHtml(action.label)}</a></p>
        <p style="margin:0 0 16px;font-size:13px;color:#555">Si el botón no funciona, copie este enlace en su navegador:<br><span style="word-break:break-all">${escapeHtml(action.url)}</span></p>`
@@ -64,10 +71,21 @@ ${footnote ? `<p style="margin:16px 0 0;font-size:13px;color:#555">${escapeHtml(
     `Hola ${greetingName}:`,
     '',
     ...paragraphs.flatMap((p) => [p, '']),
+    ...(code ? [`${code.label}: ${code.value}`, ''] : []),
     ...(action ? [`${action.label}: ${action.url}`, ''] : []),
     ...(footnote ? [footnote, ''] : []),
     `-- ${centre.brandName} · ${centre.subtitle}`,
     contact,
   ].join('\n');
   return { subject, html, text };
+}
+
+/** The code, large and spaced, in a framed box; its image (QR) below it when there is one. */
+function codeBox(code: { label: string; value: string; imageCid?: string }): string {
+  const image = code.imageCid
+    ? `<div style="margin-top:12px"><img src="cid:${escapeHtml(code.imageCid)}" width="160" height="160" alt="Código QR de ${escapeHtml(code.value)}" style="display:inline-block;border:0"></div>`
+    : '';
+  return `<div style="margin:0 0 16px;padding:16px;border:2px solid #0b5d8f;border-radius:8px;text-align:center">
+<div style="font-size:14px;color:#555">${escapeHtml(code.label)}</div>
+<div style="font-family:'Courier New',Courier,monospace;font-size:32px;font-weight:bold;letter-spacing:6px;color:#1d2b36">${escapeHtml(code.value)}</div>${image}</div>`;
 }

@@ -36,7 +36,13 @@ export default function AppointmentListPage() {
       (data ?? []).filter(
         (a) =>
           (!status || a.status === status) &&
-          matchesSearch(debouncedSearch, [a.user?.name ?? a.name, a.user?.email, a.user?.phone]),
+          // The booking code too: a patient at the desk may read it out from their e-mail.
+          matchesSearch(debouncedSearch, [
+            a.user?.name ?? a.name,
+            a.user?.email,
+            a.user?.phone,
+            a.bookingCode,
+          ]),
       ),
     [data, debouncedSearch, status],
   );
@@ -58,6 +64,7 @@ export default function AppointmentListPage() {
         ),
         size: 140,
       }),
+      column.accessor((a) => a.bookingCode ?? '', { id: 'code', header: 'Código', size: 110 }),
       column.display({
         id: 'payment',
         header: 'Pago',

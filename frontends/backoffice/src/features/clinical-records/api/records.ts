@@ -13,6 +13,8 @@ export interface Appointment {
   user: { id: string; name: string; email: string; phone?: string };
   /** When the patient's arrival was registered (kept after the appointment ends). */
   checkedInAt?: string;
+  /** What the patient shows at the kiosk (docs/product/kiosk.md#proof). */
+  bookingCode?: string;
 }
 
 /**

@@ -74,6 +74,12 @@ export default function AppointmentDetailPage() {
               {APPOINTMENT_STATUS_LABELS[appointment.status as AppointmentStatus] ?? appointment.status}
             </dd>
           </div>
+          {appointment.bookingCode ? (
+            <div>
+              <dt>Código de la cita</dt>
+              <dd data-testid="appointment-code">{appointment.bookingCode}</dd>
+            </div>
+          ) : null}
           <div>
             <dt>Llegada</dt>
             <dd data-testid="appointment-arrival">

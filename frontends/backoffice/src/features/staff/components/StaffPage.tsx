@@ -7,14 +7,19 @@ import { inviteStaff, setStaffDisabled, useStaff } from '../api/staff';
 import './staff.css';
 
 const FIELDS = ['name', 'email', 'rol'] as const;
-const ROLE_LABELS: Record<string, string> = { DOCTOR: 'Médico/a', ADMIN: 'Administrador/a' };
+const ROLE_LABELS: Record<string, string> = {
+  DOCTOR: 'Médico/a',
+  ADMIN: 'Administrador/a',
+  SERVICE_ACCOUNT: 'Quiosco',
+};
 
 const stateOf = (person: StaffView) =>
   person.disabled ? 'Desactivada' : person.invited ? 'Invitación pendiente' : 'Activa';
 
 /**
  * "Personal" (ADMIN, docs/product/back-office.md#staff-accounts): invite doctors and admins by e-mail, see
- * who has set up the second factor, and disable an account (its sessions end at once) or enable it again.
+ * who has set up the second factor, and disable an account (its sessions end at once) or enable it
+ * again — the kiosk's account too (docs/product/kiosk.md#session).
  */
 export default function StaffPage() {
   const { user } = useSession();

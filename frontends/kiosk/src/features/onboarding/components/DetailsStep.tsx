@@ -8,7 +8,7 @@ interface DetailsStepProps {
   onNameChange(name: string): void;
   onPhoneChange(phone: string): void;
   onSubmit(): void;
-  /** "Volver": back to the e-mail step, what was typed kept. */
+  /** "Volver": back to "Identifíquese", what was typed kept. */
   onBack(): void;
 }
 

@@ -10,29 +10,31 @@ import { ChoiceStep } from './ChoiceStep';
 import { CompleteStep } from './CompleteStep';
 import { DetailsStep } from './DetailsStep';
 import { EmailStep } from './EmailStep';
+import { IdentifyStep } from './IdentifyStep';
 import { KeptStep } from './KeptStep';
 
-/** The three progress dots: asking (details, or the choice for another day's appointment), then done. */
-const STEP_INDEX = { email: 0, details: 1, choice: 1, complete: 2, kept: 2 } as const;
+/** The three progress dots: who you are, then what is asked (details, or the choice), then done. */
+const STEP_INDEX = { email: 0, identify: 0, details: 1, choice: 1, complete: 2, kept: 2 } as const;
 
 /** When the screen starts over by itself: soon after "¡Todo listo!", later on a form left half-filled. */
 function idleDelay(state: OnboardingState): number | null {
   if (state.busy) return null;
   if (state.step === 'complete' || state.step === 'kept') return IDLE_RESET_MS.complete;
-  if (state.step === 'details' || state.step === 'choice' || state.email) return IDLE_RESET_MS.form;
+  if (state.step === 'identify' || state.step === 'details' || state.step === 'choice' || state.email)
+    return IDLE_RESET_MS.form;
   return null;
 }
 
 /**
- * /onboarding (docs/product/kiosk.md#steps): e-mail, missing details (or, for an appointment on another
- * day, "be seen now" or keep it), done — one card, one step at a time.
+ * /onboarding (docs/product/kiosk.md#steps): e-mail, proof (a code), missing details (or, for an
+ * appointment on another day, "be seen now" or keep it), done — one card, one step at a time.
  */
 export default function OnboardingPage() {
   const flow = useOnboardingFlow();
   const { state, reset } = flow;
   const navigate = useNavigate();
 
-  // "Hecho" returns to /onboarding with an empty form.
+  // "Hecho" returns to /onboarding with an empty form (docs/product/kiosk.md#complete-step).
   const startOver = useCallback(() => {
     reset();
     navigate('.', { replace: true });
@@ -55,6 +57,16 @@ export default function OnboardingPage() {
             busy={state.busy}
             onEmailChange={flow.setEmail}
             onSubmit={flow.submitEmail}
+          />
+        )}
+        {state.step === 'identify' && (
+          <IdentifyStep
+            state={state}
+            onCodeChange={flow.setCode}
+            onSubmit={flow.submitCode}
+            onSendCode={flow.sendCode}
+            onFirstVisit={flow.firstVisit}
+            onBack={flow.goBack}
           />
         )}
         {state.step === 'details' && (

@@ -1,20 +1,24 @@
 import { useCallback, useState } from 'react';
 import type { HeldAppointment } from '@crm/contracts';
-import { ApiError, MESSAGES, displayPhone, phoneDigits, showError } from '@crm/web-kit';
+import { normalizeKioskCode } from '@crm/contracts/src/kiosk-codes';
+import { ApiError, MESSAGES, phoneDigits, showError, showSuccess } from '@crm/web-kit';
 import { beSeenNow } from '../api/be-seen-now';
 import { bookWalkIn } from '../api/book-walk-in';
 import { checkInPatient } from '../api/check-in';
-import { fetchPatientByEmail } from '../api/fetch-patient-by-email';
+import { requestCode } from '../api/request-code';
 import { savePatient } from '../api/save-patient';
+import { verifyCode } from '../api/verify-code';
 import { arrivalDate, heldAppointmentIn, planForHeld, type RegisteredArrival } from '../arrival';
-import { planAfterLookup, type AskedFields } from '../onboarding-plan';
-import { patientIdOf, type KioskPatient, type SaveOperation } from '../types';
+import { NEW_PATIENT_ASKS, planAfterProof, type AskedFields } from '../onboarding-plan';
+import { patientIdOf, type SaveOperation } from '../types';
 
 /**
- * email → details (only what is missing) → complete; a patient whose appointment is on another day
- * (or later today) goes to `choice` ("be seen now" or keep it), and keeping it ends on `kept`.
+ * email → identify (the booking code, or a code e-mailed on request; or "Es mi primera visita") →
+ * details (only what is missing, or name and phone of a new patient) → complete; a patient whose
+ * appointment is on another day (or later today) goes to `choice` ("be seen now" or keep it), and
+ * keeping it ends on `kept` (docs/product/kiosk.md#flow).
  */
-export type OnboardingStep = 'email' | 'details' | 'choice' | 'complete' | 'kept';
+export type OnboardingStep = 'email' | 'identify' | 'details' | 'choice' | 'complete' | 'kept';
 
 export interface OnboardingState {
   step: OnboardingStep;
@@ -22,8 +26,17 @@ export interface OnboardingState {
   name: string;
   /** As shown in the field ("+34 612 345 678"); only its digits are sent. */
   phone: string;
+  /** The code typed on "Identifíquese": the booking code or the e-mailed one. */
+  code: string;
+  /** A code was e-mailed on request ("Identifíquese" says where to find it). */
+  codeSent: boolean;
+  /**
+   * The kiosk's proof for the patient's calls once a code matched (or the one the creation of a new
+   * patient handed over); the booking code of the walk-in once one is booked.
+   */
+  proof?: string;
   operation: SaveOperation;
-  /** The details step shows only the fields the patient is missing (docs/product/kiosk.md#flow). */
+  /** The details step shows only the fields the patient is missing. */
   asks: AskedFields;
   patientId?: string;
   /** The appointment the patient already holds on another day (steps `choice` and `kept`). */
@@ -34,8 +47,8 @@ export interface OnboardingState {
   busy: boolean;
   /** The details are being saved: the button reads "Guardando…". */
   saving: boolean;
-  /** Server messages for the fields of the details step. */
-  fieldErrors: { name?: string; phone?: string };
+  /** Server messages for the fields of the details and identify steps. */
+  fieldErrors: { name?: string; phone?: string; code?: string };
 }
 
 export const INITIAL_ONBOARDING: OnboardingState = {
@@ -43,6 +56,8 @@ export const INITIAL_ONBOARDING: OnboardingState = {
   email: '',
   name: '',
   phone: '',
+  code: '',
+  codeSent: false,
   operation: 'create',
   asks: { name: false, phone: false },
   busy: false,
@@ -53,12 +68,12 @@ export const INITIAL_ONBOARDING: OnboardingState = {
 export type KioskAlert = (typeof MESSAGES.kiosk)[keyof typeof MESSAGES.kiosk];
 
 /**
- * A staff member's e-mail typed at the kiosk: the lookup only sees patients (404), and creating a
- * patient with it is refused (409 on `email`, the address is taken by a staff account).
+ * Creating a patient was refused because an account already uses the e-mail (a patient's, or a
+ * staff member's): the person proves it is theirs instead.
  */
-export const STAFF_EMAIL_ALERT = {
-  title: 'Este correo pertenece al personal del centro',
-  text: 'Para registrarse como paciente, escriba otro correo electrónico.',
+export const ACCOUNT_EXISTS_ALERT = {
+  title: 'Ya existe una cuenta con este correo',
+  text: 'Escriba el código de su cita o pida un código por correo electrónico para continuar.',
 } as const;
 
 /** The server's own reason for refusing (e.g. "El paciente no tiene ninguna cita para hoy"), if it gave one. */
@@ -67,19 +82,18 @@ function reasonOf(error: unknown): string | undefined {
   return undefined;
 }
 
-/**
- * A kiosk alert (docs/product/kiosk.md#alerts): a dialog with the message as its title, and a console entry.
- */
+/** The kiosk's alerts: a dialog with the alert as its title, and a console entry. */
 function alertFailure(message: KioskAlert, error?: unknown): void {
   console.error(`kiosk: ${message}`, error instanceof Error ? error.message : (error ?? ''));
   void showError(message, reasonOf(error));
 }
 
-function detailsFieldErrors(error: unknown): OnboardingState['fieldErrors'] {
+function fieldErrorsOf(error: unknown): OnboardingState['fieldErrors'] {
   if (!(error instanceof ApiError)) return {};
   const fields: OnboardingState['fieldErrors'] = {};
   for (const { field, message } of error.errors) {
-    if ((field === 'name' || field === 'phone') && !fields[field]) fields[field] = message;
+    if ((field === 'name' || field === 'phone' || field === 'code') && !fields[field])
+      fields[field] = message;
   }
   return fields;
 }
@@ -99,13 +113,17 @@ type Next = Partial<OnboardingState> | null;
  * booking's answer). A 409 means someone checked them in a moment ago: they are registered all the
  * same. The time told is the server's (the check-in's answer, else the booking's).
  */
-async function checkInFor(patientId: string, booked: { date?: string } | undefined): Promise<Next> {
+async function checkInFor(
+  patientId: string,
+  proof: string,
+  booked: { date?: string } | undefined,
+): Promise<Next> {
   const done = (date: string | undefined): Next => ({
     step: 'complete',
     arrival: date ? { date } : undefined,
   });
   try {
-    return done(arrivalDate(await checkInPatient(patientId), booked));
+    return done(arrivalDate(await checkInPatient(patientId, proof), booked));
   } catch (error) {
     if (error instanceof ApiError && error.status === 409) return done(arrivalDate(booked));
     alertFailure(MESSAGES.kiosk.bookingFailed, error);
@@ -114,44 +132,53 @@ async function checkInFor(patientId: string, booked: { date?: string } | undefin
 }
 
 /** The patient already holds `held`: registered, check it in, or offer "be seen now". */
-function afterHeld(patientId: string, held: HeldAppointment): Promise<Next> | Next {
+function afterHeld(patientId: string, proof: string, held: HeldAppointment): Promise<Next> | Next {
   switch (planForHeld(held)) {
     case 'registered':
       return { step: 'complete', arrival: { date: held.date } };
     case 'checkIn':
-      return checkInFor(patientId, held);
+      return checkInFor(patientId, proof, held);
     case 'offer':
       return { step: 'choice', held };
   }
 }
 
 /**
+ * The walk-in's own booking code proves the patient from then on: a booking code given before may
+ * have died with the appointment it replaced ("be seen now"); an e-mailed code still works too.
+ */
+const proofAfterBooking = (proof: string, booked: { bookingCode?: string } | undefined) =>
+  booked?.bookingCode ?? proof;
+
+/**
  * The patient is at the centre: books a walk-in (POST /dates/service) and checks it in; a patient
  * who already holds an appointment (409 carrying it) is checked in for it, or — on another day —
- * offered "be seen now".
+ * offered "be seen now". Every call carries the proof.
  */
-async function registerArrival(patientId: string | undefined): Promise<Next> {
-  if (!patientId) {
+async function registerArrival(patientId: string | undefined, proof: string | undefined): Promise<Next> {
+  if (!patientId || !proof) {
     alertFailure(MESSAGES.kiosk.missingPatientId);
     return null;
   }
   let walkIn;
   try {
-    walkIn = await bookWalkIn(patientId);
+    walkIn = await bookWalkIn(patientId, proof);
   } catch (error) {
     const held = heldIn(error);
-    if (held) return afterHeld(patientId, held);
+    if (held) return afterHeld(patientId, proof, held);
     alertFailure(MESSAGES.kiosk.bookingFailed, error);
     return null;
   }
-  return checkInFor(patientId, walkIn);
+  const next = await checkInFor(patientId, proofAfterBooking(proof, walkIn), walkIn);
+  return next && { ...next, proof: proofAfterBooking(proof, walkIn) };
 }
 
 /**
- * The kiosk flow (docs/product/kiosk.md#flow): e-mail → lookup; unknown → ask name and phone (create); known
- * → ask only what is missing (update), or go on at once when nothing is; saving returns the id used to
- * register the arrival (walk-in, or check-in of the appointment of today, or the choice for another day).
- * After any failure the flow stays on its step, with one of the four alerts (docs/product/kiosk.md#alerts).
+ * The kiosk's flow (docs/product/kiosk.md#flow): the e-mail; then proof that the account is the
+ * person's — the booking code, or a code e-mailed on request — or "Es mi primera visita" (name and
+ * phone, a new patient); the missing details of a known account; the arrival (walk-in, check-in of
+ * the appointment of today, or the choice for another day). After any failure the flow stays on its
+ * step, with a Spanish dialog.
  */
 export function useOnboardingFlow() {
   const [state, setState] = useState<OnboardingState>(INITIAL_ONBOARDING);
@@ -160,101 +187,114 @@ export function useOnboardingFlow() {
     [],
   );
 
-  const submitEmail = useCallback(async () => {
-    const email = state.email.trim();
-    patch({ busy: true });
-    let patient;
+  /** "Continuar" on "Bienvenido": nothing is asked of the server yet (it would tell nothing anyway). */
+  const submitEmail = useCallback(() => {
+    patch({ step: 'identify', code: '', codeSent: false, proof: undefined, fieldErrors: {} });
+  }, [patch]);
+
+  /** "Enviarme un código por correo": the same answer whether or not the address has an account. */
+  const sendCode = useCallback(async () => {
+    patch({ busy: true, fieldErrors: {} });
     try {
-      patient = await fetchPatientByEmail(email);
+      const sent = await requestCode(state.email.trim());
+      patch({ busy: false, codeSent: true, code: '' });
+      void showSuccess('Código enviado', sent.message);
     } catch (error) {
       patch({ busy: false });
-      alertFailure(MESSAGES.kiosk.lookupFailed, error);
+      alertFailure(MESSAGES.kiosk.codeRequestFailed, error);
+    }
+  }, [state.email, patch]);
+
+  /** "Continuar" on "Identifíquese": the code proves the account, then what it lacks or the arrival. */
+  const submitCode = useCallback(async () => {
+    const code = normalizeKioskCode(state.code);
+    patch({ busy: true, fieldErrors: {} });
+    let proof;
+    try {
+      proof = await verifyCode(state.email.trim(), code);
+    } catch (error) {
+      patch({ busy: false, fieldErrors: fieldErrorsOf(error) });
+      alertFailure(MESSAGES.kiosk.codeFailed, error);
       return;
     }
-    const plan = planAfterLookup(patient);
-    const shown = { name: plan.name, phone: displayPhone(plan.phone), patientId: plan.patientId };
+    const plan = planAfterProof(proof, code);
+    const known = { proof: code, patientId: proof.pacientId, operation: 'update' as const };
     if (plan.next === 'details') {
-      patch({
-        busy: false,
-        step: 'details',
-        operation: plan.operation,
-        asks: plan.asks,
-        ...shown,
-        // Back from "Ya casi" ("Volver"): what the person typed there is kept for the fields asked again.
-        ...(plan.asks.name && state.name ? { name: state.name } : {}),
-        ...(plan.asks.phone && state.phone ? { phone: state.phone } : {}),
-        fieldErrors: {},
-      });
+      patch({ busy: false, step: 'details', asks: plan.asks, name: '', phone: '', ...known });
       return;
     }
-    // Known and complete: nothing to ask, register the arrival straight away.
-    const next = await registerArrival(plan.patientId);
-    patch({ busy: false, operation: plan.operation, ...shown, ...next });
-  }, [state.email, state.name, state.phone, patch]);
+    const next = await registerArrival(proof.pacientId, code);
+    patch({ busy: false, ...known, ...next });
+  }, [state.email, state.code, patch]);
+
+  /** "Es mi primera visita": name and phone of a new patient. */
+  const firstVisit = useCallback(
+    () =>
+      patch({
+        step: 'details',
+        operation: 'create',
+        asks: NEW_PATIENT_ASKS,
+        proof: undefined,
+        patientId: undefined,
+        fieldErrors: {},
+      }),
+    [patch],
+  );
 
   const submitDetails = useCallback(async () => {
     patch({ busy: true, saving: true, fieldErrors: {} });
-    const email = state.email.trim();
-    let operation = state.operation;
-    let saved: KioskPatient | undefined;
-    for (;;) {
-      try {
-        saved = await savePatient({
-          email,
-          name: state.name.trim(),
-          // Only a phone the step asked for is sent: a stored one is already on the server as it is.
-          phone: state.asks.phone ? phoneDigits(state.phone) : '',
-          operation,
-        });
-        break;
-      } catch (error) {
-        if (operation === 'create' && isEmailTaken(error)) {
-          // Taken, yet the lookup found no patient: a staff account — unless a patient with this
-          // e-mail was created a moment ago (another terminal), who is then completed instead.
-          const owner = await fetchPatientByEmail(email).catch(() => undefined);
-          if (owner === null) {
-            console.error(`kiosk: ${STAFF_EMAIL_ALERT.title}`);
-            void showError(STAFF_EMAIL_ALERT.title, STAFF_EMAIL_ALERT.text);
-            patch({ ...INITIAL_ONBOARDING, email: state.email });
-            return;
-          }
-          if (owner) {
-            operation = 'update';
-            continue;
-          }
-        }
-        patch({ busy: false, saving: false, fieldErrors: detailsFieldErrors(error) });
-        alertFailure(MESSAGES.kiosk.saveFailed, error);
+    let saved;
+    try {
+      saved = await savePatient({
+        email: state.email.trim(),
+        name: state.asks.name ? state.name.trim() : '',
+        phone: state.asks.phone ? phoneDigits(state.phone) : '',
+        operation: state.operation,
+        ...(state.operation === 'update' && state.proof ? { code: state.proof } : {}),
+      });
+    } catch (error) {
+      if (state.operation === 'create' && isEmailTaken(error)) {
+        // The address has an account (a patient's, or staff's): prove it is yours instead.
+        console.error(`kiosk: ${ACCOUNT_EXISTS_ALERT.title}`);
+        void showError(ACCOUNT_EXISTS_ALERT.title, ACCOUNT_EXISTS_ALERT.text);
+        patch({ busy: false, saving: false, step: 'identify', code: '', fieldErrors: {} });
         return;
       }
+      patch({ busy: false, saving: false, fieldErrors: fieldErrorsOf(error) });
+      alertFailure(MESSAGES.kiosk.saveFailed, error);
+      return;
     }
-    const patientId = patientIdOf(saved);
+    const patientId = patientIdOf(saved?.data) ?? state.patientId;
+    const proof = saved?.code ?? state.proof;
     // Once saved the patient exists: a retry after a failed booking updates instead of creating again.
-    if (patientId) patch({ operation: 'update', patientId });
-    const next = await registerArrival(patientId);
+    if (patientId && proof) patch({ operation: 'update', patientId, proof });
+    const next = await registerArrival(patientId, proof);
     patch({ busy: false, saving: false, ...next });
-  }, [state.email, state.name, state.phone, state.asks.phone, state.operation, patch]);
+  }, [state, patch]);
 
   /** "Ser atendido ahora": the server swaps the future appointment for a walk-in, then check-in. */
   const seeNow = useCallback(async () => {
-    const { patientId } = state;
-    if (!patientId) {
+    const { patientId, proof } = state;
+    if (!patientId || !proof) {
       alertFailure(MESSAGES.kiosk.missingPatientId);
       return;
     }
     patch({ busy: true });
     let next: Next;
     try {
-      const walkIn = await beSeenNow(patientId);
-      next = await checkInFor(patientId, walkIn);
+      const walkIn = await beSeenNow(patientId, proof);
+      const walkInProof = proofAfterBooking(proof, walkIn);
+      next = await checkInFor(patientId, walkInProof, walkIn);
       // Swapped, but the check-in failed: the appointment shown is cancelled now, so the choice is
-      // gone. "Bienvenido" with the e-mail kept: "Continuar" finds the walk-in and checks it in.
-      if (!next) next = { step: 'email', held: undefined };
+      // gone. "Identifíquese" with the walk-in's code typed in: "Continuar" finds it and checks it in.
+      next = next
+        ? { ...next, proof: walkInProof }
+        : { step: 'identify', held: undefined, code: walkInProof, proof: walkInProof };
     } catch (error) {
       const held = heldIn(error);
       // Its time has come meanwhile (check it in), or another press already swapped it.
       const plan = held && planForHeld(held);
-      if (held && plan !== 'offer') next = await afterHeld(patientId, held);
+      if (held && plan !== 'offer') next = await afterHeld(patientId, proof, held);
       else {
         alertFailure(MESSAGES.kiosk.bookingFailed, error);
         next = null;
@@ -264,17 +304,14 @@ export function useOnboardingFlow() {
   }, [state, patch]);
 
   /**
-   * "Volver" on "Ya casi": back to the e-mail, kept as typed; the name and phone typed on "Ya casi"
-   * are kept for when it is asked again, the server's prefilled values are not.
+   * "Volver": from "Ya casi" to "Identifíquese", from there to "Bienvenido"; what was typed is kept
+   * (the e-mail, and the name and phone of a new patient).
    */
   const goBack = useCallback(
     () =>
       setState((current) => ({
         ...current,
-        step: 'email',
-        name: current.asks.name ? current.name : '',
-        phone: current.asks.phone ? current.phone : '',
-        asks: INITIAL_ONBOARDING.asks,
+        step: current.step === 'details' ? 'identify' : 'email',
         fieldErrors: {},
       })),
     [],
@@ -290,7 +327,11 @@ export function useOnboardingFlow() {
     setEmail: (email: string) => patch({ email }),
     setName: (name: string) => patch({ name }),
     setPhone: (phone: string) => patch({ phone }),
+    setCode: (code: string) => patch({ code }),
     submitEmail,
+    sendCode,
+    submitCode,
+    firstVisit,
     submitDetails,
     seeNow,
     keepAppointment,

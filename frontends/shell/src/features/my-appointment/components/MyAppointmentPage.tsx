@@ -107,7 +107,20 @@ export default function MyAppointmentPage() {
                 <dt>Hora</dt>
                 <dd data-testid="appointment-time">{formatTime(date)} (Atlantic/Canary)</dd>
               </div>
+              {data?.bookingCode ? (
+                <div>
+                  <dt>Código de la cita</dt>
+                  <dd data-testid="booking-code" className="appointment-card__code">
+                    {data.bookingCode}
+                  </dd>
+                </div>
+              ) : null}
             </dl>
+            {data?.bookingCode && data.status !== 'checkedIn' ? (
+              <p className="appointment-card__note">
+                Al llegar al centro, escriba en el quiosco de la entrada su correo electrónico y este código.
+              </p>
+            ) : null}
             <p className="appointment-card__note">
               {WHAT_TO_BRING}
               {profile
