@@ -34,12 +34,23 @@ export const consumerQueueName = (
 export const auditEntriesQueue = (queuePrefix: string): string =>
   consumerQueueName(queuePrefix, 'audit', 'entries');
 
+/** The topic exchange of the events unless EVENTS_EXCHANGE says otherwise. */
+export const DEFAULT_EVENTS_EXCHANGE = 'crm.events';
+
 /** Any queue prefix without dots: for a development broker shared by `npm start` and the tests' stacks. */
 export const ANY_QUEUE_PREFIX = '[A-Za-z0-9_-]+';
+/** `<any prefix>.events`: the events exchange of `npm start` (`crm.events`) and of every test stack. */
+export const ANY_EVENTS_EXCHANGE = `${ANY_QUEUE_PREFIX}\\.events`;
 
 export interface BrokerLayout {
-  /** The topic exchange of the events (EVENTS_EXCHANGE, default `crm.events`). */
+  /** The topic exchange of the events (EVENTS_EXCHANGE, default `crm.events`): its topic permissions. */
   exchange: string;
+  /**
+   * Regular expression of the events exchanges the users may write to and read from; default
+   * exactly `exchange`. A development broker shared with the tests' stacks, each on an exchange of
+   * its own, uses ANY_EVENTS_EXCHANGE.
+   */
+  exchangePattern?: string;
   /** Regular expression of the queue prefix (`escapeRegex(QUEUE_PREFIX)`, or ANY_QUEUE_PREFIX). */
   queuePrefixPattern: string;
 }
@@ -67,7 +78,7 @@ const exactlyOneOf = (names: readonly string[]): string =>
 export function brokerPermissions(participant: BusParticipant, layout: BrokerLayout): BrokerPermissions {
   const { publishes, consumes } = eventsOf(participant);
   const own = `${layout.queuePrefixPattern}\\.${escapeRegex(participant)}\\.`;
-  const exchange = escapeRegex(layout.exchange);
+  const exchange = layout.exchangePattern ?? escapeRegex(layout.exchange);
   const ownOr = (withExchange: boolean) => (withExchange ? `^(${own}.+|${exchange})$` : `^${own}.+$`);
   return {
     user: participant,

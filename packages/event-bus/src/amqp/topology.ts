@@ -1,4 +1,5 @@
 import type { Channel, ChannelModel } from 'amqplib';
+import { DEFAULT_EVENTS_EXCHANGE } from '@crm/contracts';
 
 /**
  * Names and declarations shared by publisher and consumer, so both sides always agree.
@@ -17,7 +18,7 @@ import type { Channel, ChannelModel } from 'amqplib';
  * Only the consumer itself can write to `<queue>.copies`, which is why a copy arriving from it is
  * trusted to say who published the original (`x-published-by`, delivery-handler.ts).
  */
-export const DEFAULT_EXCHANGE = 'crm.events';
+export const DEFAULT_EXCHANGE = DEFAULT_EVENTS_EXCHANGE;
 
 export const retryQueueName = (queue: string): string => `${queue}.retry`;
 export const deadLetterQueueName = (queue: string): string => `${queue}.dlq`;
