@@ -60,6 +60,12 @@ describe('the table of events in docs/architecture.md', () => {
       "auth.user.erased.v1: notifications in the code but not among the contract's publishers",
       "auth.user.erased.v1: the contract's consumers name appointments, whose code does not",
     ]);
+    // A service that starts recording accesses through its runtime must be named by the trail's contract.
+    const trail = collectEvents().find((row) => row.name === 'audit.entry.recorded.v1')!;
+    expect(trail.publishers).toEqual(['appointments', 'audit', 'auth', 'config', 'records', 'server-kit']);
+    expect(disagreements([{ ...trail, publishers: [...trail.publishers, 'rooms'] }])).toEqual([
+      "audit.entry.recorded.v1: rooms in the code but not among the contract's publishers",
+    ]);
   });
 
   it('refuses a document without the markers, and replaces only what lies between them', () => {
