@@ -9,6 +9,7 @@ const DEFAULT_PORTS = {
   'services/config': 4005,
   'services/audit': 4006,
   'services/reporting': 4007,
+  'services/payments': 4008,
   'services/notifications': 4010,
 };
 const port = process.env.PORT || DEFAULT_PORTS[process.env.WORKSPACE];

@@ -1,8 +1,8 @@
 /**
- * Issue 17, "Accounts without lock-outs", in a real browser against the running product:
- * a new patient signs up, signs out and signs in again before confirming (the patient area asks to
- * confirm and re-sends the e-mail); a patient registered by a doctor without a password opens the
- * invitation link, sets a password and lands in their area.
+ * Accounts without lock-outs (docs/product/patient-area.md#unconfirmed-accounts) in a real browser against
+ * the running product: a new patient signs up, signs out and signs in again before confirming (the patient
+ * area asks to confirm and re-sends the e-mail); a patient registered by a doctor without a password opens
+ * the invitation link, sets a password and lands in their area.
  */
 import type { Page } from 'playwright-core';
 import { screenshot, DESKTOP, type Browser } from './support/browser';
@@ -11,7 +11,7 @@ import { signInThroughUi } from './support/backoffice';
 import { acceptCookies, answerDialog } from './support/dialogs';
 import { BOOTSTRAP, startFullProduct, uniqueEmail, type Stack } from './support/product';
 
-/** The phone viewport of the issue's screenshots. */
+/** The phone viewport of the screenshots. */
 const PHONE = { width: 390, height: 844 };
 
 let stack: Stack;

@@ -1,5 +1,5 @@
 /**
- * The staff's room reservations and the ADMIN's centre screens (issue 27, points 4 and 5) in real
+ * The staff's room reservations and the ADMIN's centre screens (rooms, centre profile, form builder) in real
  * Chromium at 1280 px and 390 px, each width a first visit with no cookies and every value typed
  * key by key: a doctor reserves two hours, sees them listed under their name beside an admin's,
  * filters "Mías" and cancels one; an admin changes the centre's phone in "Perfil del centro" (after a

@@ -1,7 +1,7 @@
 /**
- * Issue 16, "Agenda de hoy" (/doctor/agenda) in real Chromium against the whole product: today's
- * appointments in time order with their status; a check-in made elsewhere (through the API) shows up
- * within 10 s without a reload; "Registrar llegada", "Atendida" and "No presentado" (only once the
+ * "Agenda de hoy" (/doctor/agenda, docs/product/back-office.md#agenda) in real Chromium against the whole
+ * product: today's appointments in time order with their status; a check-in made elsewhere (through the API)
+ * shows up within 10 s without a reload; "Registrar llegada", "Atendida" and "No presentado" (only once the
  * appointment has started); another day can be picked; DOCTOR at 1280×800 and
  * ADMIN at 390×844 (cards).
  */

@@ -1,8 +1,8 @@
 /**
- * The access trail's two screens (issue 18) in real Chromium against the running product (auth,
- * appointments, config and the audit service behind the gateway, serving the shell and the back
- * office): an ADMIN reads "Registro de accesos" at /doctor/audit, filters it by dates, patient and
- * staff member and downloads the CSV with the same filters; a DOCTOR neither sees nor reads it; a
+ * The access trail's two screens (docs/product/rights-and-access-trail.md#access-trail) in real Chromium
+ * against the running product (auth, appointments, config and the audit service behind the gateway, serving
+ * the shell and the back office): an ADMIN reads "Registro de accesos" at /doctor/audit, filters it by dates,
+ * patient and staff member and downloads the CSV with the same filters; a DOCTOR neither sees nor reads it; a
  * patient reads "Quién ha consultado mis datos" at /user/accesos (and the empty text when nobody has).
  *
  * The entries are recorded the way every service records them (`createAuditTrail`: an insert into a

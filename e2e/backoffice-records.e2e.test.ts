@@ -1,11 +1,11 @@
 /**
- * Clinical records in the back office (SPEC §2 appointment detail, record list, record detail; §3–§5
- * the dynamic form; §8 save dialogs) in real Chromium against the running product, signed in as
- * DOCTOR (and as ADMIN once): open an appointment made through the API, create its record from the
- * seeded form with the 53,58 € driving renewal of SPEC §9, hit the 100-character limit, see the
- * appointment offer "Ver Historia Clínica" once it has its record (e2e/clinical-form covers a second
- * save, the number and text checks and the prices by certificate type), find the
- * record in the list and the patient's list, edit it, and check what the server stored each time.
+ * Clinical records in the back office (docs/product/clinical-records.md: appointment detail, record list,
+ * record detail, the dynamic form, save errors) in real Chromium against the running product, signed in as
+ * DOCTOR (and as ADMIN once): open an appointment made through the API, create its record from the seeded
+ * form with the 53,58 € driving renewal (docs/product/centre-profile.md#prices), hit the 100-character limit,
+ * see the appointment offer "Ver Historia Clínica" once it has its record (e2e/clinical-form covers a second
+ * save, the number and text checks and the prices by certificate type), find the record in the list and the
+ * patient's list, edit it, and check what the server stored each time.
  */
 import type { Page } from 'playwright-core';
 import { screenshot, DESKTOP, MOBILE, type Browser } from './support/browser';
@@ -54,7 +54,7 @@ async function signIn(email: string, password: string): Promise<void> {
   await page.waitForURL('**/doctor/appointments');
 }
 
-/** Fills the seeded form for a 10-year driving renewal (SPEC §9). */
+/** Fills the seeded form for a 10-year driving renewal (docs/product/centre-profile.md#prices). */
 async function fillDrivingRenewal(): Promise<void> {
   await field('Tipo de certificado').selectOption('Permiso de conducir');
   await field('Grupo de permiso').selectOption('GRUPO_1');
@@ -268,7 +268,7 @@ it('"Actualizar Historia Clínica" saves the edit: "Datos Actualizados", then th
   expect(record.metadata.total.value).toBe(65);
   expect(record.metadata.tax.value).toBe(21);
   expect(record.metadata.restrictions.value).toBe('Gafas');
-  // Left empty, so omitted from the update: the stored text stays (SPEC §3).
+  // Left empty, so omitted from the update: the stored text stays (docs/product/clinical-records.md#payloads).
   expect(record.metadata.observations.value).toBe('Renovación sin incidencias');
 });
 

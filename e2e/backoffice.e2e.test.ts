@@ -83,7 +83,7 @@ it('DOCTOR: the list is sorted by date, 6 a page on a wide window, with the side
     'Lista de Pacientes',
     'Registros Clinico',
     'Reservar Consulta',
-    // Issue 18: every doctor and admin sets up the second factor there.
+    // Every doctor and admin sets up the second factor there.
     'Seguridad',
     'Cerrar Sesión',
   ]);
@@ -159,7 +159,7 @@ it('DOCTOR: "Ver" opens /doctor/appointments/{id}', async () => {
   const earliest = byDate()[0];
   await page.getByRole('link', { name: `Ver la cita de ${earliest.patient.name}` }).click();
   await page.waitForURL(`**/doctor/appointments/${earliest.id}`);
-  // The clinical-records feature's page: its "Volver a Citas" (SPEC), then the appointment loaded.
+  // The clinical-records feature's page: its "Volver a Citas", then the appointment loaded.
   await page.getByText('Volver a Citas').waitFor();
   await page.getByText('Cargando cita...').waitFor({ state: 'detached' });
   await page.getByText(earliest.patient.name).first().waitFor();
@@ -227,7 +227,8 @@ it('DOCTOR: patient detail with the appointment, then the history', async () => 
     `/doctor/patient/records/${encodeURIComponent('Hugo Medina Ortiz')}`,
   );
 
-  // "Editar Cita" does nothing (SPEC); "Cancelar Cita" cancels after confirmation.
+  // "Editar Cita" does nothing (docs/product/back-office.md#patient-detail); "Cancelar Cita" cancels
+  // after confirmation.
   await page.getByRole('button', { name: 'Editar Cita' }).click();
   await page.getByRole('button', { name: 'Cancelar Cita' }).click();
   const question = await answerDialog(page);

@@ -1,6 +1,6 @@
 /**
- * The centre profile (issue 14 §1) in a real browser: every fact the public site shows (brand, phone,
- * address, prices, hours, holder) comes from `GET /api/v1/config/centre`; an ADMIN's
+ * The centre profile (docs/product/centre-profile.md) in a real browser: every fact the public site shows
+ * (brand, phone, address, prices, hours, holder) comes from `GET /api/v1/config/centre`; an ADMIN's
  * `PUT /api/v1/config/centre` shows on the next page load of "/", "/faqs", the terms and "/dates", with
  * none of the old values; while the profile loads the pages show neutral placeholders (the header does
  * not move), and without it they leave the facts out instead of breaking.

@@ -1,6 +1,6 @@
 /**
- * The clinical-record form of an appointment (issue 14 §2–§3) in real Chromium against the running
- * product, signed in as DOCTOR:
+ * The clinical-record form of an appointment (docs/product/clinical-records.md) in real Chromium against the
+ * running product, signed in as DOCTOR:
  * - the totals follow the certificate type: the DGT fee and DGT management only for a driving licence
  *   (53,58 € → 54 € for a 10-year renewal), the check-up alone for weapons or studies;
  * - a number field refuses "abc" under itself and the form cannot be saved; a text field counts its

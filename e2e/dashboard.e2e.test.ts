@@ -1,8 +1,8 @@
 /**
- * "Panel" (issue 16) in real Chromium against the running product (auth, appointments, config and
- * the reporting service behind the gateway, serving the shell and the back office): an ADMIN follows
- * the sidebar's "Panel", picks the seeded week and reads its totals and charts; the chart library is
- * downloaded only then; a DOCTOR has no such entry and no figures.
+ * "Panel" (docs/product/back-office.md#dashboard) in real Chromium against the running product (auth,
+ * appointments, config and the reporting service behind the gateway, serving the shell and the back office):
+ * an ADMIN follows the sidebar's "Panel", picks the seeded week and reads its totals and charts; the chart
+ * library is downloaded only then; a DOCTOR has no such entry and no figures.
  *
  * The week (3–9 June 2024) is published on the stack's exchange as the appointments and records
  * services publish it, with the contracts' envelopes (services/reporting/test/support/seeded-week.ts).

@@ -1,5 +1,5 @@
 /**
- * How the product's files reach a browser (issue 19), in real Chromium against the running product:
+ * How the product's files reach a browser, in real Chromium against the running product:
  * a visitor opens "/", follows "Reservar Cita" to the calendar, and a doctor opens the back office.
  * Every script and stylesheet arrives compressed with `Vary: Accept-Encoding`; files named by their
  * content are kept a year (`immutable`), while index.html, the remotes' remoteEntry.js and the logo

@@ -1,6 +1,7 @@
 /**
- * Issue 18: a staff session left alone ends (here after 8 s instead of 15 minutes). The back office
- * says so in a dialog and sends the person to sign in again; working in it keeps the session open.
+ * A staff session left alone ends (docs/product/rights-and-access-trail.md#sessions) (here after 8 s instead
+ * of 15 minutes). The back office says so in a dialog and sends the person to sign in again; working in it
+ * keeps the session open.
  */
 import type { Page } from 'playwright-core';
 import { signInThroughUi } from './support/backoffice';

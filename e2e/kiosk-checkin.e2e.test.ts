@@ -1,9 +1,9 @@
 /**
- * Issue 16 at the kiosk, in real Chromium against the running product (auth, e-mail worker and
- * appointments behind the gateway serving the built shell and kiosk), signed in as the kiosk account:
- * a patient with an appointment today is checked in and told its time; a patient whose appointment
- * is on another day sees it and chooses "Ser atendido ahora" (one-step swap on the server: the old
- * one cancelled, one walk-in checked in) or "Mantener mi cita"; a staff e-mail is told apart and
+ * The kiosk's arrival (docs/product/kiosk.md#arrival), in real Chromium against the running product (auth,
+ * e-mail worker and appointments behind the gateway serving the built shell and kiosk), signed in as the
+ * kiosk account: a patient with an appointment today is checked in and told its time; a patient whose
+ * appointment is on another day sees it and chooses "Ser atendido ahora" (one-step swap on the server: the
+ * old one cancelled, one walk-in checked in) or "Mantener mi cita"; a staff e-mail is told apart and
  * creates nothing. At 1080×1920 (portrait terminal), 1280×800 (landscape) and 390×844 (phone).
  */
 import type { Page } from 'playwright-core';

@@ -1,5 +1,5 @@
 /**
- * The kiosk (SPEC §2 "Kiosk onboarding", §4 "Kiosk flow", §8 kiosk alerts) in real Chromium against the
+ * The kiosk (docs/product/kiosk.md: its steps, flow and alerts) in real Chromium against the
  * running product, signed in as the kiosk account, on both portrait terminals (768×1024, 1080×1920):
  * new and known patients, only the missing details asked, immediate booking checked through the API,
  * the four alerts, and the back end going down.
@@ -45,8 +45,8 @@ async function submitEmail(email: string): Promise<void> {
 }
 
 /**
- * The kiosk booked for about one minute after the touch (SPEC §9: now + 60 s), only once, and checked
- * the patient in (issue 16: the patient is at the centre).
+ * The kiosk booked for about one minute after the touch (now + 60 s, docs/product/kiosk.md#booking-time),
+ * only once, and checked the patient in (the patient is at the centre).
  */
 async function expectOneWalkIn(patientId: string, touchedAt: number): Promise<KioskAppointment> {
   const appointments = await backend.history(patientId);
@@ -190,7 +190,7 @@ describe.each(TERMINALS)('on a $width×$height terminal', (terminal) => {
     const existing = await backend.bookWalkIn(patient.id);
     await submitEmail(patient.email);
 
-    // Issue 16: the appointment of now is checked in (it was an alert "No se pudo registrar la cita.").
+    // The appointment of now is checked in (docs/product/kiosk.md#arrival), not refused with an alert.
     await expectBooked();
     const { date, time } = centreDateTime(existing.date);
     expect((await page.getByTestId('kiosk-appointment-time').textContent())?.trim()).toBe(
@@ -253,7 +253,7 @@ describe('while a request runs (1080×1920)', () => {
   });
 });
 
-describe('the kiosk alerts (SPEC §8), staying on the step', () => {
+describe('the kiosk alerts, staying on the step', () => {
   const alertsEmail = uniqueEmail('kiosk-alerts');
   beforeAll(async () => {
     await page.setViewportSize(TERMINALS[0]);

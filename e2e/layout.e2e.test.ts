@@ -1,5 +1,5 @@
 /**
- * Layout (issue 14 §5 "Texts and layout") in real Chromium against the running product (every service,
+ * Texts and layout in real Chromium against the running product (every service,
  * the shell and both remotes):
  * 1. on phones the cookie banner never covers a dialog's buttons (alert dialogs, "Bienvenido!", the
  *    patient picker) and is still usable afterwards;

@@ -1,7 +1,7 @@
 /**
- * Issue 18, "The patient's rights", in real Chromium on a phone: "Mis datos" downloads a copy of
- * the patient's data (PDF and JSON), and "Eliminar mi cuenta" (password asked) erases the account:
- * the session ends and the password no longer opens it.
+ * The patient's rights (docs/product/rights-and-access-trail.md#patient-rights) in real Chromium on a phone:
+ * "Mis datos" downloads a copy of the patient's data (PDF and JSON), and "Eliminar mi cuenta" (password
+ * asked) erases the account: the session ends and the password no longer opens it.
  */
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';

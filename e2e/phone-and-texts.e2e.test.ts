@@ -1,8 +1,8 @@
 /**
- * Issue 14 §4–§5 in real Chromium against the running product, at 390×844 and 1280×800: a phone
- * typed key by key into the sign-up form, the kiosk's details step and the staff "Registrar
- * Paciente" form shows "+34 699 111 222" at every width and is stored as 34699111222 (read back
- * through the API), the patient list shows it the same way, and a malformed e-mail at sign-up
+ * Phone numbers and form errors (docs/product/README.md#phone-numbers) in real Chromium against the running
+ * product, at 390×844 and 1280×800: a phone typed key by key into the sign-up form, the kiosk's details step
+ * and the staff "Registrar Paciente" form shows "+34 699 111 222" at every width and is stored as 34699111222
+ * (read back through the API), the patient list shows it the same way, and a malformed e-mail at sign-up
  * gets a Spanish message under the e-mail field.
  */
 import fs from 'node:fs';
@@ -43,7 +43,7 @@ beforeAll(async () => {
   doctor = await stack.signIn(BOOTSTRAP.doctor.email, BOOTSTRAP.doctor.password);
 }, 90000);
 
-/** Ends whatever session the page has (the token lives in local storage, SPEC §3). */
+/** Ends whatever session the page has (the token lives in local storage, docs/product/booking.md#session). */
 async function signOut(): Promise<void> {
   await page.evaluate(() => localStorage.removeItem('token'));
 }
@@ -152,7 +152,7 @@ describe.each(WIDTHS)('at $width×$height', (viewport) => {
 
     await page.goto(`${stack.gatewayUrl}/doctor/patients/list`);
     await page.getByLabel('Buscar paciente').fill(email);
-    // The search is debounced (SPEC §9: 500 ms): wait until the list shows only this patient.
+    // The search waits 500 ms after the last key: wait until the list shows only this patient.
     await page
       .getByRole('table', { name: 'Listado de Pacientes' })
       .locator('tbody tr')

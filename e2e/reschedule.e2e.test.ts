@@ -1,7 +1,8 @@
 /**
- * Issue 17 in a real browser: the patient moves their appointment with "Cambiar cita" (phone and
- * desktop), is told when the new slot was taken meanwhile (the old one kept), sees before cancelling
- * whether the cancellation is refunded, and a doctor moves a patient's appointment with "Editar Cita".
+ * Rescheduling (docs/product/patient-area.md#rescheduling) in a real browser: the patient moves their
+ * appointment with "Cambiar cita" (phone and desktop), is told when the new slot was taken meanwhile (the old
+ * one kept), sees before cancelling whether the cancellation is refunded, and a doctor moves a patient's
+ * appointment with "Editar Cita".
  */
 import type { Page } from 'playwright-core';
 import type { AppointmentsService } from '../services/appointments/src/app';

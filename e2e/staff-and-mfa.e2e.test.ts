@@ -1,7 +1,7 @@
 /**
- * Issue 18 in real Chromium: an admin invites a doctor on "Personal"; the doctor sets a password
- * through the e-mailed link and, on a phone, is walked through the second factor at their first
- * sign-in (QR code, first code, recovery codes); later sign-ins ask for the code (desktop); the
+ * Staff accounts and the second factor in real Chromium: an admin invites a doctor on "Personal"; the doctor
+ * sets a password through the e-mailed link and, on a phone, is walked through the second factor at their
+ * first sign-in (QR code, first code, recovery codes); later sign-ins ask for the code (desktop); the
  * admin disables the account; the admin turns the factor on from "Seguridad".
  */
 import { authenticator } from 'otplib';

@@ -1,7 +1,7 @@
 /**
- * Issue 17's waiting list in a real browser: on a full day a patient asks "Avisarme si queda un
- * hueco" (desktop), sees their place in the patient area, and when a slot frees up opens the
- * e-mailed link on a phone, signs in from it, and books the held slot.
+ * The waiting list (docs/product/patient-area.md#waiting-list) in a real browser: on a full day a patient
+ * asks "Avisarme si queda un hueco" (desktop), sees their place in the patient area, and when a slot frees up
+ * opens the e-mailed link on a phone, signs in from it, and books the held slot.
  */
 import { Types } from 'mongoose';
 import type { Page } from 'playwright-core';

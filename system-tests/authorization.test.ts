@@ -1,5 +1,5 @@
 /**
- * Issue 11 §1: the route/policy table (`@crm/contracts` API_ROUTES) against the real product.
+ * Authorization: the route/policy table (`@crm/contracts` API_ROUTES) against the real product.
  *  - Every declared route is served: no call of the matrix meets a service's "Ruta no encontrada".
  *    (Services serve nothing else: they mount their routes from the table with server-kit's
  *    `tableRouter`, which refuses handlers for undeclared routes at start-up.)

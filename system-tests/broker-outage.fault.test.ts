@@ -1,5 +1,5 @@
 /**
- * Issue 11 §3: RabbitMQ stopped and started (`rabbitmqctl stop_app` / `start_app`) during 500
+ * Faults: RabbitMQ stopped and started (`rabbitmqctl stop_app` / `start_app`) during 500
  * sign-ups and bookings (250 patients sign up, each books a slot), batched concurrently: 40 %
  * before the outage, 20 % while the broker is down, the rest while it comes back. Every call
  * succeeds, and every e-mail (250 confirmations, 250 booking confirmations) arrives exactly once.

@@ -1,5 +1,5 @@
 /**
- * Issue 11 §3: the database stopped (a server of this test's own — support/private-database.ts —
+ * Faults: the database stopped (a server of this test's own — support/private-database.ts —
  * that the whole product uses, stopped with SIGTERM and started again on the same port and data) →
  *  - every call that needs the database answers 503 (JSON) within 2 s, none hangs, none is a 500;
  *  - no crash loop: the services stay up (liveness 200, readiness 503) and log a bounded amount;

@@ -1,5 +1,5 @@
 /**
- * Issue 11 §2: hostile input on every route of the route table that takes a body or a query,
+ * Hostile input on every route of the route table that takes a body or a query,
  * through the real gateway, as a caller the route allows (so the input itself is what is judged).
  * Operator injection, wrong types, prototype keys, oversized / malformed / mistyped bodies and
  * silly paging never get a 2xx they should not, never a 5xx, and every refusal is a JSON message.
@@ -66,7 +66,10 @@ function pathOf(route: ApiRoute): string {
   return route.path
     .replace(':token', 'x'.repeat(32))
     .replace(':day', '2030-01-07')
-    .replace(':id', route.path.startsWith('/records') ? appointmentId : unknownId());
+    .replace(':id', route.path.startsWith('/records') ? appointmentId : unknownId())
+    .replace(':appointmentId', appointmentId)
+    .replace(':paymentId', '00000000-0000-4000-8000-000000000000')
+    .replace(':number', 'F2030-000001');
 }
 
 /** A body the route would accept; hostile variants change its first field or add to it. */
@@ -132,6 +135,15 @@ function validBody(route: ApiRoute): Record<string, unknown> {
       return { ...CENTRE_PROFILE_SEED };
     case 'PUT /config/centre/closures':
       return { localHolidays: [{ date: '2030-01-08', name: 'Fiesta local' }] };
+    case 'POST /payments/checkout':
+      return { appointmentId };
+    case 'POST /payments/notify':
+      // Well formed but not signed by the gateway: refused on its signature.
+      return { Ds_SignatureVersion: 'HMAC_SHA256_V1', Ds_MerchantParameters: 'e30=', Ds_Signature: 'x' };
+    case 'POST /payments/desk':
+      return { appointmentId, method: 'cash', amountCents: 1900 };
+    case 'POST /payments/:paymentId/refund':
+      return { reason: 'Cobro duplicado' };
     default:
       throw new Error(`no valid body for ${route.method} ${route.path}: add one`);
   }

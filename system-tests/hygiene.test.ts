@@ -1,5 +1,5 @@
 /**
- * Issue 11 §4: hygiene of the whole product.
+ * Hygiene of the whole product.
  *  - Every response carries the security headers: API answers of every kind (2xx, 4xx from the
  *    gateway and from services, 413, 404), health probes, static files, the SPA fallback, misses.
  *  - CORS answers only the configured origins (never `*`), preflights included.

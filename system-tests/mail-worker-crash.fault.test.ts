@@ -1,5 +1,5 @@
 /**
- * Issue 11 §3: the e-mail worker killed mid-stream. The worker runs as a child process
+ * Faults: the e-mail worker killed mid-stream. The worker runs as a child process
  * (`services/notifications/src/main.ts`); while 60 patients sign up and book (120 e-mails), it
  * is SIGKILLed twice while sending and started again each time. No e-mail is lost, and there are
  * at most as many duplicates as kills (a kill between the SMTP send and the ack can repeat the one

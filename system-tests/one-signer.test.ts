@@ -28,6 +28,7 @@ const PROBES: Record<ApiService, string> = {
   config: `/config/view?view=${encodeURIComponent('doctor/appointments/:id')}`,
   audit: '/audit',
   reporting: '/reports/summary?from=2030-01-01&to=2030-01-31',
+  payments: '/payments/invoices/verify',
 };
 
 let stack: SystemStack;
@@ -99,7 +100,7 @@ describe('a token not signed by the auth service', () => {
       }),
       'another Ed25519 key (EdDSA)': hostileTokens.eddsa(claims, current.kid),
       'HS256, the public key (PEM) as secret': hostileTokens.hs256WithPublicKey(claims, 'pem', publicKey),
-      'HS256, the public key (PKCS#1 PEM) as secret': hostileTokens.hs256WithPublicKey(
+      'HS256, the public key (PKCS1 PEM) as secret': hostileTokens.hs256WithPublicKey(
         claims,
         'pkcs1',
         publicKey,

@@ -1,7 +1,7 @@
 /**
- * Issue 11 §3: Redis stopped → the gateway keeps serving: public calls, signed-in calls, sign-in and
+ * Faults: Redis stopped → the gateway keeps serving: public calls, signed-in calls, sign-in and
  * the cached form configuration all answer as before and quickly; when Redis is back everything still
- * works. Issue 18: a session signed out while Redis is down is refused by every service (each keeps
+ * works. A session signed out while Redis is down is refused by every service (each keeps
  * its own copy of ended sessions), through the gateway and directly, and stays refused after. The product uses a Redis of this test's own (the gateway tests' PrivateRedis), so the
  * outage never reaches other tests.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 17, "Reminders": the e-mail worker killed around the due time. 40 reminders fall due a few
+ * Reminders: the e-mail worker killed around the due time. 40 reminders fall due a few
  * seconds into the test while the worker (a child process, `services/notifications/src/main.ts`,
  * polling every 300 ms) is SIGKILLed twice — once right at the due time, once while it sends — and
  * started again each time. No reminder is lost, and there are at most as many duplicates as kills:

@@ -1,5 +1,5 @@
 /**
- * Issue 11 §3: every service restarted one by one under load. While patients book, doctors write
+ * Faults: every service restarted one by one under load. While patients book, doctors write
  * clinical records and reserve rooms (retrying, like a client would, when a call meets a restarting
  * service: 502/503/504 or no answer), each service is stopped and started again on its port. Then
  * the stored data proves that nothing was lost or duplicated — one appointment per patient and per

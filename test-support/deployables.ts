@@ -72,6 +72,15 @@ export const DEPLOYABLES = {
       return createReportingService(loadReportingConfig(env), logger);
     },
   },
+  payments: {
+    create: async (env, logger) => {
+      const [{ createPaymentsService }, { loadPaymentsConfig }] = await Promise.all([
+        import('../services/payments/src/app'),
+        import('../services/payments/src/config'),
+      ]);
+      return createPaymentsService(loadPaymentsConfig(env), logger);
+    },
+  },
   /** The e-mail worker: no HTTP but its probes. */
   notifications: {
     http: false,

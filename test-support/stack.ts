@@ -11,6 +11,7 @@ import {
   uniqueName,
   type ApiClient,
   type MailCatcher,
+  type RedsysSimulator,
   type RunningDeployable,
 } from '@crm/testing';
 import type { AuthService } from '../services/auth/src/app';
@@ -31,6 +32,8 @@ export interface Stack {
   api: ApiClient;
   gatewayUrl: string;
   mail: MailCatcher;
+  /** The Redsys simulator of a stack that runs the payments service. */
+  redsys?: RedsysSimulator;
   mongoUrl: string;
   /** The operator's broker user, for the tests' own listeners; deployables have their own (busUrl). */
   amqpUrl: string;
@@ -79,6 +82,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     api: harness.api,
     gatewayUrl: harness.gatewayUrl,
     mail: harness.mail,
+    ...(harness.redsys ? { redsys: harness.redsys } : {}),
     mongoUrl: harness.infra.mongoUrl,
     amqpUrl: harness.infra.amqpUrl,
     busUrl: harness.busUrl,

@@ -10,7 +10,7 @@
  * be 0, or the process exits with 1. In the same run it measures the database floor: as many
  * single inserts of an appointment-sized document under two unique indexes (the booking's own
  * discipline), at the same concurrency, straight to the MongoDB-compatible server; bookings/s is
- * printed as a fraction of it (target, issue 19: ≥ 50 %). For both it prints the CPU time spent per
+ * printed as a fraction of it (target: ≥ 50 %). For both it prints the CPU time spent per
  * booking and per insert by this process (client, gateway and services together) and by the
  * database server (Linux): on a shared machine they say which side is the limit.
  *

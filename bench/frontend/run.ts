@@ -4,7 +4,7 @@
  * 1. JavaScript downloaded by "/": a fresh Debian Chromium loads the page (and stays until the
  *    network is idle, so the lazily loaded cookie banner counts too); every script's size is summed
  *    raw (decoded) and gzip-compressed as the gateway serves it (`Accept-Encoding: gzip`).
- *    Target (issue 19): at most 150 KB of gzipped JavaScript.
+ *    Target: at most 150 KB of gzipped JavaScript.
  * 2. Each main route on a throttled slow mobile connection (slow-network.ts: 400 ms round trip,
  *    400 kbit/s, through the DevTools protocol): first paint, time until the route's main content is
  *    laid out, bytes, requests and the longest request chain. Targets: "/" first paint <= 2 s,

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { chromium, type CDPSession } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/support/browser';
 
-/** About 400 ms round trip and 400 kbit/s each way (issue 19's "slow mobile connection"). */
+/** About 400 ms round trip and 400 kbit/s each way (a "slow mobile connection"). */
 export const SLOW_MOBILE = {
   offline: false,
   latency: 400,

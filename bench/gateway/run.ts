@@ -7,7 +7,7 @@
  *   (a) the upstream directly, (b) the same call through the gateway with a valid JWT, and, for
  *   reference, (c) through a bare Node proxy with no checks (bench/gateway/bare-proxy.ts): the cost
  *   of one more Node process in the path on this machine, which the gateway cannot go below.
- * Targets (issue 19), on the median of BENCH_ROUNDS rounds: through the gateway ≥ 85 % of the
+ * Targets, on the median of BENCH_ROUNDS rounds: through the gateway ≥ 85 % of the
  * direct throughput, p99 ≤ direct p99 + 5 ms, and ≤ 250 µs of gateway CPU per request, with every
  * check on the path (JWT, ended-session check in Redis, rate limits, identity headers).
  *

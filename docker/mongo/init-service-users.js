@@ -14,6 +14,7 @@ const services = [
   'notifications',
   'audit',
   'reporting',
+  'payments',
 ];
 
 for (const service of services) {

@@ -37,7 +37,7 @@ export async function startKioskProduct(): Promise<Stack & { stopAppointments():
   return Object.assign(stack, { stopAppointments: () => stack.components.appointments!.stop() });
 }
 
-/** Signs the kiosk account in on /login, which lands on /onboarding (SPEC §6). */
+/** Signs the kiosk account in on /login, which lands on /onboarding (its home). */
 export async function signInAsKiosk(page: Page, gatewayUrl: string): Promise<void> {
   await page.goto(`${gatewayUrl}/login`);
   await page.getByLabel('Correo Electrónico').fill(BOOTSTRAP.kiosk.email);

@@ -20,7 +20,7 @@ export function startProductServing(
  * profile every public page shows) behind the real gateway, which serves the shell like `npm start` does.
  */
 export function startProduct(): Promise<Stack> {
-  return startProductServing(['auth', 'notifications', 'appointments', 'config'], ['shell']);
+  return startProductServing(['auth', 'notifications', 'appointments', 'config', 'payments'], ['shell']);
 }
 
 /** Every service behind the gateway, serving the shell and the federated remotes (back office, kiosk). */
@@ -29,7 +29,7 @@ export function startFullProduct(
   env: Record<string, string> = {},
 ): Promise<Stack> {
   return startProductServing(
-    ['auth', 'notifications', 'appointments', 'config', 'records', 'rooms'],
+    ['auth', 'notifications', 'appointments', 'config', 'records', 'rooms', 'payments'],
     ['shell', ...remotes],
     env,
   );

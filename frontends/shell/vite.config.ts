@@ -17,9 +17,9 @@ const require = createRequire(import.meta.url);
 const routerVersion: string = require('react-router/package.json').version;
 
 /**
- * The shell is the federation host (ARCHITECTURE "Frontends"): it loads `backoffice` under /doctor/*
- * and `kiosk` under /onboarding from /mf/<name>/remoteEntry.js, only when those routes are visited.
- * React, the router, SWR and @crm/web-kit are singletons so that the remotes use the host's
+ * The shell is the federation host (docs/adr/0006-federation-shared-singletons.md): it loads `backoffice`
+ * under /doctor/* and `kiosk` under /onboarding from /mf/<name>/remoteEntry.js, only when those routes are
+ * visited. React, the router, SWR and @crm/web-kit are singletons so that the remotes use the host's
  * instances (one session, one router, one dialog queue per page).
  */
 export default defineConfig(({ command }) => ({

@@ -92,7 +92,9 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
   });
   app.use(healthRoutes({ upstreams, redis, isDraining: () => draining }));
   app.use(compression());
-  app.use(staticFrontends(config.FRONTENDS_DIR));
+  app.use(
+    staticFrontends(config.FRONTENDS_DIR, config.REDSYS_URL ? [new URL(config.REDSYS_URL).origin] : []),
+  );
   app.use(notFoundHandler);
   app.use(createErrorHandler(logger));
 

@@ -15,10 +15,10 @@ export interface PublicRoute {
 }
 
 /**
- * The only routes reachable without a session token (SPEC §7), taken from the route/policy table in
+ * The only routes reachable without a session token, taken from the route/policy table in
  * `@crm/contracts` (`API_ROUTES`, the one source of truth). Everything else needs a valid bearer
  * token at the gateway, and again at the service. Notably `POST /room-calendar` is NOT public even
- * though the old front end sent no token (see ARCHITECTURE "Decisions").
+ * though the old front end sent no token (services/rooms/README.md says why).
  */
 export const PUBLIC_ROUTES: readonly PublicRoute[] = PUBLIC_API_ROUTES;
 

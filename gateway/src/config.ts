@@ -31,6 +31,9 @@ export const gatewayEnvSchema = baseEnvSchema
     CONFIG_SERVICE_URL: url.default('http://127.0.0.1:4005'),
     AUDIT_SERVICE_URL: url.default('http://127.0.0.1:4006'),
     REPORTING_SERVICE_URL: url.default('http://127.0.0.1:4007'),
+    PAYMENTS_SERVICE_URL: url.default('http://127.0.0.1:4008'),
+    /** The card gateway's payment page, the one other place the shell may post a form to (CSP form-action). */
+    REDSYS_URL: url.optional(),
     /** Upper bound for one upstream exchange (connect + answer); past it the client gets 504. */
     PROXY_TIMEOUT_MS: positiveInt(15000),
     /** Keep-alive sockets per upstream; sized well above the 50 concurrent clients we measure with. */
@@ -63,7 +66,7 @@ export const gatewayEnvSchema = baseEnvSchema
     RATE_LIMIT_AUTH_WINDOW_MS: positiveInt(15 * 60_000),
     RATE_LIMIT_AUTH_MAX: positiveInt(20),
     RATE_LIMIT_SIGNIN_FAILURES_MAX: positiveInt(30),
-    /** Doctor and admin sessions end after this many minutes without activity (0: never; issue 18). */
+    /** Doctor and admin sessions end after this many minutes without activity (0: never). */
     STAFF_IDLE_TIMEOUT_MINUTES: z.coerce.number().min(0).default(15),
     /** Namespace of the counters in Redis, for gateways of different deployments sharing one Redis. */
     RATE_LIMIT_REDIS_PREFIX: z.string().min(1).default('rl:gateway:'),

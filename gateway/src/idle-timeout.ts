@@ -18,9 +18,9 @@ const WRITE_EVERY_MS = 60_000;
 const writeEveryMs = (timeoutMs: number) => Math.min(WRITE_EVERY_MS, timeoutMs / 10);
 
 /**
- * Staff sessions end after `timeoutMs` without activity (issue 18). Activity is what the person
- * does, not what the page polls: the front ends send `X-Idle-Ms` (time since the last key press,
- * click or touch), so a list that refreshes itself keeps nobody signed in; a call without the
+ * Staff sessions end after `timeoutMs` without activity (docs/product/rights-and-access-trail.md#sessions).
+ * Activity is what the person does, not what the page polls: the front ends send `X-Idle-Ms` (time since the
+ * last key press, click or touch), so a list that refreshes itself keeps nobody signed in; a call without the
  * header (an API client) counts as activity. The last activity lives in Redis for the token's
  * lifetime, shared by every gateway replica. While Redis is unavailable the check is skipped, as
  * the revocation check is (session-check.ts).

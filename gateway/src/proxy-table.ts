@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { API_ROUTES, type ApiService } from '@crm/contracts';
 
-/** The public API prefix; services mount the SPEC §7 paths without it. */
+/** The public API prefix; services mount the paths of the route table without it. */
 export const API_PREFIX = '/api/v1';
 
 export type UpstreamName = ApiService;

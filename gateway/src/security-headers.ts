@@ -64,10 +64,19 @@ const CSP = STATIC_HEADERS.find(([name]) => name === 'Content-Security-Policy')!
  * The CSP of an HTML document whose own inline scripts (and only those) may run: their SHA-256
  * hashes join `script-src`. Everything else keeps the policy above, which allows no inline script.
  */
-export function contentSecurityPolicyAllowing(scriptHashes: readonly string[]): string {
-  if (scriptHashes.length === 0) return CSP;
-  const allowed = scriptHashes.map((hash) => `'sha256-${hash}'`).join(' ');
-  return CSP.replace(/(^|;)script-src ([^;]*)/, `$1script-src $2 ${allowed}`);
+export function contentSecurityPolicyAllowing(
+  scriptHashes: readonly string[],
+  formTargets: readonly string[] = [],
+): string {
+  let policy = CSP;
+  if (scriptHashes.length > 0) {
+    const allowed = scriptHashes.map((hash) => `'sha256-${hash}'`).join(' ');
+    policy = policy.replace(/(^|;)script-src ([^;]*)/, `$1script-src $2 ${allowed}`);
+  }
+  // The card gateway's payment page: the patient area posts the signed payment form to it.
+  if (formTargets.length > 0)
+    policy = policy.replace(/(^|;)form-action ([^;]*)/, `$1form-action $2 ${formTargets.join(' ')}`);
+  return policy;
 }
 
 /** Two years, subdomains: only ever sent on https, where it cannot lock out a plain-http setup. */

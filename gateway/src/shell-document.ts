@@ -25,7 +25,10 @@ export function inlineScriptHashes(html: string): string[] {
  * Reads index.html (and works out its CSP) once, and again only when the file changes (a new build),
  * so the CSP always names the inline scripts of the document it goes with. Rejects (ENOENT) while the shell is not built.
  */
-export function shellDocumentLoader(file: string): () => Promise<ShellDocument> {
+export function shellDocumentLoader(
+  file: string,
+  formTargets: readonly string[] = [],
+): () => Promise<ShellDocument> {
   let cached: { mtimeMs: number; size: number; document: ShellDocument } | undefined;
   return async () => {
     const { mtimeMs, size } = await stat(file);
@@ -35,7 +38,7 @@ export function shellDocumentLoader(file: string): () => Promise<ShellDocument> 
     const document = {
       body,
       etag: `"${createHash('sha256').update(body).digest('base64url')}"`,
-      contentSecurityPolicy: contentSecurityPolicyAllowing(scriptHashes),
+      contentSecurityPolicy: contentSecurityPolicyAllowing(scriptHashes, formTargets),
     };
     cached = { mtimeMs, size, document };
     return document;

@@ -3,7 +3,9 @@ import type { ServerResponse } from 'node:http';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { shellDocumentLoader } from './shell-document';
 
-/** Federated remotes, served under /mf/<name>/ from frontends/<name>/dist (see ARCHITECTURE "Frontends"). */
+/**
+ * Federated remotes, served under /mf/<name>/ from frontends/<name>/dist (docs/architecture.md#containers).
+ */
 export const FRONTEND_REMOTES = ['backoffice', 'kiosk'] as const;
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -61,8 +63,8 @@ export function wantsSpaFallback(req: Request): boolean {
  * frontends/shell/build/prerender-first-screens.ts) and nothing else inline. Until the shell is built
  * the answer is 503.
  */
-function shellDocument(file: string) {
-  const load = shellDocumentLoader(file);
+function shellDocument(file: string, formTargets: readonly string[]) {
+  const load = shellDocumentLoader(file, formTargets);
   return (_req: Request, res: Response, next: NextFunction) => {
     load().then(
       (document) => {
@@ -88,13 +90,13 @@ function shellDocument(file: string) {
  * routes such as `/faqs`; `/mf/<remote>/` serves a remote with no fallback (a missing chunk must 404,
  * not turn into HTML). Until a frontend is built the gateway answers 404, or 503 for app routes.
  */
-export function staticFrontends(frontendsDir: string): Router {
+export function staticFrontends(frontendsDir: string, formTargets: readonly string[] = []): Router {
   const router = Router();
   for (const remote of FRONTEND_REMOTES) {
     router.use(`/mf/${remote}`, staticDir(path.join(frontendsDir, remote, 'dist')));
   }
   const shellDist = path.join(frontendsDir, 'shell', 'dist');
-  const serveShell = shellDocument(path.join(shellDist, 'index.html'));
+  const serveShell = shellDocument(path.join(shellDist, 'index.html'), formTargets);
   router.get('/index.html', serveShell);
   router.use(staticDir(shellDist));
   router.use((req: Request, res: Response, next) =>

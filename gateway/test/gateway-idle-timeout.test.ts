@@ -3,7 +3,7 @@ import { startGateway, type RunningGateway } from './support/gateway';
 import { startEchoUpstream, type TestServer } from './support/upstreams';
 
 /**
- * Issue 18: doctor and admin sessions end after STAFF_IDLE_TIMEOUT_MINUTES without activity (here
+ * Doctor and admin sessions end after STAFF_IDLE_TIMEOUT_MINUTES without activity (here
  * 1.5 s). Activity is what the person does (`X-Idle-Ms`, sent by the front ends), not a page
  * polling; patients are not timed out.
  */

@@ -38,7 +38,7 @@ describe('the table of events in docs/architecture.md', () => {
     const byName = new Map(collectEvents().map((row) => [row.name, row]));
     expect(byName.get('appointments.appointment.booked.v1')).toMatchObject({
       publishers: ['appointments'],
-      consumers: ['notifications', 'reporting'],
+      consumers: ['notifications', 'payments', 'reporting'],
     });
     expect(byName.get('config.view.updated.v1')?.consumers).toEqual(['gateway', 'records']);
     expect(byName.get('records.record.created.v1')?.consumers).toEqual([

@@ -65,6 +65,7 @@ describe('the Kubernetes manifests in deploy/k8s', () => {
       'config',
       'audit',
       'reporting',
+      'payments',
       'notifications',
     ]) {
       expect(secretsOf(name)).toContain('crm-shared');
@@ -112,6 +113,7 @@ describe('the NetworkPolicies', () => {
     config: 4005,
     audit: 4006,
     reporting: 4007,
+    payments: 4008,
     notifications: 4010,
   };
   /**
@@ -130,6 +132,8 @@ describe('the NetworkPolicies', () => {
     'config→auth',
     'audit→auth',
     'reporting→auth',
+    'payments→auth',
+    'payments→config',
   ];
   const names = Object.keys(PORTS);
 

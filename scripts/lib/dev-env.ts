@@ -79,6 +79,12 @@ export function devEnvDefaults(options: DevEnvOptions = {}): Record<string, stri
     CONFIG_SERVICE_URL: 'http://127.0.0.1:4005',
     AUDIT_SERVICE_URL: 'http://127.0.0.1:4006',
     REPORTING_SERVICE_URL: 'http://127.0.0.1:4007',
+    PAYMENTS_SERVICE_URL: 'http://127.0.0.1:4008',
+    // The local Redsys simulator (npm run infra:up starts it) and the sandbox merchant it accepts.
+    REDSYS_URL: 'http://127.0.0.1:4090',
+    REDSYS_MERCHANT_CODE: '999008881',
+    REDSYS_TERMINAL: '1',
+    REDSYS_SECRET_KEY: 'sq7HjrUOBfKmC576ILgskD5srU870gJ7',
     BOOTSTRAP_ADMIN_EMAIL: 'admin@crm.local',
     BOOTSTRAP_ADMIN_PASSWORD: 'Admin1234!',
     BOOTSTRAP_DOCTOR_EMAIL: 'doctor@crm.local',

@@ -23,6 +23,7 @@ import {
 import { ensureMongo } from './infra/databases';
 import { ensureBrokerUsers } from './infra/broker-users';
 import { ensureMailpit, ensureRabbit, ensureRedis } from './infra/messaging';
+import { ensureRedsysSimulator } from './infra/redsys';
 
 export * from './infra/context';
 
@@ -54,6 +55,7 @@ export function infraEnv(env: NodeJS.ProcessEnv = process.env): Record<string, s
     REDIS_URL: pick('REDIS_URL'),
     SMTP_URL: pick('SMTP_URL'),
     MAILPIT_URL: pick('MAILPIT_URL'),
+    REDSYS_URL: pick('REDSYS_URL'),
     FERRETDB_POSTGRESQL_URL: env.FERRETDB_POSTGRESQL_URL ?? '',
     // `node` forces the Node SMTP catcher (scripts/lib/mail-catcher.ts) instead of Mailpit.
     MAIL_CATCHER: env.MAIL_CATCHER ?? '',
@@ -89,6 +91,7 @@ export async function ensureInfrastructure(options: EnsureOptions = {}): Promise
         ensureRabbit(ctx),
         ensureRedis(ctx),
         ensureMailpit(ctx, tools),
+        ensureRedsysSimulator(ctx),
         tools.catch(() => undefined),
       ]);
       await ensureBrokerUsers(ctx);
@@ -110,7 +113,16 @@ export async function ensureInfrastructure(options: EnsureOptions = {}): Promise
 }
 
 /** Stop order: consumers of a backend before the backend. */
-const STOP_ORDER = ['mailpit', 'mail-catcher', 'ferretdb', 'mongod', 'redis', 'rabbitmq', 'postgres'];
+const STOP_ORDER = [
+  'redsys',
+  'mailpit',
+  'mail-catcher',
+  'ferretdb',
+  'mongod',
+  'redis',
+  'rabbitmq',
+  'postgres',
+];
 
 /**
  * Stops the given run names (default: everything infra-up started and that is still recorded in

@@ -1,5 +1,5 @@
 /**
- * Issue 10, "services are safe as several replicas", against the real infrastructure:
+ * Services are safe as several replicas, against the real infrastructure:
  * TWO appointments processes and TWO e-mail workers (one in-process, one child process) share one
  * broker and one database each. Both appointments replicas start at the same moment on an empty
  * database (parallel index creation), each runs its own outbox relay over the same collection (so an
@@ -97,7 +97,7 @@ async function book(replica: ReplicaProcess, patient: Patient, date: string) {
 
 beforeAll(async () => {
   mailApiUrl = (await infrastructure()).mailApiUrl;
-  // Auth and e-mail worker #1 in-process; the gateway is used for the sign-ups.
+  // Auth and the first e-mail worker in-process; the gateway is used for the sign-ups.
   stack = await startStack({ components: ['auth', 'notifications'], env: { LOG_LEVEL: 'warn' } });
   appointmentsDb = `${stack.env.QUEUE_PREFIX}_appointments`;
   // This 2-core machine runs other test files meanwhile: give the patient lookup in auth more time

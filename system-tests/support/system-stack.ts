@@ -33,6 +33,7 @@ export const SERVICE_NAMES: ApiService[] = [
   'records',
   'audit',
   'reporting',
+  'payments',
 ];
 
 export type RunningService = Required<RunningDeployable>;

@@ -5,7 +5,7 @@ const STYLESHEET_LINK = /<link rel="stylesheet"(?: crossorigin)? href="\/(assets
 /**
  * Puts the entry's stylesheet (~5 KB gzipped) into index.html as a `<style>`: the first screen then
  * paints as soon as the HTML has arrived, without waiting for a render-blocking stylesheet that, on a
- * slow connection, shares the bandwidth with the scripts preloaded beside it (issue 19). index.html
+ * slow connection, shares the bandwidth with the scripts preloaded beside it. index.html
  * is revalidated on every visit (304 when unchanged), so the copy costs nothing on a repeat visit.
  * The CSP allows inline styles (`style-src 'unsafe-inline'`, needed by React's style props anyway).
  */

@@ -35,8 +35,8 @@ function startUpImports(bundle: OutputBundle): string[] {
 /**
  * Vite preloads the entry's static imports, but the shared singletons are started by the federation
  * runtime, whose chunks then import their code (web-kit and its dependencies) one level after another:
- * on a slow mobile connection each level costs a round trip before the page can render (issue 19,
- * "depth of the request chain"). This adds those files to index.html as module preloads, so the
+ * on a slow mobile connection each level costs a round trip before the page can render (the "depth
+ * of the request chain"). This adds those files to index.html as module preloads, so the
  * browser fetches them in parallel with the entry from the start; the later `import()` finds them
  * already loaded (one download each).
  */

@@ -3,7 +3,7 @@
  * can import this module cheaply from `@crm/contracts/src/booking-rules`.
  */
 
-/** SPEC §9: a cancellation made more than the refund window before the start is refunded. */
+/** A cancellation made more than the refund window before the start is refunded. */
 export const isRefundable = (start: Date, cancelledAt: Date, windowHours: number): boolean =>
   start.getTime() - cancelledAt.getTime() > windowHours * 3_600_000;
 

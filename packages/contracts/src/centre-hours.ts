@@ -1,7 +1,7 @@
 /**
- * The centre's clock and opening hours (SPEC §9), the one definition used by the appointments
- * service (which slots can be booked), the front ends (which slots are offered) and the seed of the
- * centre profile (the hours it shows). No dependencies, so a front end can import it cheaply.
+ * The centre's clock and opening hours (docs/product/centre-profile.md#opening-hours), the one definition
+ * used by the appointments service (which slots can be booked), the front ends (which slots are offered) and
+ * the seed of the centre profile (the hours it shows). No dependencies, so a front end can import it cheaply.
  */
 export const CENTRE_TIME_ZONE = 'Atlantic/Canary';
 export const SLOT_MINUTES = 15;

@@ -1,6 +1,6 @@
 /**
- * The one phone rule of the product (SPEC §5), shared by the server's validation and every phone
- * input and display of the front ends (through `@crm/web-kit`'s phone module):
+ * The one phone rule of the product (docs/product/README.md#phone-numbers), shared by the server's validation
+ * and every phone input and display of the front ends (through `@crm/web-kit`'s phone module):
  *
  * - stored and sent as digits only, with the country code: "+34 699 111 222", "0034 699 111 222",
  *   "699 111 222" and "699111222" are all `34699111222`; "+44 7700 900123" is `447700900123`;
@@ -10,7 +10,7 @@
  * - shown as "+34 699 111 222" (other countries: "+CC" and the national digits in groups).
  */
 
-/** Spain's country code, added when exactly nine national digits are given (SPEC §5). */
+/** Spain's country code, added when exactly nine national digits are given. */
 export const DEFAULT_COUNTRY_CODE = '34';
 
 /** Fewest and most digits a phone may have as typed (E.164 allows at most 15 with the country code). */
@@ -136,7 +136,7 @@ export function formatPhone(value: string | null | undefined): string {
 }
 
 /**
- * The text of a phone input after each keystroke or paste (SPEC §5): non-digits are stripped, a
+ * The text of a phone input after each keystroke or paste: non-digits are stripped, a
  * leading "+" or "00" is kept as "+" with the country code after it, nine digits of a Spanish number
  * get "+34", and ten or more digits are shown with their own code. The result read again gives
  * itself ("+34 699 111 222" stays as it is), so typing character by character never adds a second

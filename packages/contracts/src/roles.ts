@@ -1,4 +1,4 @@
-/** Roles exactly as the spec spells them (`rol` on the wire). */
+/** Roles exactly as the wire spells them (`rol` on the wire; docs/product/README.md#wire-names). */
 export const ROLES = ['PACIENT', 'DOCTOR', 'ADMIN', 'SERVICE_ACCOUNT'] as const;
 export type Role = (typeof ROLES)[number];
 

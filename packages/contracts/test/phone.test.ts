@@ -8,7 +8,7 @@ function typeKeyByKey(text: string): string {
   return shown;
 }
 
-describe('the phone rule (SPEC §5, issue 14 §4)', () => {
+describe('the phone rule', () => {
   const spanish = ['+34 699 111 222', '0034 699 111 222', '699 111 222', '699111222'];
 
   it.each(spanish)('stores "%s" as 34699111222 and shows it as "+34 699 111 222"', (typed) => {

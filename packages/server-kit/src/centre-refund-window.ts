@@ -1,6 +1,6 @@
 import type { Logger } from './logger';
 
-/** SPEC §9 and the seeded centre profile: refunded when cancelled more than 24 hours before. */
+/** The seeded centre profile's refund window: refunded when cancelled more than 24 hours before. */
 export const DEFAULT_REFUND_WINDOW_HOURS = 24;
 
 /**

@@ -6,7 +6,7 @@ import { isDuplicateKey } from './duplicate-key';
 /**
  * The generic answers a person may see (an error dialog shows the server's message), in Spanish like
  * the rest of the product. `Unauthorized`, `TokenExpiredError` and `Internal server error` stay as
- * SPEC §4/§8 name them: the front ends compare them.
+ * docs/product/README.md#language names them: the front ends compare them.
  */
 export const HTTP_MESSAGES = {
   forbidden: 'No tiene permiso para realizar esta acción',

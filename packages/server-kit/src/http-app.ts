@@ -10,7 +10,7 @@ import { rejectOperatorInjection } from './validation';
 export interface HttpAppOptions {
   logger: Logger;
   readiness: ReadinessCheck[];
-  /** Mounts the service's routes (under the paths of SPEC §7, without the /api/v1 prefix). */
+  /** Mounts the service's routes (under the paths of the route table, without the /api/v1 prefix). */
   routes: (app: Express) => void;
   bodyLimit?: string;
 }

@@ -55,7 +55,7 @@ function assertStrongRsa(key: KeyObject): void {
 }
 
 /**
- * A signing key from its private key (PEM, PKCS#8 or PKCS#1). Line breaks may be written `\n`, as
+ * A signing key from its private key (PEM, PKCS8 or PKCS1). Line breaks may be written `\n`, as
  * one-line environment files and secret stores often keep them.
  */
 export function signingKeyFromPem(pem: string): SigningKey {

@@ -6,3 +6,4 @@ export * from './messages';
 export * from './tokens';
 export * from './ports';
 export * from './stack';
+export * from './redsys-simulator';

@@ -13,6 +13,7 @@
  * import services. A service's URL is put in the environment of the ones started after it and of
  * the gateway (`<NAME>_SERVICE_URL`, chosen before any starts), as a deployment would.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import mongoose from 'mongoose';
@@ -22,6 +23,7 @@ import { deleteQueues, liftTopicRestrictions, prepareBus, restrictTopics } from 
 import { apiClient, type ApiClient } from './http';
 import { infrastructure, uniqueName, type InfrastructureUrls } from './infrastructure';
 import { MailCatcher } from './mail-catcher';
+import { startRedsysSimulator, type RedsysSimulator } from './redsys-simulator';
 import { freePort } from './ports';
 import { TEST_JWKS, TEST_SIGNING_KEY_PEM } from './tokens';
 
@@ -101,6 +103,8 @@ export interface Harness<N extends string> {
   busUrl(name: BusParticipant): string;
   /** The stack's environment as deployable `name` gets it (its own AMQP_URL): for replicas a test starts. */
   envFor(name: BusParticipant): NodeJS.ProcessEnv;
+  /** The Redsys simulator, started when the stack runs the payments service. */
+  redsys?: RedsysSimulator;
   running: Partial<Record<N, RunningDeployable>>;
   signIn(email: string, password: string): Promise<string>;
   /**
@@ -160,6 +164,19 @@ export async function startHarness<N extends string>(options: HarnessOptions<N>)
   const exchange = env.EVENTS_EXCHANGE!;
   await prepareBus(infra.amqpUrl, { exchange, queuePrefix: id });
   if (options.restrictTopics) await restrictTopics(infra.amqpUrl, exchange);
+  // The payments service talks to the card gateway: a simulator of its own per stack, with a random
+  // key (the service signs with a library, the simulator checks with its own code).
+  let redsys: RedsysSimulator | undefined;
+  if ((options.start as readonly string[]).includes('payments') && !options.env?.REDSYS_URL) {
+    const secretKey = randomBytes(24).toString('base64');
+    redsys = await startRedsysSimulator({ secretKey, merchantCode: '999008881' });
+    Object.assign(env, {
+      REDSYS_URL: redsys.url,
+      REDSYS_SECRET_KEY: secretKey,
+      REDSYS_MERCHANT_CODE: '999008881',
+      REDSYS_TERMINAL: '1',
+    });
+  }
 
   const launch = async (name: N, port = 0): Promise<RunningDeployable> => {
     const spec = options.deployables[name];
@@ -208,6 +225,8 @@ export async function startHarness<N extends string>(options: HarnessOptions<N>)
   );
   await gateway.cacheReady();
   const api = apiClient(`${gateway.url}/api/v1`);
+  // The stack's public address (PUBLIC_URL) is not resolvable: the gateway's notifications go to the gateway.
+  redsys?.routeTo(env.PUBLIC_URL!, gateway.url);
 
   return {
     id,
@@ -219,6 +238,7 @@ export async function startHarness<N extends string>(options: HarnessOptions<N>)
     mail: new MailCatcher(infra.mailApiUrl),
     busUrl,
     envFor,
+    ...(redsys ? { redsys } : {}),
     running,
     async signIn(email, password) {
       const response = await api.post('/auth/signIn', { email, password });
@@ -246,6 +266,7 @@ export async function startHarness<N extends string>(options: HarnessOptions<N>)
       await connection.close();
       await deleteQueues(infra.amqpUrl, queues, [exchange]);
       if (options.restrictTopics) await liftTopicRestrictions(infra.amqpUrl, exchange);
+      await redsys?.close();
     },
   };
 }

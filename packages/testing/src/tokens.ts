@@ -100,7 +100,7 @@ export const hostileTokens = {
     const other = newSigningKey();
     return mintToken(user, 3600, { ...other, kid: TEST_SIGNING_KEY.kid });
   },
-  /** HS256 with the trusted public key as the HMAC secret: PEM (SPKI), PKCS#1 or its JWK's JSON. */
+  /** HS256 with the trusted public key as the HMAC secret: PEM (SPKI), PKCS1 or its JWK's JSON. */
   hs256WithPublicKey(
     user: { id: string; rol: Role },
     form: 'pem' | 'pkcs1' | 'jwk',

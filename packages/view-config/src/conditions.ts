@@ -11,8 +11,8 @@ export function conditionalTargets(field: Pick<ViewField, 'conditionalField'>): 
 }
 
 /**
- * Which fields a form shows for the given values (SPEC §4: "a conditional sub-field appears only
- * when the parent's value equals the configured ifSelected trigger"):
+ * Which fields a form shows for the given values (docs/product/clinical-records.md#conditional-fields: a
+ * conditional sub-field appears only when the parent's value equals the configured ifSelected trigger):
  * - the target of a `conditionalField` is shown only while its parent is shown and the parent's
  *   value equals `ifSelected` (whatever its own `visible` says);
  * - any other field is shown unless `visible: false`.

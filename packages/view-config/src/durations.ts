@@ -1,7 +1,7 @@
 /**
- * Relative durations of date-parsed fields (SPEC §5): "10 años", "6 meses", "2 semanas", "3 días"
- * become an absolute date counted from the appointment's date; on editing, a stored date maps back to
- * the option whose date lies within 15 days of it (SPEC §9 "duration matching tolerance 15 days").
+ * Relative durations of date-parsed fields (docs/product/clinical-records.md#relative-durations): "10 años",
+ * "6 meses", "2 semanas", "3 días" become an absolute date counted from the appointment's date; on editing, a
+ * stored date maps back to the option whose date lies within 15 days of it.
  */
 
 export type DurationUnit = 'years' | 'months' | 'weeks' | 'days';

@@ -1,6 +1,7 @@
 /**
  * Messages users see (Spanish), except the text-length one: the front end recognises that error by
- * the English fragment "0 and 100 characters" (SPEC §5, §8) and shows its own Spanish dialog.
+ * the English fragment "0 and 100 characters" (docs/product/clinical-records.md#text-length) and shows its
+ * own Spanish dialog.
  */
 export const TEXT_MAX_LENGTH = 100;
 export const TEXT_LENGTH_MESSAGE = `Texts must be between 0 and ${TEXT_MAX_LENGTH} characters`;

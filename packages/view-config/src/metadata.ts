@@ -65,7 +65,7 @@ function normalizePicklist(field: ViewField, raw: unknown, anchor: Date): Normal
   const options = field.options ?? [];
   if (field.parseOutput === 'date') {
     // A duration option ("10 años"), or, when a stored record is edited, the date it became:
-    // it stands for the option whose date is within 15 days of it (SPEC §5).
+    // it stands for the option whose date is within 15 days of it.
     let option = findOption(field, raw);
     if (!option) {
       const date = parseIsoDate(raw);
@@ -110,7 +110,7 @@ export function normalizeFieldValue(field: ViewField, raw: unknown, anchorDate: 
   }
 }
 
-/** The value stored for an optional field left empty: 0 for numbers and prices (SPEC §5), else ''. */
+/** The value stored for an optional field left empty: 0 for numbers and prices, else ''. */
 const emptyValue = (field: ViewField): string | number =>
   isNumericField(field) && field.parseOutput !== 'date' ? 0 : '';
 
@@ -139,7 +139,7 @@ function entryOf(field: ViewField, value: string | number, selectedLabel?: strin
  *   optional one is 0), texts 0–100 characters, picklist values one of the options (the option's
  *   label is stored as `selectedLabel`), dates ISO 8601, relative durations in date-parsed fields
  *   counted from `anchorDate`;
- * - NET and GROSS are computed here (SPEC §4); whatever the client sent for them is ignored.
+ * - NET and GROSS are computed here; whatever the client sent for them is ignored.
  */
 export function validateMetadata(
   fields: readonly ViewField[],

@@ -17,7 +17,7 @@ export function parseNumber(value: unknown): ParsedNumber {
   return Number.isFinite(parsed) ? { kind: 'number', value: parsed } : { kind: 'invalid' };
 }
 
-/** SPEC §5: number and price fields coerce to numbers, fallback 0 (what the form shows and sends). */
+/** Number and price fields coerce to numbers, fallback 0 (what the form shows and sends). */
 export function coerceNumber(value: unknown): number {
   const parsed = parseNumber(value);
   return parsed.kind === 'number' ? parsed.value : 0;

@@ -17,16 +17,16 @@ export interface PriceTotals {
   net: number;
   /** The tax amount, in cents. */
   tax: number;
-  /** net + tax, rounded to a whole number (SPEC §4, §9). */
+  /** net + tax, rounded to a whole number. */
   gross: number;
 }
 
 const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
 
 /**
- * SPEC §4: net = sum of BASE − sum of DISCOUNT; if taxType is "Porcentaje", tax = net × TAX / 100,
- * otherwise TAX is a flat amount; gross = net + tax, rounded to a whole number.
- * Example (SPEC §9): 19 + 24.58 + 10 → net 53.58, tax 0, gross 54.
+ * docs/product/clinical-records.md#pricing: net = sum of BASE − sum of DISCOUNT; if taxType is "Porcentaje",
+ * tax = net × TAX / 100, otherwise TAX is a flat amount; gross = net + tax, rounded to a whole number.
+ * Example (docs/product/centre-profile.md#prices): 19 + 24.58 + 10 → net 53.58, tax 0, gross 54.
  */
 export function computeTotals({ base, discount, tax = 0, taxType }: PriceInputs): PriceTotals {
   const net = roundCents(sum(base) - sum(discount));

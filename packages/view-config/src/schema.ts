@@ -15,7 +15,7 @@ import { parseNumber } from './numbers';
 import { findOption, optionValue } from './options';
 
 export const DEFAULT_CURRENCY = 'EUR';
-/** The field whose value says how TAX applies (SPEC §4): "Porcentaje", anything else is a flat amount. */
+/** The field whose value says how TAX applies: "Porcentaje", anything else is a flat amount. */
 export const TAX_TYPE_FIELD = 'taxType';
 export const PERCENTAGE_TAX_TYPE = 'Porcentaje';
 export const MAX_FIELDS = 100;
@@ -43,7 +43,10 @@ const optionSchema = z.union(
   },
 );
 
-/** One field, shape only (SPEC §3). Unknown keys are refused so typos do not pass silently. */
+/**
+ * One field, shape only (docs/product/clinical-records.md#view-configuration). Unknown keys are refused so
+ * typos do not pass silently.
+ */
 export const viewFieldSchema = z.strictObject({
   name: fieldName,
   label: shortText('la etiqueta'),

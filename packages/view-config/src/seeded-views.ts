@@ -41,16 +41,16 @@ const validityName = (years: string) => (years === '1' ? '1 año' : `${years} a�
 
 /**
  * The form of the view `doctor/appointments/:id`: the clinical record of a check-up for an official
- * Spanish medical certificate (SPEC §1, §9), with its default prices taken from the centre profile.
- * The config service seeds it (version 1) at start-up only when the view has no configuration; an
- * admin replaces it with `PUT /config/view`.
+ * Spanish medical certificate (docs/product/clinical-records.md#seeded-form), with its default prices taken
+ * from the centre profile. The config service seeds it (version 1) at start-up only when the view has no
+ * configuration; an admin replaces it with `PUT /config/view`.
  *
- * Prices (SPEC §9): the check-up (19 €); for a driving licence only, the DGT management fee (10 €)
- * plus the DGT official fee by validity (10/4/3/2/1 years: 24.58/19.67/14.75/9.83/4.92 €; over 70
- * exempt); an extra report (10 €). The two DGT fields are conditional on the certificate type
+ * Prices (docs/product/centre-profile.md#prices): the check-up (19 €); for a driving licence only, the DGT
+ * management fee (10 €) plus the DGT official fee by validity (10/4/3/2/1 years: 24.58/19.67/14.75/9.83/4.92
+ * €; over 70 exempt); an extra report (10 €). The two DGT fields are conditional on the certificate type
  * (`conditionalField.field` lists them with the licence group): for a weapons or studies check-up
  * they are not shown, not stored and count 0. A 10-year driving renewal is 19 + 24.58 + 10 =
- * 53.58 € (NET); GROSS = net + tax rounded to a whole number (SPEC §4) is 54 € with no tax (medical
+ * 53.58 € (NET); GROSS = net + tax rounded to a whole number is 54 € with no tax (medical
  * services are VAT-exempt in Spain).
  *
  * Lives here (not in the config service) so that the service's seed and the form builder's tests use

@@ -24,7 +24,7 @@ const fields: ViewField[] = viewFieldsSchema.parse([
 const shown = (values: Record<string, unknown>) =>
   [...shownFieldNames(fields, (name) => values[name])].sort();
 
-describe('which fields a form shows (SPEC §4 conditional sub-fields)', () => {
+describe('which fields a form shows (conditional sub-fields)', () => {
   it('shows a conditional target only while its parent equals ifSelected, whatever its own visible says', () => {
     expect(shown({ a: 'y' })).toEqual(['a', 'plain']);
     expect(shown({ a: 'x' })).toEqual(['a', 'b', 'plain']);

@@ -94,7 +94,7 @@ describe('record metadata: what is stored', () => {
   });
 });
 
-describe('record metadata: prices are computed by the server (SPEC §4)', () => {
+describe('record metadata: prices are computed by the server', () => {
   it('computes the 10-year driving renewal: 19 + 24.58 + 10 = 53.58 net, gross 54', () => {
     const result = validate({
       certificateType: 'Permiso de conducir',
@@ -256,7 +256,7 @@ describe('record metadata: validation rules', () => {
   });
 });
 
-describe('record metadata: conditional fields (SPEC §4)', () => {
+describe('record metadata: conditional fields', () => {
   it('requires the restrictions only when the result is "Apto con restricciones"', () => {
     expect(issues(validate({ result: 'Apto con restricciones' }))).toEqual([
       { field: 'metadata.restrictions', message: 'El campo «Restricciones» es obligatorio' },
@@ -289,7 +289,7 @@ describe('record metadata: conditional fields (SPEC §4)', () => {
   });
 });
 
-describe('record metadata: dates and relative durations (SPEC §5)', () => {
+describe('record metadata: dates and relative durations', () => {
   it('turns a validity option into the date counted from the appointment, keeping the option as selectedLabel', () => {
     expect(stored(validate({ validity: '10 años' })).validity).toEqual({
       name: 'validity',

@@ -10,7 +10,7 @@ import {
   roundCents,
 } from '../src';
 
-describe('numbers (SPEC §5: number and price fields coerce to numbers, fallback 0)', () => {
+describe('numbers (number and price fields coerce to numbers, fallback 0)', () => {
   it.each([
     [19, 19],
     ['19', 19],
@@ -45,7 +45,7 @@ describe('numbers (SPEC §5: number and price fields coerce to numbers, fallback
   });
 });
 
-describe('relative durations (SPEC §5)', () => {
+describe('relative durations', () => {
   it.each([
     ['10 años', { amount: 10, unit: 'years' }],
     ['1 año', { amount: 1, unit: 'years' }],

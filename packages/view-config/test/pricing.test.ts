@@ -1,8 +1,8 @@
 import type { ViewField } from '@crm/contracts';
 import { computeTotals, computeViewTotals } from '../src';
 
-describe('prices (SPEC §4)', () => {
-  it('reproduces the 10-year driving renewal of SPEC §9: 19 + 24.58 + 10 = 53.58 net, 54 gross', () => {
+describe('prices', () => {
+  it('reproduces the 10-year driving renewal: 19 + 24.58 + 10 = 53.58 net, 54 gross', () => {
     expect(computeTotals({ base: [19, 24.58, 10], discount: [] })).toEqual({ net: 53.58, tax: 0, gross: 54 });
   });
 

@@ -28,7 +28,7 @@ const CHECK_UP = {
   result: 'Apto',
   validity: '5 años',
 };
-/** A fit driver renewing a group 1 licence for 10 years (SPEC §9). */
+/** A fit driver renewing a group 1 licence for 10 years. */
 const DRIVING_RENEWAL = {
   ...CHECK_UP,
   certificateType: 'Permiso de conducir',
@@ -44,7 +44,7 @@ function stored(result: MetadataValidation) {
 const price = (values: Record<string, unknown>, fields = seeded) =>
   stored(validateMetadata(fields, submitted(values), { anchorDate: APPOINTMENT }));
 
-describe(`prices of the seeded form of ${RECORDS_VIEW} (SPEC §4, §9)`, () => {
+describe(`prices of the seeded form of ${RECORDS_VIEW}`, () => {
   it('prices a 10-year driving renewal at NET 53.58 and GROSS 54: check-up + DGT fee + DGT management', () => {
     const { metadata, totals } = price(DRIVING_RENEWAL);
     expect(totals).toEqual({ net: 53.58, tax: 0, gross: 54 });

@@ -27,7 +27,8 @@ export function remoteFederationOptions(name: string, appModule: string) {
     name,
     filename: 'remoteEntry.js',
     exposes: { './App': appModule },
-    // 'loaded-first' everywhere, or "/" downloads the remotes' entries (ARCHITECTURE "Frontends").
+    // 'loaded-first' everywhere, or "/" downloads the remotes' entries
+    // (docs/adr/0006-federation-shared-singletons.md).
     shareStrategy: 'loaded-first' as const,
     shared: SHARED_SINGLETONS,
     dts: false,

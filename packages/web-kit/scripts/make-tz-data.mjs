@@ -1,7 +1,7 @@
 /**
  * Writes src/time/tz-atlantic-canary.json: the moment-timezone data of the one zone the apps use
- * (Atlantic/Canary, SPEC §9), packed and cut to 2020-2045, so the bundle carries a few hundred bytes
- * instead of every zone. Run again when moment-timezone's data changes:
+ * (Atlantic/Canary, the centre's clock), packed and cut to 2020-2045, so the bundle carries a few hundred
+ * bytes instead of every zone. Run again when moment-timezone's data changes:
  *   node packages/web-kit/scripts/make-tz-data.mjs
  */
 import fs from 'node:fs';

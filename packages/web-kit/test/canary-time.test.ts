@@ -12,7 +12,7 @@ import {
 
 const BEFORE = Date.parse('2026-01-01T00:00:00Z');
 
-describe('room slots (SPEC §9: hourly from the day + 8 h over 10 h, Atlantic/Canary)', () => {
+describe('room slots (hourly from the day + 8 h over 10 h, Atlantic/Canary)', () => {
   it('uses the rooms service numbers', () => {
     expect(ROOM_FIRST_HOUR).toBe(ROOM_SLOT_RULES.firstHour);
     expect(ROOM_HOURS_PER_DAY).toBe(ROOM_SLOT_RULES.hoursPerDay);
@@ -54,7 +54,7 @@ describe('room slots (SPEC §9: hourly from the day + 8 h over 10 h, Atlantic/Ca
   });
 });
 
-describe('appointment slots (SPEC §9: 09-13 and 17-20 every 15 minutes)', () => {
+describe('appointment slots (09-13 and 17-20 every 15 minutes)', () => {
   it('offers 28 slots on a free weekday, none on weekends, booked ones removed', () => {
     expect(freeSlots('2026-02-10', [], BEFORE)).toHaveLength(16 + 12);
     expect(freeSlots('2026-02-14', [], BEFORE)).toEqual([]);

@@ -3,7 +3,7 @@ import { toFormErrors } from '../src/api/form-errors';
 
 const fields = ['name', 'email', 'password'] as const;
 
-describe('server errors on a form (SPEC §5, §8)', () => {
+describe('server errors on a form', () => {
   it('puts an error with a known field under that field', () => {
     const error = new ApiError(401, 'Correo electrónico o contraseña incorrectos', [
       { field: 'password', message: 'Correo electrónico o contraseña incorrectos' },

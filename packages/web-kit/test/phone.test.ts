@@ -4,7 +4,7 @@ import { displayPhone, formatPhoneInput, phoneDigits } from '../src/phone/phone'
 const typeKeyByKey = (text: string) =>
   [...text].reduce((shown, character) => formatPhoneInput(shown + character), '');
 
-describe('phone inputs (SPEC §5) — the contracts rule, as the front ends use it', () => {
+describe('phone inputs — the contracts rule, as the front ends use it', () => {
   it('keeps fewer than nine typed digits, grouped', () => {
     expect(formatPhoneInput('6123')).toBe('612 3');
   });

@@ -33,7 +33,7 @@ export const appointmentsEnvSchema = serviceEnvSchema.extend({
    */
   WALK_IN_HOURS: z.enum(['opening', 'any']).default('opening'),
   UNCONFIRMED_RELEASE_INTERVAL_MS: z.coerce.number().int().positive().default(60_000),
-  /** How long a freed slot offered to the waiting list is held for its patient (issue 17)… */
+  /** How long a freed slot offered to the waiting list is held for its patient… */
   WAITLIST_OFFER_MINUTES: z.coerce.number().positive().default(15),
   /** …and how often expired offers are passed on to the next in line. */
   WAITLIST_SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(30_000),

@@ -7,7 +7,7 @@ import { appointmentsTestStack, type StaffTokens, type TestPatient } from './sup
 import { slotAllocator } from './support/slots';
 
 /**
- * Issue 17, "Cancellation policy": a cancellation is stored with whether it is refunded — made more
+ * The cancellation policy: a cancellation is stored with whether it is refunded — made more
  * than the centre profile's refund window (24 h by default) before the start — answered, and kept.
  */
 let stack: Stack;

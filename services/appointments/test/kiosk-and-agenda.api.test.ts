@@ -6,7 +6,7 @@ import { appointmentsTestStack, type StaffTokens, type TestPatient } from './sup
 import { slotAllocator } from './support/slots';
 
 /**
- * Issue 16, the kiosk and the agenda: what the kiosk's booking answers when the patient already has
+ * The kiosk and the agenda: what the kiosk's booking answers when the patient already has
  * an appointment, "be seen now" (the swap of a later appointment for a walk-in, double presses
  * included), and the day's agenda.
  */

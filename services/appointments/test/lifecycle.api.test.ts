@@ -6,10 +6,10 @@ import { appointmentsTestStack, type StaffTokens, type TestPatient } from './sup
 import { slotAllocator } from './support/slots';
 
 /**
- * Issue 16, the lifecycle through the gateway: check-in, attended, no-show, cancel and delete, every
- * transition allowed and refused, and the races that must let exactly one through. Appointments
- * "now" are kiosk walk-ins (now + 60 s by default, or a minute ago); appointments "past their
- * window" are written through the repository (tests/support/fixtures.ts).
+ * The lifecycle through the gateway (docs/product/booking.md#appointment-lifecycle): check-in, attended,
+ * no-show, cancel and delete, every transition allowed and refused, and the races that must let exactly one
+ * through. Appointments "now" are kiosk walk-ins (now + 60 s by default, or a minute ago); appointments "past
+ * their window" are written through the repository (tests/support/fixtures.ts).
  */
 
 let stack: Stack;

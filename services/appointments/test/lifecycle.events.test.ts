@@ -27,7 +27,7 @@ import {
 import { slotAllocator } from './support/slots';
 
 /**
- * Issue 16, what happens without a call: a clinical record saved (records.record.created.v1 on the
+ * The lifecycle, what happens without a call: a clinical record saved (records.record.created.v1 on the
  * exchange) marks its appointment attended; the no-show sweep, run by two replicas at once, moves
  * each due appointment once with one event; housekeeping finishes a kiosk swap a crash cut short;
  * an appointment ended before the relay published its booked event still announces both, in order.

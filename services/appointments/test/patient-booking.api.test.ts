@@ -202,7 +202,7 @@ describe('a patient books for themself (POST /dates)', () => {
     expect(second.body).toEqual({
       message: 'Ya tienes una cita reservada',
       errors: [{ message: 'Ya tienes una cita reservada', field: 'date' }],
-      // Which one (issue 16: the kiosk tells "check in" from "another day" with it).
+      // Which one (the kiosk tells "check in" from "another day" with it).
       appointment: {
         id: first.body.id,
         date: first.body.date,

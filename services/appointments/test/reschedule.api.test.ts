@@ -6,8 +6,8 @@ import { slotAllocator } from './support/slots';
 import { MongoSlotHolds } from '../src/data/slot-hold.repository';
 
 /**
- * Issue 17, "Reschedule": one step, never two active appointments, never the old one lost when the
- * target slot is taken; the freed slot is free at once; same slot rules as booking.
+ * Reschedule (docs/product/patient-area.md#rescheduling): one step, never two active appointments, never the
+ * old one lost when the target slot is taken; the freed slot is free at once; same slot rules as booking.
  */
 let stack: Stack;
 let staff: StaffTokens;

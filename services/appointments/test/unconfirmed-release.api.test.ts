@@ -6,7 +6,7 @@ import { bookedAt, minutesFromNow } from './support/fixtures';
 import { appointmentsStackReady, createPatients, staffTokens } from './support/people';
 
 /**
- * Issue 17: a patient's own web booking is released, with an e-mail, when their account is still
+ * A patient's own web booking is released, with an e-mail, when their account is still
  * unconfirmed 24 hours after booking or 2 hours before the slot, whichever comes first. Never for a
  * confirmed account or a staff booking; once, with two replicas sweeping.
  */

@@ -6,9 +6,9 @@ import { appointmentsTestStack, type StaffTokens, type TestPatient } from './sup
 import { nextLocalDay, slotAllocator } from './support/slots';
 
 /**
- * Issue 17, "Waiting list": one entry per patient and day; a freed slot of the day is held for the
- * first in line and offered by e-mail; the link books it (or moves the patient's appointment
- * there); unclaimed, it goes to the next; a held slot is never offered or booked by anyone else.
+ * The waiting list (docs/product/patient-area.md#waiting-list): one entry per patient and day; a freed slot
+ * of the day is held for the first in line and offered by e-mail; the link books it (or moves the patient's
+ * appointment there); unclaimed, it goes to the next; a held slot is never offered or booked by anyone else.
  */
 const dayOf = (instant: string) => moment.tz(instant, CENTRE_TIME_ZONE).format('YYYY-MM-DD');
 let stack: Stack;

@@ -1,5 +1,5 @@
 /**
- * The access trail loses nothing when the broker or the audit service is away (issue 18): a
+ * The access trail loses nothing when the broker or the audit service is away: a
  * producer keeps recording — each entry is one local insert into its own `audit_outbox` — and once
  * RabbitMQ (stopped with `rabbitmqctl stop_app`) or the audit service (stopped like a deployment
  * stops it) is back, every entry is in the trail exactly once. Fault tests stop shared

@@ -13,7 +13,7 @@ import {
 import { slotAllocator } from '../../records/test/factories/slots';
 
 /**
- * The producers of the trail (issue 18): real calls to appointments, records and config through the
+ * The producers of the trail: real calls to appointments, records and config through the
  * gateway, recorded by each service through the runtime's trail (its own audit_outbox and relay),
  * and read back from the audit service — who, what, about whom; never the record's content.
  */
@@ -159,6 +159,24 @@ describe('staff accesses recorded by their services', () => {
     expect(list).toMatchObject({ actorRol: 'ADMIN', resource: 'user', patientId: patient.id });
     await entryAbout({ action: 'user.read', actorId: staff.DOCTOR.id });
     await entryAbout({ action: 'user.update', actorId: staff.SERVICE_ACCOUNT.id });
+  });
+
+  it("a refused booking that names the patient's other appointment is recorded as a read of it", async () => {
+    const holder = await registerPatient(stack, staff.DOCTOR.token, 'Paciente Con Otra Cita');
+    const held = await bookFor(stack, staff.DOCTOR.token, holder, slots.next());
+    const refused = await stack.api.post(
+      '/dates/admin',
+      { date: slots.next(), pacientId: holder.id },
+      staff.ADMIN.token,
+    );
+    expect(refused.status).toBe(409);
+    expect(refused.body.appointment).toMatchObject({ id: held.id, date: held.date });
+    const entries = await eventually(async () => {
+      const page = await trailOf(`patientId=${holder.id}&actorId=${staff.ADMIN.id}`);
+      return page.body.entries.length > 0 ? page.body.entries : undefined;
+    });
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ action: 'appointment.read', resourceId: held.id, actorRol: 'ADMIN' });
   });
 
   it('sign-ins, failed and successful, and sign-outs: by the account (or anonymous), about no patient', async () => {

@@ -38,7 +38,7 @@ export const authEnvSchema = serviceEnvSchema.extend({
   /** Validity of the link a new doctor or admin gets: shorter, since it opens a staff account. */
   STAFF_INVITATION_TTL_HOURS: z.coerce.number().positive().default(48),
   /**
-   * Roles that must set up the second factor at their next sign-in, comma separated (issue 18).
+   * Roles that must set up the second factor at their next sign-in, comma separated.
    * Default: `DOCTOR,ADMIN` in production, none elsewhere (`mfaRequiredRoles`).
    */
   MFA_REQUIRED_ROLES: z

@@ -1,7 +1,8 @@
 /**
- * Issue 17, "Accounts without lock-outs": unconfirmed patients sign in, the confirmation e-mail can
- * be asked for again, and patients registered by staff or at the kiosk without a password are
- * invited by e-mail to set one. Real infrastructure: MongoDB, RabbitMQ, Redis and Mailpit.
+ * Accounts without lock-outs (docs/product/patient-area.md#unconfirmed-accounts): unconfirmed patients sign
+ * in, the confirmation e-mail can be asked for again, and patients registered by staff or at the kiosk
+ * without a password are invited by e-mail to set one. Real infrastructure: MongoDB, RabbitMQ, Redis and
+ * Mailpit.
  */
 import { upcomingSlots } from '../../appointments/src/domain/slot-rules';
 import { BOOTSTRAP, startStack, uniqueEmail, type Stack } from '../../../test-support/stack';

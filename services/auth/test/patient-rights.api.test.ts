@@ -1,8 +1,9 @@
 /**
- * Issue 18, "The patient's rights": a copy of my data (JSON and PDF) with my profile, appointments
- * and clinical records; the erasure of my account (password asked): contact data gone at once,
- * sign-in and sessions refused, the booked appointment cancelled, the rest pseudonymised; clinical
- * records kept under a pseudonym and deleted by the retention sweep. Real infrastructure.
+ * The patient's rights (docs/product/rights-and-access-trail.md#patient-rights): a copy of my data (JSON and
+ * PDF) with my profile, appointments and clinical records; the erasure of my account (password asked):
+ * contact data gone at once, sign-in and sessions refused, the booked appointment cancelled, the rest
+ * pseudonymised; clinical records kept under a pseudonym and deleted by the retention sweep. Real
+ * infrastructure.
  */
 import { eventually } from '@crm/testing';
 import { startStack, type Stack } from '../../../test-support/stack';

@@ -1,8 +1,8 @@
 /**
- * Issue 14 §4–§5 through the real gateway: every way of typing a Spanish phone stores the same
- * digits, a foreign number keeps its code, a bad one is refused on the `phone` field in Spanish,
- * and the messages a person reads (e-mail format, unconfirmed account, taken e-mail, per-account
- * limits) are Spanish and placed by `field`.
+ * Phones and messages (docs/product/README.md#phone-numbers) through the real gateway: every way of typing a
+ * Spanish phone stores the same digits, a foreign number keeps its code, a bad one is refused on the `phone`
+ * field in Spanish, and the messages a person reads (e-mail format, unconfirmed account, taken e-mail,
+ * per-account limits) are Spanish and placed by `field`.
  */
 import { BOOTSTRAP, startStack, uniqueEmail, type Stack } from '../../../test-support/stack';
 

@@ -1,5 +1,5 @@
 /**
- * Issue 18, "Staff accounts and the second factor": an admin invites, lists, disables and enables
+ * Staff accounts and the second factor: an admin invites, lists, disables and enables
  * doctors and admins; TOTP (RFC 6238) with single-use recovery codes, mandatory enrolment for the
  * roles in MFA_REQUIRED_ROLES at their next sign-in, and wrong, expired or replayed codes refused.
  * Real MongoDB, RabbitMQ, Redis and Mailpit.

@@ -28,7 +28,7 @@ const drivingRenewal = (extra: Record<string, unknown> = {}) =>
   );
 
 describe(`the seeded configuration of ${RECORDS_VIEW}`, () => {
-  it('is a valid configuration with every certificate type of SPEC §1', () => {
+  it('is a valid configuration with every certificate type of the centre', () => {
     expect(fields.map((field) => field.name)).toEqual([
       'certificateType',
       'licenceGroup',
@@ -54,7 +54,7 @@ describe(`the seeded configuration of ${RECORDS_VIEW}`, () => {
     expect(fields[0]!.options).toHaveLength(8);
   });
 
-  it('offers the DGT fees of SPEC §9 by validity, and 0 for the exempt', () => {
+  it('offers the official DGT fees by validity, and 0 for the exempt', () => {
     const dgt = fields.find((field) => field.name === 'dgtFee')!;
     expect(dgt.options!.map((option) => (typeof option === 'string' ? option : option.value))).toEqual([
       '24.58',

@@ -66,7 +66,7 @@ export function createNotificationsService(config: NotificationsConfig, logger: 
     reminderSchedule,
     reminderMail,
   ] = NOTIFICATIONS_QUEUE_PURPOSES;
-  // Reminders (issue 17): due times in the database, claimed once, sent through the mail queue.
+  // Reminders: due times in the database, claimed once, sent through the mail queue.
   const reminders = reminderStore(runtime.connection);
   runtime.outbox([reminders.sends]);
   runtime.consume({

@@ -15,7 +15,7 @@ import {
 import { slotAllocator } from '../../appointments/test/support/slots';
 
 /**
- * Issue 17, "Reminders": due times in the database, one e-mail per appointment also with two
+ * Reminders: due times in the database, one e-mail per appointment also with two
  * workers polling, none for a cancelled appointment. The margin before the refund deadline is set
  * so that the first slot's reminder falls due a few seconds into the test. Then the plan (before
  * the refund window closes, or a few hours before the start, or none) with an injected clock, and

@@ -101,7 +101,7 @@ describe('POST /records', () => {
     expect(stored).toMatchObject({ status: 200, body: response.body });
   });
 
-  it('prices a 10-year driving renewal at 53.58 EUR net and 54 EUR gross (SPEC §9, §4)', async () => {
+  it('prices a 10-year driving renewal at 53.58 EUR net and 54 EUR gross', async () => {
     const { record } = await recordFor();
     expect(record.metadata.checkupFee).toMatchObject({ value: 19, priceType: 'BASE', currency: 'EUR' });
     expect(record.metadata.dgtFee).toMatchObject({

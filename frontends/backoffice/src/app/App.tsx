@@ -11,7 +11,7 @@ import {
   RecordListPage,
 } from '@/features/clinical-records';
 
-// Each screen is its own chunk, loaded when its route is visited (SPEC §2 "Loading..." placeholder).
+// Each screen is its own chunk, loaded when its route is visited (docs/product/README.md#loading).
 const AppointmentListPage = lazy(() => import('@/features/appointments/components/AppointmentListPage'));
 const ScheduleAppointmentPage = lazy(() => import('@/features/schedule/components/ScheduleAppointmentPage'));
 const AppointmentHistoryPage = lazy(() => import('@/features/history/components/AppointmentHistoryPage'));
@@ -30,7 +30,7 @@ const CentreProfilePage = lazy(() => import('@/features/centre-profile/component
 
 /**
  * The exposed `./App`: rendered by the shell inside `<Route path="/doctor/*">` behind the DOCTOR/ADMIN
- * guard, so these are descendant routes relative to /doctor (SPEC §2 route table).
+ * guard, so these are descendant routes relative to /doctor (docs/product/back-office.md#sidebar).
  */
 export default function App() {
   return (

@@ -2,7 +2,10 @@ import { useState, type ReactNode } from 'react';
 import { NavLink } from 'react-router-dom';
 import { useSession } from '@crm/web-kit';
 
-/** SPEC §2 "Doctor/admin sidebar", in order. Paths are absolute: the shell mounts us under /doctor/*. */
+/**
+ * The sidebar, in order (docs/product/back-office.md#sidebar). Paths are absolute: the shell mounts us under
+ * /doctor/*.
+ */
 export const SIDEBAR_LINKS = [
   { to: '/doctor/appointments', label: 'Citas', end: true },
   { to: '/doctor/agenda', label: 'Agenda de hoy', end: true },

@@ -36,7 +36,7 @@ export interface DataTableProps<T> {
   loading?: boolean;
   loadingText?: string;
   initialSorting?: SortingState;
-  /** localStorage key that keeps the "Columnas" choice across reloads (SPEC §9). */
+  /** localStorage key that keeps the "Columnas" choice across reloads (one key per list). */
   columnVisibilityKey?: string;
   /** Server pagination; without it the table paginates `data` itself. */
   server?: ServerPagination;

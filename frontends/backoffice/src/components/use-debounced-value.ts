@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 
-/** SPEC §9 "Filter debounce 500 ms". */
+/** Search boxes wait 500 ms after the last key (docs/product/back-office.md#tables). */
 export const SEARCH_DEBOUNCE_MS = 500;
 
-/** `value`, but only once it has stopped changing for `delay` ms (search boxes, SPEC §2). */
+/** `value`, but only once it has stopped changing for `delay` ms (search boxes). */
 export function useDebouncedValue<T>(value: T, delay: number = SEARCH_DEBOUNCE_MS): T {
   const [debounced, setDebounced] = useState(value);
   useEffect(() => {

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-/** SPEC §2/§9: "window wider than 768". */
+/** Lists show more rows when the window is wider than this (docs/product/back-office.md#tables). */
 export const WIDE_WINDOW_PX = 768;
 
 function subscribe(onChange: () => void) {
@@ -15,7 +15,7 @@ export function useIsWideWindow(): boolean {
   return useSyncExternalStore(subscribe, isWide, () => true);
 }
 
-/** A list's page size: `wide` when the window is wider than 768 px, else `narrow` (SPEC §9). */
+/** A list's page size: `wide` when the window is wider than 768 px, else `narrow`. */
 export function usePageSize(wide: number, narrow: number): number {
   return useIsWideWindow() ? wide : narrow;
 }

@@ -17,8 +17,8 @@ function read(key: string | undefined): VisibilityState {
 }
 
 /**
- * Column visibility, kept in `localStorage[key]` when a key is given (SPEC §9: "one column-visibility
- * key per list"), so a hidden column stays hidden after a reload.
+ * Column visibility, kept in `localStorage[key]` when a key is given (one key per list,
+ * docs/product/back-office.md#tables), so a hidden column stays hidden after a reload.
  */
 export function usePersistedVisibility(key?: string) {
   const [visibility, setVisibilityState] = useState<VisibilityState>(() => read(key));

@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 
 /**
  * The kiosk's whole screen (service-account layout, no header): the centre's logo and one card. While
- * `busy`, an overlay with a spinner and "Cargando..." covers the card (SPEC §2) and takes its touches.
+ * `busy`, an overlay with a spinner and "Cargando..." covers the card (docs/product/kiosk.md#busy-overlay)
+ * and takes its touches.
  */
 export function KioskCard({ busy, children }: { busy: boolean; children: ReactNode }) {
   return (

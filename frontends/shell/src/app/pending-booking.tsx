@@ -5,7 +5,8 @@ import { pendingDate } from '@/lib/pending-date';
 import { BOOKED_DATES_PATH, CURRENT_DATE_PATH } from '@/lib/cache-keys';
 
 /**
- * A date picked before signing in is booked as soon as a patient is signed in (SPEC §4). Staff and
+ * A date picked before signing in is booked as soon as a patient is signed in
+ * (docs/product/booking.md#pending-booking). Staff and
  * the kiosk account drop it. The booking code and the time library load only when needed.
  */
 export function PendingBooking() {

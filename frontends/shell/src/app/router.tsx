@@ -13,9 +13,9 @@ import { RemoteApp } from './remotes';
 type PageModule = { default: ComponentType };
 
 /**
- * A lazy page with the full-screen "Loading..." placeholder (SPEC §2), and its `preload` in the
- * route's handle. Once its code is loaded, the page renders without suspending: React.lazy takes the
- * module from a thenable that answers at once, so a page preloaded before the first render (see
+ * A lazy page with the full-screen "Loading..." placeholder (docs/product/README.md#loading), and its
+ * `preload` in the route's handle. Once its code is loaded, the page renders without suspending: React.lazy
+ * takes the module from a thenable that answers at once, so a page preloaded before the first render (see
  * `preloadPage`) never shows the placeholder.
  */
 function page(load: () => Promise<PageModule>): Pick<RouteObject, 'element' | 'handle'> {

@@ -6,7 +6,10 @@ declare global {
   }
 }
 
-/** Phone click: a conversion (value 1, EUR) for the advertising tag, only when one is on the page (SPEC §1). */
+/**
+ * Phone click: a conversion (value 1, EUR) for the advertising tag, only when one is on the page
+ * (docs/product/booking.md#analytics).
+ */
 export function trackPhoneConversion(): void {
   if (typeof window.gtag === 'function') {
     window.gtag('event', 'conversion', { value: 1, currency: 'EUR' });

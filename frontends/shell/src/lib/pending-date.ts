@@ -1,6 +1,7 @@
 /**
- * The slot a visitor picked before signing in (SPEC §4): kept in sessionStorage so the booking can
- * be made automatically once a patient has signed in or signed up in this tab.
+ * The slot a visitor picked before signing in (docs/product/booking.md#pending-booking): kept in
+ * sessionStorage so the booking can be made automatically once a patient has signed in or signed up in this
+ * tab.
  */
 const KEY = 'pendingDate';
 

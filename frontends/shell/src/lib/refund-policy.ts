@@ -1,11 +1,16 @@
 import { formatHours } from '@crm/web-kit';
 import { isRefundable } from '@crm/contracts/src/booking-rules';
 
-/** SPEC §9 and the seeded profile: refunded when cancelled more than 24 hours before the start. */
+/**
+ * The seeded profile's refund window (docs/product/centre-profile.md#refund-window): refunded when cancelled
+ * more than 24 hours before the start.
+ */
 export const DEFAULT_REFUND_WINDOW_HOURS = 24;
 
 /** The patient's appointment as `GET /dates/currentDate` answers it. */
 export interface CurrentAppointment {
+  /** Absent when there is none (and from servers older than the payments). */
+  id?: string;
   date: string | null;
   /** `checkedIn` once the patient's arrival is registered: no move, no cancel from here. */
   status?: 'booked' | 'checkedIn';

@@ -1,8 +1,8 @@
-/** In-page scroll and menu animations last 500 ms (SPEC §9). */
+/** In-page scroll and menu animations last 500 ms (docs/product/booking.md#header-and-menus). */
 export const ANIMATION_MS = 500;
-/** The header becomes sticky past this scroll offset (SPEC §2). */
+/** The header becomes sticky past this scroll offset. */
 export const STICKY_OFFSET = 116;
-/** Scroll-spy throttle (SPEC §9). */
+/** Scroll-spy throttle. */
 export const SCROLL_SPY_THROTTLE_MS = 66;
 
 const reducedMotion = (): boolean =>

@@ -180,7 +180,10 @@ export interface AppointmentView {
   rescheduledTo?: string;
   /** The appointment a reschedule moved here. */
   rescheduledFrom?: { id: string; date: string };
-  /** A cancellation more than the refund window before the start (SPEC §9). */
+  /**
+   * A cancellation more than the refund window before the start
+   * (docs/product/centre-profile.md#refund-window).
+   */
   refundable?: boolean;
   /** A patient's move inside the refund window made it: cancelling it is not refunded. */
   refundForfeited?: true;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { CentreClosures } from '../centre-calendar';
 import { minutesToClock, OPENING_SESSIONS, OPENING_WEEKDAYS } from '../centre-hours';
 import { normalizePhone } from '../phone';
+import { centrePaymentsSchema } from './payments';
 
 /**
  * The centre profile: what the centre says about itself (brand, address, phone, hours, prices).
@@ -94,7 +95,10 @@ export const centreClosuresPutBody = z
   )
   .pipe(centreClosuresBody);
 
-/** Official DGT fee by validity of the renewed driving licence, in years (SPEC §9). */
+/**
+ * Official DGT fee by validity of the renewed driving licence, in years
+ * (docs/product/centre-profile.md#prices).
+ */
 export const DGT_FEE_VALIDITIES = ['10', '4', '3', '2', '1'] as const;
 
 export const centrePricesSchema = z.object({
@@ -113,7 +117,7 @@ export const centrePricesSchema = z.object({
     '1': money('La tasa DGT (1 año)'),
   }),
   currency: z.string().regex(/^[A-Z]{3}$/, 'La moneda debe ser un código ISO de 3 letras'),
-  /** A cancellation more than this many hours before the start is refunded (SPEC §9). */
+  /** A cancellation more than this many hours before the start is refunded. */
   refundWindowHours: z
     .number({ error: 'La ventana de reembolso debe ser un número' })
     .int('La ventana de reembolso debe ser un número entero de horas')
@@ -151,6 +155,11 @@ export const centreProfileBody = z.object({
    * editor and call, `PUT /config/centre/closures`). Always present in the answer.
    */
   closures: centreClosuresBody.optional(),
+  /**
+   * Online payment and invoicing settings (docs/product/payments.md). Optional in a
+   * `PUT /config/centre` (absent, the stored ones are kept); absent in older versions: defaults.
+   */
+  payments: centrePaymentsSchema.optional(),
 });
 /** The closures of a profile (absent in versions stored before they existed: none). */
 export const closuresOf = (profile: { closures?: CentreClosures | undefined }): CentreClosures =>
@@ -166,8 +175,8 @@ export interface CentreProfile extends CentreProfileData {
 
 /**
  * The seed of the profile (version 1), the current values of the site. The one check-up price is
- * 19 € taxes included: the FAQ, landing and booking page said 19 €, the terms 20 €; SPEC §9 gives
- * 19 as the FAQ's figure and the worked example (19 + 24.58 + 10 = 53.58) only adds up with 19.
+ * 19 € taxes included: the FAQ, landing and booking page said 19 €, the terms 20 €; the worked example
+ * (19 + 24.58 + 10 = 53.58) only adds up with 19 (docs/product/centre-profile.md#prices).
  */
 export const CENTRE_PROFILE_SEED: CentreProfileData = {
   brandName: 'Reconocimientos Triana',

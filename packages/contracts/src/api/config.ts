@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Server-provided form configuration (SPEC §3 "View configuration"): the wire shape of
+ * Server-provided form configuration (docs/product/clinical-records.md#view-configuration): the wire shape of
  * `GET /config/view?view=<name>`. The zod schema that checks a configuration's own rules (unique
  * names, conditional targets, price rules…) lives in `@crm/view-config`, next to the logic that uses it.
  */
@@ -14,7 +14,7 @@ export type PriceType = (typeof PRICE_TYPES)[number];
 export const PARSE_OUTPUTS = ['date', 'number'] as const;
 export type ParseOutput = (typeof PARSE_OUTPUTS)[number];
 
-/** The view whose form is the clinical record of an appointment (SPEC §2 record detail). */
+/** The view whose form is the clinical record of an appointment. */
 export const RECORDS_VIEW = 'doctor/appointments/:id';
 
 /**

@@ -9,3 +9,4 @@ export * from './records';
 export * from './routes';
 export * from './audit';
 export * from './reports';
+export * from './payments';

@@ -5,7 +5,7 @@ import { FIELD_NAME_PATTERN } from './config';
 import { objectIdField, pageQuery } from './fields';
 
 /**
- * One metadata entry as the client sends it (SPEC §3 record create payload): the form sends
+ * One metadata entry as the client sends it (docs/product/clinical-records.md#payloads): the form sends
  * `{label, type, parseOutput, name, value, priceType?}` per field; only `value` counts. The server
  * takes label, type, parseOutput, priceType, selectedLabel and currency from the configuration, and
  * computes NET and GROSS itself.
@@ -50,7 +50,7 @@ export const recordIdParam = z.object({ id: objectIdField });
 export const recordsQuery = pageQuery;
 export type RecordsQuery = z.infer<typeof recordsQuery>;
 
-/** A stored metadata entry (SPEC §3), as the server normalised it. */
+/** A stored metadata entry, as the server normalised it. */
 export interface MetadataEntry {
   name: string;
   label: string;

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { objectIdField } from './fields';
 
 /**
- * Room slots (SPEC §9): hourly, from the selected day's 08:00 over a 10-hour window, i.e. 08:00 to
- * 17:00 local time, Monday to Friday, in the centre's time zone. The server enforces them; front
- * ends use the same numbers to draw the calendar.
+ * Room slots (docs/product/rooms.md#room-slots): hourly, from the selected day's 08:00 over a 10-hour window,
+ * i.e. 08:00 to 17:00 local time, Monday to Friday, in the centre's time zone. The server enforces them;
+ * front ends use the same numbers to draw the calendar.
  */
 export const ROOM_SLOT_RULES = {
   timeZone: 'Atlantic/Canary',

@@ -1,7 +1,8 @@
 import type { Role } from '../roles';
 
 /** The deployables that answer HTTP calls behind the gateway (the key of `<NAME>_SERVICE_URL`). */
-export type ApiService = 'auth' | 'appointments' | 'records' | 'rooms' | 'config' | 'audit' | 'reporting';
+export type ApiService =
+  'auth' | 'appointments' | 'records' | 'rooms' | 'config' | 'audit' | 'reporting' | 'payments';
 
 export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -47,7 +48,7 @@ const ROUTE_TABLE = [
   // auth: the session token keys (only the auth service signs; everyone verifies with these)
   { method: 'GET', path: '/auth/.well-known/jwks.json', service: 'auth', access: 'public' },
   { method: 'POST', path: '/auth/signing-keys/rotate', service: 'auth', access: ['ADMIN'] },
-  // auth: the second factor (issue 18)
+  // auth: the second factor
   { method: 'POST', path: '/auth/signIn/mfa', service: 'auth', access: 'public', body: true },
   {
     method: 'POST',
@@ -80,7 +81,7 @@ const ROUTE_TABLE = [
     body: true,
     owner: 'the caller’s own account',
   },
-  // auth: the patient's rights (issue 18)
+  // auth: the patient's rights
   {
     method: 'GET',
     path: '/users/me/export',
@@ -97,7 +98,7 @@ const ROUTE_TABLE = [
     body: true,
     owner: 'the caller’s own account only',
   },
-  // auth: staff accounts (issue 18), before /users/:id
+  // auth: staff accounts, before /users/:id
   { method: 'GET', path: '/users/staff', service: 'auth', access: ['ADMIN'] },
   {
     method: 'GET',
@@ -148,7 +149,7 @@ const ROUTE_TABLE = [
   },
   // appointments
   { method: 'GET', path: '/dates/booked', service: 'appointments', access: 'public' },
-  // one day as the calendar offers it: closed (holiday, closure) or its free slots (issue 27)
+  // one day as the calendar offers it: closed (holiday, closure) or its free slots
   { method: 'GET', path: '/dates/slots', service: 'appointments', access: 'public', query: ['day'] },
   { method: 'GET', path: '/dates/currentDate', service: 'appointments', access: ['PACIENT'], owner: 'self' },
   {
@@ -195,7 +196,7 @@ const ROUTE_TABLE = [
     access: ['SERVICE_ACCOUNT'],
     body: true,
   },
-  // appointments: the day at the centre (issue 16)
+  // appointments: the day at the centre (check-in, agenda)
   { method: 'GET', path: '/dates/agenda', service: 'appointments', access: STAFF, query: ['date'] },
   {
     method: 'POST',
@@ -216,7 +217,7 @@ const ROUTE_TABLE = [
     body: true,
     owner: 'replaces the patient’s later booked appointment with a walk-in',
   },
-  // appointments: patients keep their slot (issue 17)
+  // appointments: patients keep their slot (reschedule, waiting list)
   {
     method: 'POST',
     path: '/dates/reschedule',
@@ -321,7 +322,7 @@ const ROUTE_TABLE = [
   { method: 'PUT', path: '/config/view', service: 'config', access: ['ADMIN'], body: true, query: ['view'] },
   { method: 'GET', path: '/config/centre', service: 'config', access: 'public' },
   { method: 'PUT', path: '/config/centre', service: 'config', access: ['ADMIN'], body: true },
-  // config: the centre's closures (local holidays, closed periods, shortened days; issue 27)
+  // config: the centre's closures (local holidays, closed periods, shortened days)
   { method: 'PUT', path: '/config/centre/closures', service: 'config', access: ['ADMIN'], body: true },
   // audit (the access trail; append-only: no PUT, PATCH or DELETE exists)
   {
@@ -342,6 +343,34 @@ const ROUTE_TABLE = [
   { method: 'GET', path: '/audit/export.csv', service: 'audit', access: ['ADMIN'], query: AUDIT_FILTERS },
   // reporting (the dashboard's figures, a read model fed by events)
   { method: 'GET', path: '/reports/summary', service: 'reporting', access: ['ADMIN'], query: ['from', 'to'] },
+  // payments (card and Bizum through Redsys, desk payments, refunds, invoices)
+  {
+    method: 'POST',
+    path: '/payments/checkout',
+    service: 'payments',
+    access: ['PACIENT'],
+    body: true,
+    owner: 'the caller’s own appointment',
+  },
+  // Verified by the gateway's signature only (form-encoded, as Redsys sends it).
+  { method: 'POST', path: '/payments/notify', service: 'payments', access: 'public', body: true },
+  {
+    method: 'GET',
+    path: '/payments/appointment/:appointmentId',
+    service: 'payments',
+    access: ['PACIENT', ...STAFF],
+    owner: 'a PACIENT their own appointment only',
+  },
+  { method: 'POST', path: '/payments/desk', service: 'payments', access: STAFF, body: true },
+  { method: 'POST', path: '/payments/:paymentId/refund', service: 'payments', access: ['ADMIN'], body: true },
+  { method: 'GET', path: '/payments/invoices/verify', service: 'payments', access: ['ADMIN'] },
+  {
+    method: 'GET',
+    path: '/payments/invoices/:number/pdf',
+    service: 'payments',
+    access: ['PACIENT', ...STAFF],
+    owner: 'a PACIENT their own invoices only',
+  },
 ] as const satisfies readonly ApiRoute[];
 
 export const API_ROUTES: readonly ApiRoute[] = ROUTE_TABLE;

@@ -31,7 +31,7 @@ export const calendarEntry = z.object({ uid: z.string(), sequence: z.number().in
 
 export const appointmentBooked = defineEvent('appointments.appointment.booked.v1', appointmentChange, {
   publishers: ['appointments'],
-  consumers: ['notifications', 'reporting'],
+  consumers: ['notifications', 'payments', 'reporting'],
 });
 export const appointmentCancelled = defineEvent(
   'appointments.appointment.cancelled.v1',
@@ -41,7 +41,7 @@ export const appointmentCancelled = defineEvent(
     /** Moved to this appointment (a reschedule): no cancellation e-mail, the rescheduled one says it all. */
     rescheduledTo: z.string().optional(),
     /**
-     * Cancelled more than the centre's refund window before the start (SPEC §9): the fee is refunded.
+     * Cancelled more than the centre's refund window before the start: the fee is refunded.
      * Absent on cancellations of another kind (kiosk swap, reschedule) and in older events.
      */
     refundable: z.boolean().optional(),
@@ -49,7 +49,7 @@ export const appointmentCancelled = defineEvent(
     refundForfeited: z.boolean().optional(),
     /**
      * Released by the service: the patient's account was still unconfirmed 24 hours after booking or
-     * 2 hours before the start (issue 17). `by` is then absent.
+     * 2 hours before the start (docs/product/patient-area.md#unconfirmed-accounts). `by` is then absent.
      */
     endedBecause: z.enum(['unconfirmedAccount']).optional(),
     by: actor.optional(),
@@ -57,7 +57,7 @@ export const appointmentCancelled = defineEvent(
   }),
   {
     publishers: ['appointments'],
-    consumers: ['appointments', 'notifications', 'reporting'],
+    consumers: ['appointments', 'notifications', 'payments', 'reporting'],
   },
 );
 /**
@@ -74,12 +74,12 @@ export const appointmentRescheduled = defineEvent(
   }),
   {
     publishers: ['appointments'],
-    consumers: ['notifications', 'reporting'],
+    consumers: ['notifications', 'payments', 'reporting'],
   },
 );
 export const appointmentDeleted = defineEvent('appointments.appointment.deleted.v1', appointmentChange, {
   publishers: ['appointments'],
-  consumers: ['appointments', 'notifications', 'reporting'],
+  consumers: ['appointments', 'notifications', 'payments', 'reporting'],
 });
 
 /**
@@ -95,7 +95,7 @@ export const appointmentCheckedIn = defineEvent(
   lifecycleChange.extend({ checkedInAt: instant }),
   {
     publishers: ['appointments'],
-    consumers: ['notifications', 'reporting'],
+    consumers: ['notifications', 'payments', 'reporting'],
   },
 );
 /** booked or checkedIn → attended. */
@@ -109,7 +109,7 @@ export const appointmentAttended = defineEvent(
   }),
   {
     publishers: ['appointments'],
-    consumers: ['notifications', 'reporting'],
+    consumers: ['notifications', 'payments', 'reporting'],
   },
 );
 /** booked → noShow. */
@@ -118,14 +118,15 @@ export const appointmentNoShow = defineEvent(
   lifecycleChange.extend({ endedAt: instant }),
   {
     publishers: ['appointments'],
-    consumers: ['notifications', 'reporting'],
+    consumers: ['notifications', 'payments', 'reporting'],
   },
 );
 
 /**
- * A freed slot offered to the first patient in a day's waiting list (issue 17): held for them until
- * `expiresAt`; the e-mail's link (`/dates/offer/<token>`) claims it. The token is useless once the
- * offer has expired, so a copy left in a queue tells nothing after that.
+ * A freed slot offered to the first patient in a day's waiting list
+ * (docs/product/patient-area.md#waiting-list): held for them until `expiresAt`; the e-mail's link
+ * (`/dates/offer/<token>`) claims it. The token is useless once the offer has expired, so a copy left in a
+ * queue tells nothing after that.
  */
 export const waitlistSlotOffered = defineEvent(
   'appointments.waitlist.offered.v1',

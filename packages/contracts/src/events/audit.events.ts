@@ -3,10 +3,10 @@ import { ROLES } from '../roles';
 import { defineEvent } from './envelope';
 
 /**
- * The access trail (issue 18): one event per access to, or change of, personal data — who, what,
- * about whom, when, from where — and NEVER the data itself. Every field is an identifier, a token
- * from a small vocabulary, an instant or an address; the only text a person chose is the actor's
- * name, bounded and without control characters. Unknown keys are stripped when the envelope is
+ * The access trail (docs/product/rights-and-access-trail.md#access-trail): one event per access to, or change
+ * of, personal data — who, what, about whom, when, from where — and NEVER the data itself. Every field is an
+ * identifier, a token from a small vocabulary, an instant or an address; the only text a person chose is the
+ * actor's name, bounded and without control characters. Unknown keys are stripped when the envelope is
  * built, so a record's content cannot travel in it by accident.
  */
 

@@ -74,10 +74,11 @@ export const userInvited = defineEvent(
 );
 
 /**
- * Sessions ended (issue 18): one token signed out (`tokenId`), or every token of a user issued before
- * `validAfter` (unix seconds; a password reset, a disabled account). Every service that verifies
- * tokens keeps these facts in its own database, so it refuses ended sessions by itself, also while
- * Redis (the gateway's fast path) is down. `until`: no token they concern is valid after it.
+ * Sessions ended (docs/product/rights-and-access-trail.md#sessions): one token signed out (`tokenId`), or
+ * every token of a user issued before `validAfter` (unix seconds; a password reset, a disabled account).
+ * Every service that verifies tokens keeps these facts in its own database, so it refuses ended sessions by
+ * itself, also while Redis (the gateway's fast path) is down. `until`: no token they concern is valid after
+ * it.
  */
 export const sessionEnded = defineEvent(
   'auth.session.ended.v1',
@@ -87,14 +88,14 @@ export const sessionEnded = defineEvent(
   ]),
   {
     publishers: ['auth'],
-    consumers: ['appointments', 'audit', 'auth', 'config', 'records', 'reporting', 'rooms'],
+    consumers: ['appointments', 'audit', 'auth', 'config', 'payments', 'records', 'reporting', 'rooms'],
   },
 );
 
 /**
- * A patient erased their account (issue 18, `DELETE /users/me`): the auth service has removed the
- * contact data already; each service pseudonymises what it keeps about `userId` (clinical records
- * stay for the legal retention period) and drops what it no longer needs.
+ * A patient erased their account (`DELETE /users/me`, docs/product/rights-and-access-trail.md#erasure): the
+ * auth service has removed the contact data already; each service pseudonymises what it keeps about `userId`
+ * (clinical records stay for the legal retention period) and drops what it no longer needs.
  */
 /** What every service keeps of an erased patient instead of their name (records, appointments, auth). */
 export const ERASED_PATIENT_NAME = 'Paciente eliminado';

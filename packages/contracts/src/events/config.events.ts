@@ -17,6 +17,6 @@ export const configCentreUpdated = defineEvent(
   z.object({ version: z.number().int().min(1) }),
   {
     publishers: ['config'],
-    consumers: ['appointments', 'gateway', 'notifications', 'reporting'],
+    consumers: ['appointments', 'gateway', 'notifications', 'payments', 'reporting'],
   },
 );

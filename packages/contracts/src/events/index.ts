@@ -7,5 +7,6 @@ export * from './config.events';
 export * from './records.events';
 export * from './audit.events';
 export * from './notifications.events';
+export * from './payments.events';
 export * from './registry';
 export * from './broker-access';

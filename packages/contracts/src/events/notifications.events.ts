@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEvent } from './envelope';
 
 /**
- * A reminder of an appointment fell due (issue 17): written by the e-mail worker's reminder poller
+ * A reminder of an appointment fell due: written by the e-mail worker's reminder poller
  * in the same insert that claims the reminder (so with two replicas it exists once), sent as an
  * e-mail by the worker's mail queue like any other e-mail.
  */

@@ -12,6 +12,7 @@ export const BUS_PARTICIPANTS = [
   'audit',
   'reporting',
   'notifications',
+  'payments',
   'gateway',
 ] as const;
 

@@ -4,6 +4,7 @@ import * as auth from './auth.events';
 import * as config from './config.events';
 import type { EventContract } from './envelope';
 import * as notifications from './notifications.events';
+import * as payments from './payments.events';
 import * as records from './records.events';
 import * as rooms from './rooms.events';
 
@@ -16,8 +17,9 @@ const isEventContract = (value: unknown): value is EventContract =>
   typeof (value as EventContract).schema?.safeParse === 'function';
 
 /**
- * Every event of the product, read from the modules that define them (not a hand-kept list, so a
- * new event cannot be missing): the broker permissions are derived from it (broker-access.ts).
+ * Every event of the product, read from the modules that define them (not a list of events: a new
+ * event in one of them cannot be missing; a new module must be added here, which
+ * test/broker-access.test.ts checks): the broker permissions are derived from it (broker-access.ts).
  */
 export const EVENT_CONTRACTS: readonly EventContract[] = [
   appointments,
@@ -25,6 +27,7 @@ export const EVENT_CONTRACTS: readonly EventContract[] = [
   auth,
   config,
   notifications,
+  payments,
   records,
   rooms,
 ]

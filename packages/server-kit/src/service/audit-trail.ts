@@ -23,7 +23,7 @@ import { correlationIdOrNew } from '../request-context';
 import type { BackgroundTask } from './service-runtime';
 
 /**
- * The producer side of the access trail (issue 18): how any service records "who read or changed
+ * The producer side of the access trail: how any service records "who read or changed
  * whose data". See services/audit/README.md ("How to record").
  *
  * - Durable without the broker: an entry is ONE insert into the service's own `audit_outbox`

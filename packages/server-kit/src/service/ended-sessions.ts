@@ -6,7 +6,7 @@ import { isDuplicateKey } from '../duplicate-key';
 import type { BackgroundTask } from './service-runtime';
 
 /**
- * Ended sessions as every service that verifies tokens knows them (issue 18): a signed-out token, or
+ * Ended sessions as every service that verifies tokens knows them: a signed-out token, or
  * the instant before which a user's tokens no longer count (password reset, disabled account).
  *
  * The gateway learns of ended sessions through Redis, and fails open while Redis is down. So that an ended

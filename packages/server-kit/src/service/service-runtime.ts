@@ -53,7 +53,7 @@ export interface BackgroundTask {
 /**
  * The plumbing every service wires the same way: its database, the event bus (one connection, a
  * publisher, consumers with Mongo idempotency), the outbox relay over the collections whose writes
- * carry events, the access trail (issue 18), the token check, the HTTP app with readiness,
+ * carry events, the access trail, the token check, the HTTP app with readiness,
  * background tasks, and the order of start-up and shutdown. A service's `app.ts` adds only its own
  * repositories, routes and seeders.
  */
@@ -106,7 +106,7 @@ export function createServiceRuntime(
     sweepIntervalMs: config.AUDIT_OUTBOX_SWEEP_MS,
   });
   let auditInUse = false;
-  // A service that verifies tokens refuses ended sessions by itself (issue 18, ended-sessions.ts).
+  // A service that verifies tokens refuses ended sessions by itself (ended-sessions.ts).
   const endedSessions = tokens
     ? createEndedSessions(mongo.connection, { pollMs: config.ENDED_SESSIONS_POLL_MS })
     : undefined;

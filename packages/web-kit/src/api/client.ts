@@ -36,7 +36,7 @@ export interface RequestOptions {
   method?: HttpMethod;
   body?: unknown;
   query?: Record<string, string | number | boolean | undefined | null>;
-  /** Send the bearer token when there is one (default true: SPEC §7 sends it on every call). */
+  /** Send the bearer token when there is one (default true: every call carries it). */
   auth?: boolean;
   signal?: AbortSignal;
   /**
@@ -88,7 +88,10 @@ export function requestHeaders(token: string | null, accept: string): Record<str
   return headers;
 }
 
-/** A 401 on a call made with a session ends it here too (SPEC §4): the session store logs out. */
+/**
+ * A 401 on a call made with a session ends it here too (docs/product/booking.md#session): the session store
+ * logs out.
+ */
 export function refusal(status: number, token: string | null, message: string): void {
   if (status !== 401 || !token) return;
   tokenStore.clear();
@@ -98,7 +101,7 @@ export function refusal(status: number, token: string | null, message: string): 
 /**
  * Sends one request to the API with credentials (cookies) and the bearer token from local storage,
  * parses the JSON answer and throws an {@link ApiError} for any non-2xx status or network failure.
- * A 401 on a call made with a session logs the user out (SPEC §4).
+ * A 401 on a call made with a session logs the user out.
  */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const { method = 'GET', body, query, auth = true, signal, checksCredentials = false } = options;

@@ -8,10 +8,10 @@ export interface FormErrors<F extends string = string> {
 
 export const EMPTY_FORM_ERRORS: FormErrors = { fields: {} };
 
-/** SPEC §5: a message that mentions "Email" belongs to the email field (older servers sent no `field`). */
+/** A message that mentions "Email" belongs to the email field (older servers sent no `field`). */
 const LEGACY_EMAIL_MESSAGE = /Email/;
 
-/** The form field an error belongs to: its `field` first; the SPEC's "Email" rule only without one. */
+/** The form field an error belongs to: its `field` first; the older "Email" rule only without one. */
 function fieldOf<F extends string>(item: ApiFieldError, formFields: readonly F[]): F | undefined {
   const field = item.field?.split('.')[0];
   if (field && (formFields as readonly string[]).includes(field)) return field as F;
@@ -22,10 +22,10 @@ function fieldOf<F extends string>(item: ApiFieldError, formFields: readonly F[]
 }
 
 /**
- * Spreads the server's errors over a form (SPEC §5): an error whose `field` the form has goes under
- * that field (this is how every server message is placed, e.g. `{field: 'email', message: 'El formato
- * del correo electrónico no es válido'}`); a message without a usable field that contains "Email" goes
- * to the email field; the rest to the general area.
+ * Spreads the server's errors over a form (docs/product/README.md#form-errors): an error whose `field` the
+ * form has goes under that field (this is how every server message is placed, e.g. `{field: 'email', message:
+ * 'El formato del correo electrónico no es válido'}`); a message without a usable field that contains "Email"
+ * goes to the email field; the rest to the general area.
  * A failure of the server itself (5xx, network) yields no form errors: the caller shows the
  * server-trouble dialog instead.
  */

@@ -29,8 +29,8 @@ const monthIndex = (view: { year: number; month: number }) => view.year * 12 + v
 
 /**
  * Month view with previous/next month (from this month up to a year ahead), Spanish month names and
- * the D L M M J V S header (SPEC §2.10). Weekends are painted red; past days are disabled. Days are
- * Atlantic/Canary dates, whatever the browser's zone.
+ * the D L M M J V S header (docs/product/booking.md#booking-calendar). Weekends are painted red; past days
+ * are disabled. Days are Atlantic/Canary dates, whatever the browser's zone.
  */
 export function Calendar({ label, selected, onSelect, closures }: CalendarProps) {
   const today = todayAtCentre();

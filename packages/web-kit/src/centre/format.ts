@@ -16,7 +16,7 @@ const priceFormats = new Map<string, Intl.NumberFormat>();
 
 /**
  * A price as the site prints it: "21 €", "31,47 €" (cents only when there are any). The space
- * before the symbol is a plain one, as the SPEC's texts write it.
+ * before the symbol is a plain one, as the site's texts have always written it.
  */
 export function formatPrice(amount: number, currency = 'EUR'): string {
   const cents = !Number.isInteger(Math.round(amount * 100) / 100);

@@ -48,13 +48,13 @@ export const showSuccess = (title: string, text?: string): Promise<void> =>
 export const showError = (title: string, text?: string, confirmButtonText?: string): Promise<void> =>
   showDialog({ title, text, icon: 'error', confirmButtonText });
 
-/** "Internal server error" — the answer to any failure without a better message (SPEC §8). */
+/** "Internal server error" — the answer to any failure without a better message. */
 export const showServerError = (): Promise<void> =>
   showError(MESSAGES.serverError.title, MESSAGES.serverError.text);
 
 /**
  * A refused call in an error dialog with the server's first message (`title`, "Error" by default);
- * a server or network failure as "Internal server error" (SPEC §8).
+ * a server or network failure as "Internal server error" (docs/product/README.md#dialogs-and-errors).
  */
 export function showRequestError(error: unknown, title = 'Error'): Promise<void> {
   if (error instanceof ApiError && !error.isServerFailure)
@@ -94,7 +94,7 @@ export function confirmDialog({
 
 /**
  * A failed booking: "Información de la reserva" with the server's first message when it sent a
- * list of errors, the server-trouble dialog otherwise (SPEC §8).
+ * list of errors, the server-trouble dialog otherwise.
  */
 export function showBookingError(error: unknown): Promise<void> {
   if (error instanceof ApiError && !error.isServerFailure && error.errors.length > 0) {

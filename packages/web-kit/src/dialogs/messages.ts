@@ -1,7 +1,7 @@
 /**
- * Titles and texts of the dialogs of SPEC §8, in one place so every app says the same thing.
- * Spellings are the spec's, on purpose ("intentelo"), except the kiosk's, which speak as "usted"
- * like every other kiosk text.
+ * Titles and texts of the dialogs (docs/product/README.md#dialogs-and-errors), in one place so every
+ * app says the same thing. Spellings are the first version's, on purpose ("intentelo"), except the kiosk's,
+ * which speak as "usted" like every other kiosk text.
  */
 export const MESSAGES = {
   serverError: {

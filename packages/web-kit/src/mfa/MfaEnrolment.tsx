@@ -18,9 +18,10 @@ const grouped = (secret: string) =>
   ));
 
 /**
- * Setting up the second factor (issue 18), the same in the sign-in walk-through and on the back
- * office's "Seguridad" page: the QR code (and the secret, for typing), the first code from the app,
- * then the 10 recovery codes, shown this once. `onDone` gets the confirmation's answer.
+ * Setting up the second factor (docs/product/rights-and-access-trail.md#second-factor), the same in the
+ * sign-in walk-through and on the back office's "Seguridad" page: the QR code (and the secret, for typing),
+ * the first code from the app, then the 10 recovery codes, shown this once. `onDone` gets the confirmation's
+ * answer.
  */
 export default function MfaEnrolment({
   setup,

@@ -17,11 +17,12 @@ interface PickerProps {
 }
 
 /**
- * Doctors and admins book for a patient: "Seleccione un paciente" (SPEC §2.10, §5), type the name,
- * press "Agendar Cita". Typing lists the matching patients (case and accents do not count: "jose"
- * finds "José"), each with their e-mail, so that two patients with the same name can be told apart;
- * the one picked from the list is booked by id. A name typed in full that belongs to one patient
- * needs no pick; one that belongs to nobody gives "Error" / "Paciente no encontrado" / "Aceptar".
+ * Doctors and admins book for a patient: "Seleccione un paciente"
+ * (docs/product/back-office.md#schedule-for-a-patient), type the name, press "Agendar Cita". Typing lists the
+ * matching patients (case and accents do not count: "jose" finds "José"), each with their e-mail, so that two
+ * patients with the same name can be told apart; the one picked from the list is booked by id. A name typed
+ * in full that belongs to one patient needs no pick; one that belongs to nobody gives "Error" / "Paciente no
+ * encontrado" / "Aceptar".
  */
 export default function PatientPickerModal({ open, onClose, onPicked }: PickerProps & { open: boolean }) {
   return (

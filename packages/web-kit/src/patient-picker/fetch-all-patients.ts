@@ -3,7 +3,7 @@ import { api } from '../api/client';
 
 export const FETCH_ALL_LIMIT = 100;
 
-/** Every patient: pages GET /users with limit 100 until totalPages; a failure yields [] (SPEC §7, §8). */
+/** Every patient: pages GET /users with limit 100 until totalPages; a failure yields []. */
 export async function fetchAllPatients(): Promise<UserView[]> {
   const all: UserView[] = [];
   try {

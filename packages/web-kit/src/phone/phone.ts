@@ -1,8 +1,8 @@
 import { formatPhone, formatPhoneInput as formatTypedPhone, normalizePhone } from '@crm/contracts/src/phone';
 
 /**
- * Phone inputs and displays of every front end (SPEC §5). The rule itself lives once, in
- * `@crm/contracts` (`packages/contracts/src/phone.ts`), shared with the server's validation; this
+ * Phone inputs and displays of every front end (docs/product/README.md#phone-numbers). The rule itself lives
+ * once, in `@crm/contracts` (`packages/contracts/src/phone.ts`), shared with the server's validation; this
  * module only gives it the names the front ends use.
  */
 

@@ -1,7 +1,7 @@
 /**
  * When the person last pressed a key, clicked, scrolled or touched the page. Every API call sends
  * the time since then (`X-Idle-Ms`), so the gateway can end a staff session left alone for too long
- * (issue 18) while the page's own refreshes do not count as activity.
+ * (docs/product/rights-and-access-trail.md#sessions) while the page's own refreshes do not count as activity.
  */
 let lastActivity = Date.now();
 let tracking = false;

@@ -1,6 +1,6 @@
 import type { Role } from '@crm/contracts';
 
-/** Where each role lands after signing in (SPEC §6). */
+/** Where each role lands after signing in (docs/product/rights-and-access-trail.md#roles). */
 export const HOME_BY_ROLE: Record<Role, string> = {
   PACIENT: '/user',
   DOCTOR: '/doctor/appointments',

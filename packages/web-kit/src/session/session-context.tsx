@@ -15,7 +15,7 @@ import { apiRequest, SESSION_REFUSED_EVENT } from '../api/client';
 import { showError } from '../dialogs/dialogs';
 import { tokenStore } from './token-store';
 
-/** `GET /auth/currentUser` answer (SPEC §7). */
+/** `GET /auth/currentUser` answer. */
 export interface CurrentUser {
   id: string;
   rol: Role;
@@ -57,8 +57,8 @@ export function useToken(): string | null {
 const fetchCurrentUser = ([path]: readonly [string, string]) => apiRequest<CurrentUser>(path);
 
 /**
- * The session of SPEC §4: loading, then logged in (a user id and a valid token) or logged out (no
- * token, "TokenExpiredError" or HTTP 401 — the API client clears the token on a 401).
+ * The session (docs/product/booking.md#session): loading, then logged in (a user id and a valid token) or
+ * logged out (no token, "TokenExpiredError" or HTTP 401 — the API client clears the token on a 401).
  */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const token = useToken();

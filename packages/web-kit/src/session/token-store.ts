@@ -1,4 +1,4 @@
-/** Session token in browser local storage under "token" (SPEC §3), observable for React. */
+/** Session token in browser local storage under "token", observable for React. */
 export const TOKEN_KEY = 'token';
 
 type Listener = () => void;

@@ -10,9 +10,9 @@ import tzData from './tz-atlantic-canary.json';
 import { MONTH_NAMES, WEEKDAY_NAMES } from './calendar-names';
 
 /**
- * Time of the centre (SPEC §9): every date the site and the back office show or offer is wall-clock
- * time in Atlantic/Canary, whatever the browser's zone. moment-timezone carries only this zone's data
- * (tz-atlantic-canary.json, made by packages/web-kit/scripts/make-tz-data.mjs).
+ * Time of the centre (docs/product/centre-profile.md#centre-clock): every date the site and the back office
+ * show or offer is wall-clock time in Atlantic/Canary, whatever the browser's zone. moment-timezone carries
+ * only this zone's data (tz-atlantic-canary.json, made by packages/web-kit/scripts/make-tz-data.mjs).
  *
  * Imported as `@crm/web-kit/time`, never from the package's main entry: moment is heavy, and the
  * shell's "/" must not load it (only lazily loaded pages import this sub-module).
@@ -34,7 +34,7 @@ export const todayAtCentre = (now: number = Date.now()): Day => inCentre(now).fo
 
 /** "24/11/2026" */
 export const formatDay = (day: Day): string => dayStart(day).format('DD/MM/YYYY');
-/** Date of an instant at the centre, "24/11/2026" (SPEC: dd/MM/yyyy). */
+/** Date of an instant at the centre, "24/11/2026" (dd/MM/yyyy). */
 export const formatDate = (instant: string | number | Date): string => inCentre(instant).format('DD/MM/YYYY');
 /** Time of an instant at the centre, 24-hour clock, "09:15". */
 export const formatTime = (instant: string | number | Date): string => inCentre(instant).format('HH:mm');
@@ -95,7 +95,7 @@ export function freeSlots(
 }
 
 /**
- * Room slots (SPEC §9, the rooms service's ROOM_SLOT_RULES in @crm/contracts): hourly from the day's
+ * Room slots (docs/product/rooms.md#room-slots, ROOM_SLOT_RULES in @crm/contracts): hourly from the day's
  * 08:00 over a 10-hour window (08:00 … 17:00 in Atlantic/Canary), none on weekends, only future ones,
  * reserved ones removed.
  */

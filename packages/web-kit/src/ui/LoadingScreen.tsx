@@ -1,4 +1,4 @@
-/** The full-screen placeholder shown while a lazy page or remote loads (SPEC §2). */
+/** The full-screen placeholder shown while a lazy page or remote loads (docs/product/README.md#loading). */
 export function LoadingScreen({ text = 'Loading...' }: { text?: string }) {
   return (
     <div className="wk-loading" role="status" aria-live="polite">

@@ -14,7 +14,7 @@ export interface FieldProps extends NativeInput {
   id?: string;
 }
 
-/** A labelled input with its error line below (SPEC §2 sign-up card). */
+/** A labelled input with its error line below (as on the sign-up card). */
 export function TextField({
   label,
   value,
@@ -51,7 +51,7 @@ export function TextField({
   );
 }
 
-/** Password input with a show/hide toggle (SPEC §5). */
+/** Password input with a show/hide toggle. */
 export function PasswordField(props: Omit<FieldProps, 'type'>) {
   const [visible, setVisible] = useState(false);
   const autoId = useId();
@@ -96,12 +96,12 @@ export function PasswordField(props: Omit<FieldProps, 'type'>) {
 
 type PresetProps = Omit<FieldProps, 'label'> & { label?: string };
 
-/** The e-mail input of every form (SPEC §2 wording); a shared screen passes autoComplete="off". */
+/** The e-mail input of every form (same wording everywhere); a shared screen passes autoComplete="off". */
 export function EmailField({ label = 'Correo Electrónico', ...props }: PresetProps) {
   return <TextField label={label} name="email" type="email" autoComplete="email" required {...props} />;
 }
 
-/** The full-name input of every form (SPEC §2 wording); a shared screen passes autoComplete="off". */
+/** The full-name input of every form (same wording everywhere); a shared screen passes autoComplete="off". */
 export function FullNameField({ label = 'Nombre Completo', ...props }: PresetProps) {
   return <TextField label={label} name="name" autoComplete="name" required {...props} />;
 }

@@ -5,7 +5,7 @@ import { showServerError } from '../dialogs/dialogs';
 
 /**
  * The submit cycle every server-backed form shares: clear the errors, mark busy, run the call, and
- * map a refusal onto the fields (or the general box) — or show the server-trouble dialog (SPEC §8).
+ * map a refusal onto the fields (or the general box) — or show the server-trouble dialog.
  */
 export function useServerForm<F extends string>(fields: readonly F[]) {
   const [errors, setErrors] = useState<FormErrors<F>>({ fields: {} });

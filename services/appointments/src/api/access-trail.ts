@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { callerOf } from '@crm/server-kit';
 import type { AuditTrail, AuditWhat } from '@crm/server-kit/service';
+import { disclosedAppointment } from '../domain/booking.messages';
 
 /**
  * Records a staff or kiosk access to appointments in the access trail (services/audit/README.md,
@@ -17,3 +18,29 @@ export function recordAccess(trail: AuditTrail, req: Request, what: AuditWhat): 
 export const patientsOf = (appointments: readonly { pacientId: string }[]): string[] => [
   ...new Set(appointments.map((appointment) => appointment.pacientId)),
 ];
+
+/**
+ * Runs a staff or kiosk booking for `patientId`. When it is refused with a 409 that names the
+ * patient's other appointment (its id, date and status), that answer is a read of the appointment:
+ * it is recorded in the trail before the error goes out, like any other read.
+ */
+export async function disclosingHeld<T>(
+  trail: AuditTrail,
+  req: Request,
+  patientId: string,
+  booking: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await booking();
+  } catch (error) {
+    const held = disclosedAppointment(error);
+    if (held)
+      await recordAccess(trail, req, {
+        action: 'appointment.read',
+        resource: 'appointment',
+        resourceId: held.id,
+        patientIds: [patientId],
+      });
+    throw error;
+  }
+}

@@ -2,7 +2,7 @@ import type { AgendaEntry, AppointmentPatientView, AppointmentView } from '@crm/
 import type { Appointment } from '../domain/appointment';
 import type { Patient } from '../domain/patient';
 
-/** The appointment JSON of SPEC §3 (`name` is the patient's), plus channel and creation time. */
+/** The appointment JSON (`name` is the patient's), plus channel and creation time. */
 export function toAppointmentView(appointment: Appointment): AppointmentView {
   return {
     id: appointment.id,

@@ -14,7 +14,7 @@ import type { AuditTrail } from '@crm/server-kit/service';
 import type { Appointment } from '../domain/appointment';
 import type { BookingService } from '../domain/booking.service';
 import type { RescheduleService } from '../domain/reschedule.service';
-import { recordAccess } from './access-trail';
+import { disclosingHeld, recordAccess } from './access-trail';
 import { callerWithToken } from './caller';
 import { toAppointmentView } from './appointment.view';
 
@@ -26,7 +26,7 @@ const statusChange = (appointment: Appointment): AppointmentStatusChange & { ref
 });
 
 /**
- * The `/dates` calls that book, move or end appointments (SPEC §7; roles from the route table).
+ * The `/dates` calls that book, move or end appointments (roles from the route table).
  * Bookings, moves, cancellations and deletions by the staff or the kiosk are recorded in the access
  * trail (a patient's own are not).
  */
@@ -62,7 +62,9 @@ export function bookingHandlers(bookings: BookingService, moves: RescheduleServi
       validate('body', bookForPatientBody),
       async (req, res) => {
         const { date, pacientId } = validated(res, 'body', bookForPatientBody);
-        const booked = await bookings.bookForPatient(callerWithToken(req), pacientId, date);
+        const booked = await disclosingHeld(trail, req, pacientId, () =>
+          bookings.bookForPatient(callerWithToken(req), pacientId, date),
+        );
         res.status(201).json(toAppointmentView(await recorded(req, 'appointment.book', booked)));
       },
     ],
@@ -70,7 +72,9 @@ export function bookingHandlers(bookings: BookingService, moves: RescheduleServi
       validate('body', bookWalkInBody),
       async (req, res) => {
         const { date, pacientId } = validated(res, 'body', bookWalkInBody);
-        const booked = await bookings.bookWalkIn(callerWithToken(req), pacientId, date);
+        const booked = await disclosingHeld(trail, req, pacientId, () =>
+          bookings.bookWalkIn(callerWithToken(req), pacientId, date),
+        );
         res.status(201).json(toAppointmentView(await recorded(req, 'appointment.book', booked)));
       },
     ],

@@ -15,7 +15,9 @@ import { patientsOf, recordAccess } from './access-trail';
 import { callerWithToken } from './caller';
 import { toAppointmentView, toPatientView } from './appointment.view';
 
-/** The `/dates` calls that read (SPEC §7; roles from the route table); staff reads are recorded in the access trail. */
+/**
+ * The `/dates` calls that read (roles from the route table); staff reads are recorded in the access trail.
+ */
 export function datesReadHandlers(bookings: BookingService, trail: AuditTrail) {
   /** A patient's appointments and their details: one entry naming them. */
   const recordPatientList = (req: Request, patientId: string) =>
@@ -54,6 +56,8 @@ export function datesReadHandlers(bookings: BookingService, trail: AuditTrail) {
       res.json(
         current
           ? {
+              // The id lets the patient area ask the payments service about this appointment.
+              id: current.id,
               date: current.date.toISOString(),
               status: current.status,
               ...(current.checkedInAt ? { checkedInAt: current.checkedInAt.toISOString() } : {}),

@@ -11,7 +11,7 @@ import type { AuditTrail } from '@crm/server-kit/service';
 import type { Actor, Appointment } from '../domain/appointment';
 import type { BookingService } from '../domain/booking.service';
 import type { LifecycleService } from '../domain/lifecycle.service';
-import { patientsOf, recordAccess } from './access-trail';
+import { disclosingHeld, patientsOf, recordAccess } from './access-trail';
 import { callerWithToken } from './caller';
 import { toAgendaEntry, toAppointmentView } from './appointment.view';
 
@@ -88,7 +88,9 @@ export function lifecycleHandlers(lifecycle: LifecycleService, bookings: Booking
       async (req, res) => {
         const { pacientId } = validated(res, 'body', pacientBody);
         // A walk-in now (replacing a later appointment, if any): a booking by the kiosk.
-        const walkIn = await bookings.seeNow(callerWithToken(req), pacientId);
+        const walkIn = await disclosingHeld(trail, req, pacientId, () =>
+          bookings.seeNow(callerWithToken(req), pacientId),
+        );
         await recordAndAnswer(req, res, 'appointment.book', walkIn, 201);
       },
     ],

@@ -4,7 +4,7 @@ import type { WaitlistService } from '../domain/waitlist.service';
 import { toAppointmentView } from './appointment.view';
 import { callerWithToken } from './caller';
 
-/** The waiting list and its offers (issue 17); patients only, each on their own entries and offers. */
+/** The waiting list and its offers; patients only, each on their own entries and offers. */
 export function waitlistHandlers(waitlist: WaitlistService) {
   return {
     'GET /dates/waitlist': [

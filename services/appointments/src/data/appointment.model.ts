@@ -88,7 +88,7 @@ const appointmentSchema = new Schema(
     /** An offer: the SHA-256 of its e-mailed token, and when it stops holding the slot. */
     offerTokenHash: { type: String },
     offerExpiresAt: { type: Date },
-    /** A cancellation made more than the centre's refund window before the start (SPEC §9). */
+    /** A cancellation made more than the centre's refund window before the start. */
     refundable: { type: Boolean },
     /** A patient's move inside the refund window made it: its cancellation is not refunded. */
     refundForfeited: { type: Boolean },

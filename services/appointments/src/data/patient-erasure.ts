@@ -2,7 +2,7 @@ import { ERASED_PATIENT_NAME, erasedEmail, foldName } from '@crm/contracts';
 import type { AppointmentModels } from './appointment.model';
 
 /**
- * Pseudonymises what this service keeps of a patient who erased their account (issue 18): the
+ * Pseudonymises what this service keeps of a patient who erased their account: the
  * snapshot on every appointment document and the read model's copy keep the id, lose the name,
  * e-mail address and phone. Appointments themselves stay: the centre's history and billing.
  */

@@ -35,7 +35,9 @@ export interface Appointment {
   rescheduledTo?: string;
   /** Made by a reschedule: the appointment it replaced. */
   rescheduledFrom?: { id: string; date: Date };
-  /** Cancelled more than the refund window before the start (SPEC §9). */
+  /**
+   * Cancelled more than the refund window before the start (docs/product/centre-profile.md#refund-window).
+   */
   refundable?: boolean;
   /**
    * Made by a patient's move inside the refund window (or from an appointment that was): the move
@@ -75,7 +77,7 @@ export interface Ending {
   rescheduledTo?: string;
   /** A cancellation's refund, decided when it is made. */
   refundable?: boolean;
-  /** Released by the service: the patient's account was still unconfirmed (issue 17). */
+  /** Released by the service: the patient's account was still unconfirmed. */
   endedBecause?: 'unconfirmedAccount';
 }
 
@@ -190,7 +192,10 @@ export interface SlotHolds {
   staleHolds(before: Date): Promise<Array<{ id: string; fromId: string }>>;
 }
 
-/** Booked appointments made by patients on the web that may have to be released (issue 17). */
+/**
+ * Booked appointments made by patients on the web that may have to be released (their account is
+ * unconfirmed).
+ */
 export interface UnconfirmedHolds {
   /** Booked on the web before `bookedBefore`, or starting before `startsBefore`, still booked. */
   candidates(bookedBefore: Date, startsBefore: Date): Promise<Appointment[]>;

@@ -3,8 +3,8 @@ import { conflict, HttpError, notFound } from '@crm/server-kit';
 import type { Initiator, Refusal, Target } from './lifecycle.rules';
 
 /**
- * Errors of the booking calls, in the spec's booking error shape `{message, errors: [{message, field}]}`:
- * the front end shows the first entry's message in its "Información de la reserva" dialog.
+ * Errors of the booking calls, in the booking error shape the front ends read `{message, errors: [{message,
+ * field}]}`: the front end shows the first entry's message in its "Información de la reserva" dialog.
  */
 const withField = (status: number, message: string, field: string) =>
   new HttpError(status, message, [{ message, field }]);
@@ -23,6 +23,11 @@ class AlreadyBookedError extends HttpError {
     super(409, message, [{ message, field }]);
   }
 
+  /** The other appointment this answer discloses, if any. */
+  get disclosed(): HeldAppointment | undefined {
+    return this.held;
+  }
+
   override toBody(): PatientAlreadyBookedBody {
     return {
       message: this.message,
@@ -31,6 +36,10 @@ class AlreadyBookedError extends HttpError {
     };
   }
 }
+
+/** The patient's other appointment a refused booking names in its answer (see `AlreadyBookedError`). */
+export const disclosedAppointment = (error: unknown): HeldAppointment | undefined =>
+  error instanceof AlreadyBookedError ? error.disclosed : undefined;
 
 export const selfAlreadyBooked = (held?: HeldAppointment) =>
   new AlreadyBookedError('Ya tienes una cita reservada', 'date', held);

@@ -32,7 +32,7 @@ export interface Caller extends Actor {
   bearerToken: string;
 }
 
-/** SPEC §6: the kiosk books "now plus 60 seconds" unless it says otherwise. */
+/** The kiosk books "now plus 60 seconds" unless it says otherwise (docs/product/kiosk.md#booking-time). */
 export const WALK_IN_DEFAULT_DELAY_MS = 60_000;
 
 const isStaff = (actor: Actor) => actor.rol === 'DOCTOR' || actor.rol === 'ADMIN';
@@ -45,9 +45,10 @@ const REPLACEMENT_GIVE_UP_MS = 24 * 3600_000;
 const MAX_SWAP_ATTEMPTS = 3;
 
 /**
- * The appointment rules of SPEC §4–§9. The rules that must hold under concurrency (one patient per
- * slot, one active appointment per patient) are enforced by the repository's unique keys; this class
- * checks everything else and turns the repository's refusals into the answers the front ends expect.
+ * The appointment rules (docs/product/booking.md#booking-rules). The rules that must hold under concurrency
+ * (one patient per slot, one active appointment per patient) are enforced by the repository's unique keys;
+ * this class checks everything else and turns the repository's refusals into the answers the front ends
+ * expect.
  */
 export class BookingService {
   constructor(

@@ -194,7 +194,7 @@ export class LifecycleService {
   }
 }
 
-/** A cancellation a person makes (not a kiosk swap, a move or a release) is refunded or not (SPEC §9). */
+/** A cancellation a person makes (not a kiosk swap, a move or a release) is refunded or not. */
 function isPlainCancellation(request: TransitionRequest): boolean {
   return (
     request.to === 'cancelled' && !request.replacement && !request.rescheduledTo && request.by !== undefined

@@ -12,12 +12,12 @@ import {
 } from '@crm/contracts';
 
 /**
- * The bookable instants of SPEC §9, as pure functions of an instant and "now".
+ * The bookable instants (docs/product/booking.md#slots), as pure functions of an instant and "now".
  * Opening hours are wall-clock times in Atlantic/Canary, so every check converts the instant to
  * that zone first: 09:00 there is 09:00Z in winter and 08:00Z in summer.
  */
 
-/** The kiosk's immediate booking must fall within this window around now (SPEC §6: now + 60 s). */
+/** The kiosk's immediate booking (now + 60 s) must fall within this window around now. */
 export const WALK_IN_WINDOW = {
   /** Tolerates a kiosk clock slightly behind the server's. */
   earliestMs: -2 * 60_000,

@@ -10,12 +10,12 @@ export interface ReleasePolicy {
 }
 
 /**
- * Slots held by accounts nobody confirmed are released (issue 17): a patient's own web booking is
- * cancelled, with an e-mail, when their account is still unconfirmed 24 hours after booking or
- * 2 hours before the slot, whichever comes first. Staff and kiosk bookings are never released, nor
- * patients whose confirmation the auth service has not announced, nor bookings made when the slot
- * was already that close (the release moment had passed before they were made). Each release is the lifecycle's
- * one-insert end, so two replicas sweeping at once release an appointment once.
+ * Slots held by accounts nobody confirmed are released (docs/product/patient-area.md#unconfirmed-accounts): a
+ * patient's own web booking is cancelled, with an e-mail, when their account is still unconfirmed 24 hours
+ * after booking or 2 hours before the slot, whichever comes first. Staff and kiosk bookings are never
+ * released, nor patients whose confirmation the auth service has not announced, nor bookings made when the
+ * slot was already that close (the release moment had passed before they were made). Each release is the
+ * lifecycle's one-insert end, so two replicas sweeping at once release an appointment once.
  */
 /**
  * Booked when the slot was already less than `beforeStartMs` away: the patient never had the time

@@ -32,9 +32,9 @@ const signUpWithNewPassword = signUpBody.extend({ password: newPasswordField });
 const resetWithNewPassword = resetPasswordBody.extend({ password: newPasswordField });
 
 /**
- * `/auth/*` calls of SPEC §7, with the payloads and answers the front ends expect (roles from the
+ * `/auth/*` calls, with the payloads and answers the front ends expect (roles from the
  * route table). Answers a person may read are Spanish; "Authorized", "Email sent", "Password
- * reset", "Account confirmed" and "Account already activated" are the spec's contract strings that
+ * reset", "Account confirmed" and "Account already activated" are contract strings that
  * the front ends compare against. Sign-ins (success and failure), sign-outs and patients created by
  * staff are recorded in the access trail.
  */

@@ -13,10 +13,11 @@ import type { User } from '../domain/user';
 import { recordSignIn } from './sign-in-trail';
 
 /**
- * The second factor (issue 18). Signed in: `/auth/mfa/setup` and `/auth/mfa/confirm`. During a
- * sign-in: `/auth/signIn/mfa` completes it with a code; `/auth/signIn/mfa/setup` and
- * `/auth/signIn/mfa/confirm` walk a person whose role must enrol through it (they have no session
- * yet: the sign-in's `mfaToken` names the account). Sign-ins and enrolments go to the access trail.
+ * The second factor (docs/product/rights-and-access-trail.md#second-factor). Signed in: `/auth/mfa/setup` and
+ * `/auth/mfa/confirm`. During a sign-in: `/auth/signIn/mfa` completes it with a code;
+ * `/auth/signIn/mfa/setup` and `/auth/signIn/mfa/confirm` walk a person whose role must enrol through it
+ * (they have no session yet: the sign-in's `mfaToken` names the account). Sign-ins and enrolments go to the
+ * access trail.
  */
 export function mfaHandlers(mfa: MfaService, trail: AuditTrail) {
   const enrolled = (req: Request, user: User) =>

@@ -18,7 +18,7 @@ const when = new Intl.DateTimeFormat('es-ES', {
 const at = (iso: string) => when.format(new Date(iso));
 
 /**
- * "Descargar mis datos" as a readable PDF (issue 18): the same content as the JSON export, in
+ * "Descargar mis datos" as a readable PDF: the same content as the JSON export, in
  * Spanish, times in the centre's zone. Built in memory (a patient's data is a few pages).
  */
 export function personalDataPdf(data: PersonalDataExport): Promise<Buffer> {

@@ -67,7 +67,7 @@ export function usersHandlers(accounts: AccountService, trail: AuditTrail) {
         res.json(body);
       },
     ],
-    /** The back office's paged patient list (the spec leaves its path open; documented in the README). */
+    /** The back office's paged patient list (its path is documented in the README). */
     'GET /users/pacients': [
       validate('query', patientsQuery),
       async (req, res) => {

@@ -8,7 +8,7 @@ interface SigningKeyDocument {
   _id: string;
   generation: number;
   createdAt: Date;
-  /** The private key (PKCS#8 PEM), sealed with the auth service's at-rest key. */
+  /** The private key (PKCS8 PEM), sealed with the auth service's at-rest key. */
   sealedPrivateKey: string;
 }
 

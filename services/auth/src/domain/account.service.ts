@@ -75,7 +75,10 @@ const INVALID_LINK = 'El enlace no es válido o ha caducado';
 const PATIENT_NOT_FOUND = 'Paciente no encontrado';
 const ACCOUNT_DISABLED = 'Esta cuenta está desactivada. Consulte con la administración del centro';
 
-/** The account rules of SPEC §3–§8: sign-up, sign-in, confirmation, password reset, staff and kiosk. */
+/**
+ * The account rules (docs/product/booking.md#account-screens): sign-up, sign-in, confirmation, password
+ * reset, staff and kiosk.
+ */
 export class AccountService {
   constructor(
     private readonly users: UserRepository,

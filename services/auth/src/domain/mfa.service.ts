@@ -73,10 +73,10 @@ function newRecoveryCode(): string {
 }
 
 /**
- * The second factor of issue 18: time-based one-time passwords (RFC 6238, otplib) with 10
- * single-use recovery codes. A code is accepted in the current 30-second step or the one either
- * side (clock drift), once: its step is consumed by an insert under a unique key, so a replayed or
- * concurrently reused code is refused.
+ * The second factor (docs/product/rights-and-access-trail.md#second-factor): time-based one-time passwords
+ * (RFC 6238, otplib) with 10 single-use recovery codes. A code is accepted in the current 30-second step or
+ * the one either side (clock drift), once: its step is consumed by an insert under a unique key, so a
+ * replayed or concurrently reused code is refused.
  */
 export class MfaService {
   constructor(

@@ -17,11 +17,11 @@ export interface PatientDataSource {
 }
 
 /**
- * The patient's rights (issue 18, GDPR arts. 15, 17 and 20): a copy of everything the centre holds
- * about them, and the erasure of their account. Erasure removes the contact data and the password
- * at once (sign-in fails, staff lists show neither e-mail nor phone), ends every session, and tells
- * the other services (`auth.user.erased.v1`): appointments cancels what is still booked and
- * pseudonymises the rest; records keeps the clinical records under a pseudonym for the legal
+ * The patient's rights (GDPR arts. 15, 17 and 20; docs/product/rights-and-access-trail.md#patient-rights): a
+ * copy of everything the centre holds about them, and the erasure of their account. Erasure removes the
+ * contact data and the password at once (sign-in fails, staff lists show neither e-mail nor phone), ends
+ * every session, and tells the other services (`auth.user.erased.v1`): appointments cancels what is still
+ * booked and pseudonymises the rest; records keeps the clinical records under a pseudonym for the legal
  * retention period (Ley 41/2002) and deletes them after it.
  */
 export class PrivacyService {

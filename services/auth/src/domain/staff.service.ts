@@ -14,9 +14,9 @@ export const toStaffView = (user: User): StaffView => ({
 });
 
 /**
- * Staff accounts managed by an admin (issue 18): invited by e-mail (the link sets the password),
- * listed, disabled (every session of the account ends at once, everywhere) and enabled again.
- * Only doctors and admins: the kiosk's service account is configured, not managed here.
+ * Staff accounts managed by an admin (docs/product/back-office.md#staff-accounts): invited by e-mail (the
+ * link sets the password), listed, disabled (every session of the account ends at once, everywhere) and
+ * enabled again. Only doctors and admins: the kiosk's service account is configured, not managed here.
  */
 export class StaffService {
   constructor(

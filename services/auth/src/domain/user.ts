@@ -14,7 +14,7 @@ export interface User {
   resetExpiresAt?: Date;
   /** Tokens issued before this instant are no longer accepted (set by a password reset). */
   sessionsValidAfter?: Date;
-  /** A staff account an admin disabled: no sign-in, no session (issue 18). */
+  /** A staff account an admin disabled: no sign-in, no session. */
   disabled?: boolean;
   /** The authenticator secret (encrypted), once the first code confirmed it. */
   mfaSecret?: string;
@@ -109,7 +109,7 @@ export function toSnapshot(
     ...(user.phone ? { phone: user.phone } : {}),
     rol: user.rol,
     canSignIn: Boolean(user.passwordHash),
-    // Appointments releases slots held by accounts left unconfirmed (issue 17).
+    // Appointments releases slots held by accounts left unconfirmed.
     confirmed: user.confirmed,
   };
 }

@@ -5,7 +5,7 @@ import { viewConfigBody } from '@crm/view-config';
 import type { ViewConfigService } from '../domain/view-config.service';
 
 /**
- * `/config/view` (SPEC §7): the back office reads form configurations; only an admin changes them,
+ * `/config/view`: the back office reads form configurations; only an admin changes them,
  * and every change is recorded in the access trail (the view's name, never its fields).
  */
 export function configViewHandlers(views: ViewConfigService, trail: AuditTrail) {

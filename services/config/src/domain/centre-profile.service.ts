@@ -43,6 +43,10 @@ export class CentreProfileService {
     return this.appendVersion(by, (latest) => ({
       ...profile,
       closures: profile.closures ?? closuresOf(latest?.profile ?? {}),
+      // Likewise the payment settings, which the profile form does not show.
+      ...((profile.payments ?? latest?.profile.payments)
+        ? { payments: profile.payments ?? latest?.profile.payments }
+        : {}),
     }));
   }
 

@@ -4,7 +4,7 @@ import { createEnvelope, outboxPlugin, withOutbox } from '@crm/event-bus';
 import { correlationIdOrNew, isDuplicateKey } from '@crm/server-kit';
 
 /**
- * Reminders in the database, not in timers (issue 17): one `reminders` document per booked
+ * Reminders in the database, not in timers: one `reminders` document per booked
  * appointment with its due time, insert-only under the appointment id. An appointment that ended
  * leaves a tombstone under the same id, so a booking event that arrives late (out of order) finds
  * the id taken and schedules nothing. Sending is claimed by inserting `reminder_sends` under the

@@ -1,7 +1,7 @@
 import type { RecordView } from '@crm/contracts';
 import type { ClinicalRecord } from '../domain/record';
 
-/** The record JSON of SPEC §3 (`_id` and `id` are the same value). */
+/** The record JSON (`_id` and `id` are the same value). */
 export function toRecordView(record: ClinicalRecord): RecordView {
   return {
     _id: record.id,

@@ -21,7 +21,7 @@ export interface AppointmentRecordAnswer {
 }
 
 /**
- * `/records*` (SPEC §7): doctors and admins only (the route table). Bodies are never logged
+ * `/records*`: doctors and admins only (the route table). Bodies are never logged
  * (clinical data). Every call that answers records is recorded in the access trail — ids only,
  * never the content.
  */

@@ -3,9 +3,10 @@ import { isDuplicateKey } from '@crm/server-kit';
 import type { RecordModels } from './record.models';
 
 /**
- * The records of patients who erased their account (issue 18): the patient's name is replaced in
- * every revision and in the listing (the clinical content stays: Ley 41/2002 keeps it at least 5
- * years), and once the retention period has passed since a record was made, the record goes.
+ * The records of patients who erased their account (docs/product/rights-and-access-trail.md#erasure): the
+ * patient's name is replaced in every revision and in the listing (the clinical content stays: Ley 41/2002
+ * keeps it at least 5 years), and once the retention period has passed since a record was made, the record
+ * goes.
  */
 export class RecordErasure {
   constructor(private readonly models: RecordModels) {}

@@ -79,7 +79,7 @@ export type ListingDocument = RecordFields & { _id: string; userKey: string; doc
 
 export const revisionId = (recordId: string, revision: number) => `${recordId}:${revision}`;
 
-/** Patients who erased their account (issue 18): their records are kept, pseudonymised, until the retention ends. */
+/** Patients who erased their account: their records are kept, pseudonymised, until the retention ends. */
 const erasedPatientSchema = new Schema(
   { _id: { type: String, required: true }, erasedAt: { type: Date, required: true } },
   { collection: 'erased_patients', versionKey: false },

@@ -1,8 +1,8 @@
 import type { AppointmentStatus, EventEnvelope, MetadataEntry, Role, ViewConfigView } from '@crm/contracts';
 
 /**
- * A clinical record: the outcome of one appointment's check-up (SPEC §3). Its id is its
- * appointment's id (one record per appointment, by construction). Every save is a new revision.
+ * A clinical record: the outcome of one appointment's check-up (docs/product/clinical-records.md#record). Its
+ * id is its appointment's id (one record per appointment, by construction). Every save is a new revision.
  */
 export interface ClinicalRecord {
   /** = dateId. */

@@ -1,5 +1,5 @@
 /**
- * Metadata as the front end sends it (SPEC §3): one `{label, type, parseOutput, name, value, priceType}`
+ * Metadata as the front end sends it: one `{label, type, parseOutput, name, value, priceType}`
  * entry per field. Only `value` counts on the server; the rest is sent to look like the real client.
  */
 export type Values = Record<string, unknown>;

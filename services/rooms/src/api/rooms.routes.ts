@@ -1,7 +1,7 @@
 import type { RouteHandlers } from '@crm/server-kit';
 import type { ReservationService } from '../domain/reservation.service';
 
-/** `GET /rooms`: public (SPEC §7), the active consulting rooms. */
+/** `GET /rooms`: public, the active consulting rooms. */
 export function roomsHandlers(reservations: ReservationService) {
   return {
     'GET /rooms': async (_req, res) => {

@@ -28,7 +28,7 @@ import { SlotsTakenConflict } from './slots-taken.conflict';
 
 const NOT_FOUND = 'Reserva no encontrada';
 
-/** Consulting-room reservations: who may reserve what, and which slots are valid (SPEC §5, §9). */
+/** Consulting-room reservations: who may reserve what, and which slots are valid (docs/product/rooms.md). */
 export class ReservationService {
   constructor(
     private readonly rooms: RoomRepository,

@@ -2,8 +2,9 @@ import moment from 'moment-timezone';
 import { ROOM_SLOT_RULES } from '@crm/contracts';
 
 /**
- * The room-slot rules of SPEC §9, in the centre's time zone: a slot is an hourly instant on a
- * weekday, starting between 08:00 and 17:00 local time (08:00 plus a 10-hour window), in the future.
+ * The room-slot rules (docs/product/rooms.md#room-slots), in the centre's time zone: a slot is an hourly
+ * instant on a weekday, starting between 08:00 and 17:00 local time (08:00 plus a 10-hour window), in the
+ * future.
  */
 const { timeZone, firstHour, hoursPerDay } = ROOM_SLOT_RULES;
 const lastHour = firstHour + hoursPerDay - 1;

@@ -1,8 +1,8 @@
 import { lazy } from 'react';
 
 /**
- * Clinical records (SPEC §2): the routes the back-office router mounts. Each screen is its own chunk
- * (the form builder brings @crm/view-config), loaded under the router's Suspense.
+ * Clinical records (docs/product/clinical-records.md): the routes the back-office router mounts. Each screen
+ * is its own chunk (the form builder brings @crm/view-config), loaded under the router's Suspense.
  */
 export const AppointmentDetailPage = lazy(() => import('./components/AppointmentDetailPage'));
 export const RecordListPage = lazy(() => import('./components/RecordListPage'));

@@ -43,7 +43,7 @@ describe('planAfterLookup', () => {
 });
 
 describe('patientIdOf', () => {
-  it('reads id, else pacientId, else _id (SPEC §3)', () => {
+  it('reads id, else pacientId, else _id', () => {
     expect(patientIdOf({ id: 'a', pacientId: 'b', _id: 'c' })).toBe('a');
     expect(patientIdOf({ pacientId: 'b', _id: 'c' })).toBe('b');
     expect(patientIdOf({ _id: 'c' })).toBe('c');

@@ -6,7 +6,7 @@ export interface AskedFields {
   phone: boolean;
 }
 
-/** What follows the e-mail lookup (SPEC §4 "Kiosk flow"). */
+/** What follows the e-mail lookup (docs/product/kiosk.md#flow). */
 export type LookupPlan =
   | {
       next: 'details';

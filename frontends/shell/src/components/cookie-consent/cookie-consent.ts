@@ -3,10 +3,10 @@ import 'vanilla-cookieconsent/dist/cookieconsent.css';
 import './cookie-consent.css';
 
 /**
- * Cookie consent of SPEC §4 and §9: cookie `cc_cookie` for 182 days on path /, SameSite Lax, Secure
- * on https; only the "necessary" category (read-only, always on) under which the analytics tag
- * loader and the social-media pixel are declared; consent box bottom right, preferences on the left;
- * default language "en" carrying the Spanish strings.
+ * Cookie consent (docs/product/booking.md#cookie-consent): cookie `cc_cookie` for 182 days on path /,
+ * SameSite Lax, Secure on https; only the "necessary" category (read-only, always on) under which the
+ * analytics tag loader and the social-media pixel are declared; consent box bottom right, preferences on the
+ * left; default language "en" carrying the Spanish strings.
  */
 /** A control a person may be typing into (or choosing in) at the moment the banner appears. */
 function isEditing(element: Element | null): boolean {

@@ -1,4 +1,4 @@
-/** Any unknown path: a bare heading (SPEC §2). */
+/** Any unknown path: a bare heading. */
 export function NotFound() {
   return (
     <main id="main" className="not-found">

@@ -1,7 +1,7 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
 
-/** The router's error screen (SPEC §2): "Unexpected Application Error!" with the error's message. */
+/** The router's error screen: "Unexpected Application Error!" with the error's message. */
 function RouteErrorScreen({ error }: { error: unknown }) {
   const detail = error instanceof Error ? error.message : String(error);
   return (

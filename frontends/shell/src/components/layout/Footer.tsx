@@ -3,7 +3,10 @@ import { useCentreProfile } from '@crm/web-kit';
 import { Placeholder } from '@/components/centre/Placeholder';
 import { openCookiePreferences } from '@/components/cookie-consent/CookieConsentLoader';
 
-/** Footer (SPEC §2): copyright 2025 with the centre's brand, "Política de Privacidad" and the terms. */
+/**
+ * Footer (docs/product/booking.md#footer): copyright 2025 with the centre's brand, "Política de Privacidad"
+ * and the terms.
+ */
 export function Footer() {
   const { profile, status } = useCentreProfile();
   return (

@@ -176,8 +176,9 @@ function BrandText() {
 }
 
 /**
- * Public header (SPEC §2): round logo, title and subtitle, phone and address links, the page's menu
- * with the Acceso submenu; white text on "/", black elsewhere; sticky after 116 px; mobile menu.
+ * Public header (docs/product/booking.md#header-and-menus): round logo, title and subtitle, phone and address
+ * links, the page's menu with the Acceso submenu; white text on "/", black elsewhere; sticky after 116 px;
+ * mobile menu.
  */
 export function Header() {
   const { pathname } = useLocation();

@@ -1,4 +1,7 @@
-/** The header menus per page (SPEC §2). `section` items scroll within the landing page. */
+/**
+ * The header menus per page (docs/product/booking.md#header-and-menus). `section` items scroll within the
+ * landing page.
+ */
 export interface MenuItem {
   label: string;
   to?: string;
@@ -21,7 +24,7 @@ const USER: MenuItem[] = [
   { label: 'Inicio', to: '/' },
   { label: 'Reservar Cita', to: '/dates' },
 ];
-/** Pages the spec gives no menu of their own (FAQ, account screens, terms). */
+/** Pages without a menu of their own (FAQ, account screens, terms). */
 const OTHER: MenuItem[] = [
   { label: 'Inicio', to: '/' },
   { label: 'Citas', to: '/dates' },

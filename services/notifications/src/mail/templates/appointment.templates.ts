@@ -44,7 +44,10 @@ export function appointmentBookedEmail(
   });
 }
 
-/** What the cancellation means for the fee (SPEC §9), when the cancellation says it. */
+/**
+ * What the cancellation means for the fee (docs/product/centre-profile.md#refund-window), when the
+ * cancellation says it.
+ */
 function refundSentence(
   centre: MailCentre,
   refundable: boolean | undefined,
@@ -74,7 +77,7 @@ export function appointmentCancelledEmail(
   byRole: Role | undefined,
   bookingUrl: string,
   refundable?: boolean,
-  /** Released because the account's e-mail was never confirmed (issue 17). */
+  /** Released because the account's e-mail was never confirmed. */
   releasedUnconfirmed = false,
   /** Not refunded because a move inside the refund window made the appointment. */
   refundForfeited = false,

@@ -21,7 +21,7 @@ const QUESTIONS: Partial<Record<AgendaAction, string>> = {
 };
 
 /**
- * A refusal of the server (4xx) shows its message in an "Error" dialog (the spec's style for admin
+ * A refusal of the server (4xx) shows its message in an "Error" dialog (the style of every admin
  * actions); only a server or network failure shows "Internal server error".
  */
 async function showActionError(error: unknown): Promise<void> {

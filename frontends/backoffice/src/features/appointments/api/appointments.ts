@@ -8,8 +8,8 @@ const PAGE_LIMIT = 100;
 
 /**
  * The day's work: GET /dates?status=current (booked and checked-in appointments, and those attended
- * or marked no-show today), page by page. The list sorts, filters and pages on the client (SPEC §2
- * "Listado de Citas"), so it needs them all.
+ * or marked no-show today), page by page. The list sorts, filters and pages on the client
+ * (docs/product/back-office.md#appointment-list), so it needs them all.
  */
 export async function fetchAllAppointments(): Promise<AppointmentView[]> {
   const all: AppointmentView[] = [];

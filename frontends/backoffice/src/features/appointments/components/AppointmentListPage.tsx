@@ -8,6 +8,7 @@ import { APPOINTMENT_STATUS_LABELS } from '@/lib/appointment-status';
 import { matchesSearch } from '@/lib/text';
 import { useAppointments } from '../api/appointments';
 import { useDeleteAppointment } from './use-delete-appointment';
+import { PaymentCell } from './PaymentCell';
 
 const column = createColumnHelper<AppointmentView>();
 
@@ -15,9 +16,10 @@ const column = createColumnHelper<AppointmentView>();
 const STATUS_FILTERS: Array<AppointmentStatus | ''> = ['', 'booked', 'checkedIn', 'attended', 'noShow'];
 
 /**
- * "Listado de Citas" (SPEC §2): the day's work — booked and waiting patients, and today's attended
- * and no-shows — with their status, sorted by date ascending, filtered by "Buscar paciente" (500 ms
- * debounce) and by "Estado", 6 per page on wide windows, else 10. "Eliminar" is ADMIN's.
+ * "Listado de Citas" (docs/product/back-office.md#appointment-list): the day's work — booked and waiting
+ * patients, and today's attended and no-shows — with their status, sorted by date ascending, filtered by
+ * "Buscar paciente" (500 ms debounce) and by "Estado", 6 per page on wide windows, else 10. "Eliminar" is
+ * ADMIN's.
  */
 export default function AppointmentListPage() {
   const { user } = useSession();
@@ -55,6 +57,15 @@ export default function AppointmentListPage() {
           <span className={`bo-badge bo-badge--${info.row.original.status}`}>{info.getValue()}</span>
         ),
         size: 140,
+      }),
+      column.display({
+        id: 'payment',
+        header: 'Pago',
+        enableSorting: false,
+        cell: ({ row }) => (
+          <PaymentCell appointmentId={row.original.id} who={row.original.user?.name ?? row.original.name} />
+        ),
+        size: 200,
       }),
       column.accessor((a) => a.user?.phone ?? '', {
         id: 'phone',

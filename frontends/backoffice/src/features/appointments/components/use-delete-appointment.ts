@@ -6,9 +6,9 @@ import { formatDateTime } from '@crm/web-kit/time';
 import { deleteAppointment } from '../api/appointments';
 
 /**
- * ADMIN deletes an appointment (SPEC §4, §8): confirmation, DELETE /dates/delete/{id}, the row is
- * dropped locally (no reload of the list) and "Cita eliminada"; on failure "Error" with the server's
- * message, or "No se pudo eliminar la cita".
+ * ADMIN deletes an appointment (docs/product/back-office.md#deleting-and-cancelling): confirmation, DELETE
+ * /dates/delete/{id}, the row is dropped locally (no reload of the list) and "Cita eliminada"; on failure
+ * "Error" with the server's message, or "No se pudo eliminar la cita".
  */
 export function useDeleteAppointment(mutate: KeyedMutator<AppointmentView[]>) {
   return useCallback(

@@ -92,9 +92,9 @@ function fieldErrors(error: unknown): Partial<Record<keyof AuditFilters, string>
 }
 
 /**
- * "Registro de accesos" (issue 18, ADMIN): who read or changed whose data, newest first, one row per
- * patient named. Filters by patient, staff member, action and days (Atlantic/Canary), server pages,
- * and "Exportar CSV" with the same filters.
+ * "Registro de accesos" (ADMIN, docs/product/rights-and-access-trail.md#reading-the-trail): who read or
+ * changed whose data, newest first, one row per patient named. Filters by patient, staff member, action and
+ * days (Atlantic/Canary), server pages, and "Exportar CSV" with the same filters.
  */
 export default function AuditLogPage() {
   const { user } = useSession();

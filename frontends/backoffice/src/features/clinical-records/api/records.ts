@@ -15,10 +15,12 @@ export interface Appointment {
   checkedInAt?: string;
 }
 
-/** The view whose form is an appointment's clinical record (SPEC §2 record detail). */
+/**
+ * The view whose form is an appointment's clinical record (docs/product/clinical-records.md#record-detail).
+ */
 export const RECORDS_VIEW = 'doctor/appointments/:id';
 
-/** SWR keys are API paths; one per view, so each configuration is fetched and cached once (SPEC §3). */
+/** SWR keys are API paths; one per view, so each configuration is fetched and cached once. */
 export const viewConfigKey = (view: string) => `/config/view?view=${encodeURIComponent(view)}`;
 export const appointmentKey = (id: string) => `/dates/id/${encodeURIComponent(id)}`;
 export const recordKey = (id: string) => `/records/${encodeURIComponent(id)}`;
@@ -28,7 +30,7 @@ export const appointmentRecordKey = (appointmentId: string) =>
 export const recordsPageKey = (page: number, limit: number, search: string) =>
   `/records?${new URLSearchParams({ page: String(page), limit: String(limit), search })}`;
 
-/** A missing view answers 404 "View not found": the form then has no fields (SPEC §2 empty message). */
+/** A missing view answers 404 "View not found": the form then has no fields (and says so). */
 async function fetchViewConfig(key: string): Promise<ViewConfigView | null> {
   try {
     return await swrFetcher<ViewConfigView>(key);

@@ -28,9 +28,9 @@ import './clinical-records.css';
 const ENDED_STATUSES = new Set(['cancelled', 'deleted']);
 
 /**
- * `/doctor/appointments/:id` (SPEC §2): the patient and the time of the appointment, and its
- * clinical record: "Ver Historia Clínica" when it has one (one record per appointment), else the
- * "Crear Historia Clínica" toggle: closed → loading the configuration → the form.
+ * `/doctor/appointments/:id` (docs/product/clinical-records.md#appointment-detail): the patient and the time
+ * of the appointment, and its clinical record: "Ver Historia Clínica" when it has one (one record per
+ * appointment), else the "Crear Historia Clínica" toggle: closed → loading the configuration → the form.
  */
 export default function AppointmentDetailPage() {
   const { id } = useParams();

@@ -16,8 +16,9 @@ import { RECORDS_VIEW, recordKey, updateRecord, useRecord, useViewConfig } from 
 import './clinical-records.css';
 
 /**
- * `/doctor/patient/records/detail/:id` (SPEC §2): who and when, and the form of the view
- * "doctor/appointments/:id" filled with the stored values, saved with "Actualizar Historia Clínica".
+ * `/doctor/patient/records/detail/:id` (docs/product/clinical-records.md#record-detail): who and when, and
+ * the form of the view "doctor/appointments/:id" filled with the stored values, saved with "Actualizar
+ * Historia Clínica".
  */
 export default function RecordDetailPage() {
   const { id } = useParams();

@@ -15,13 +15,14 @@ import { isRecordId, metadataCellText, metadataColumns } from './record-cells';
 import { useRecord, useRecordsPage } from '../api/records';
 import './clinical-records.css';
 
-/** SPEC §9: one column-visibility key per list. */
+/** One column-visibility key per list (docs/product/back-office.md#tables). */
 export const RECORD_COLUMNS_KEY = 'columns:records';
 
 /**
- * `/doctor/patient/records` and `/doctor/patient/records/:name` (SPEC §2). The second lists the
- * records of one patient: the name starts the search. After an update the detail page goes to
- * `/doctor/patient/records/<record id>` (SPEC §2): an id there stands for that record's patient.
+ * `/doctor/patient/records` and `/doctor/patient/records/:name`
+ * (docs/product/clinical-records.md#record-list). The second lists the records of one patient: the name
+ * starts the search. After an update the detail page goes to `/doctor/patient/records/<record id>`: an id
+ * there stands for that record's patient.
  */
 export default function RecordListPage() {
   const { name } = useParams();

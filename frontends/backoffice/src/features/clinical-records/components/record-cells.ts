@@ -4,7 +4,7 @@ import { formatCentreDate } from './form-builder/centre-time';
 
 /**
  * The metadata columns of the record list: one per field of the first record, in its order
- * (SPEC §2 "one per metadata field found on the first record").
+ * (docs/product/clinical-records.md#record-list).
  */
 export function metadataColumns(records: readonly RecordView[]): { name: string; label: string }[] {
   const first = records[0];

@@ -30,9 +30,9 @@ function fieldErrors(error: unknown): { from?: string; to?: string; general?: st
 }
 
 /**
- * "Panel" (issue 16, ADMIN): the centre's figures for a range of days — bookings by channel,
- * occupancy of the grid slots, no-shows, cancellations with and without refund, revenue per day and
- * per certificate type — from the reporting service's read model.
+ * "Panel" (ADMIN, docs/product/back-office.md#dashboard): the centre's figures for a range of days — bookings
+ * by channel, occupancy of the grid slots, no-shows, cancellations with and without refund, revenue per day
+ * and per certificate type — from the reporting service's read model.
  */
 export default function DashboardPage() {
   const isAdmin = useSession().user?.rol === 'ADMIN';

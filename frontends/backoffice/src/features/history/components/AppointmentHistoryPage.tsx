@@ -9,7 +9,7 @@ import { SearchBox, TablePage, useDebouncedSearch, usePageSize } from '@/compone
 import { historyKey } from '@/lib/cache-keys';
 import { matchesSearch } from '@/lib/text';
 
-/** Status names shown to staff (the spec does not show them; the server's values are English). */
+/** Status names shown to staff (the server's values are English). */
 export const STATUS_LABELS: Record<AppointmentStatus, string> = {
   booked: 'Reservada',
   cancelled: 'Cancelada',
@@ -43,7 +43,8 @@ const columnsOf = (all: readonly AppointmentView[]) => [
 ];
 
 /**
- * "Listado de Citas de {patient}" (SPEC §2, path spelled "hisotry"): every appointment of the patient
+ * "Listado de Citas de {patient}" (docs/product/back-office.md#appointment-history, path spelled
+ * "hisotry"): every appointment of the patient
  * from GET /dates/history/userid/{id}, sortable, searchable, 10 per page on wide windows else 5.
  */
 export default function AppointmentHistoryPage() {

@@ -10,10 +10,10 @@ import { cancelAppointment, rescheduleAppointment, usePatientAppointments } from
 import { RescheduleSlotPicker } from './RescheduleSlotPicker';
 
 /**
- * Patient detail (SPEC §2): "Detalle del Paciente" (phone "No registrado" when absent), "Detalle de
- * la Cita" with "Editar Cita" (a new day and free slot, confirmed, then the appointment is moved in
- * one step: issue 17) and "Cancelar Cita", or "No hay citas agendadas"; links to the patient list,
- * their records and their appointment history.
+ * Patient detail (docs/product/back-office.md#patient-detail): "Detalle del Paciente" (phone "No registrado"
+ * when absent), "Detalle de la Cita" with "Editar Cita" (a new day and free slot, confirmed, then the
+ * appointment is moved in one step) and "Cancelar Cita", or "No hay citas agendadas"; links to the patient
+ * list, their records and their appointment history.
  */
 export default function PatientDetailPage() {
   const { id = '' } = useParams();

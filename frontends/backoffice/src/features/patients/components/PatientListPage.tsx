@@ -7,7 +7,7 @@ import { usePatientsPage } from '../api/patients';
 
 const column = createColumnHelper<UserView>();
 
-/** localStorage key of this list's "Columnas" choice (SPEC §9: one key per list). */
+/** localStorage key of this list's "Columnas" choice (one key per list). */
 export const PATIENT_COLUMNS_KEY = 'backoffice.patients.columns';
 
 const columns = [
@@ -32,8 +32,8 @@ const columns = [
 ];
 
 /**
- * "Listado de Pacientes" (SPEC §2): server-side pagination and search (GET /users/pacients), 6 per
- * page on wide windows else 10, the "Columnas" choice kept in localStorage.
+ * "Listado de Pacientes" (docs/product/back-office.md#patient-list): server-side pagination and search (GET
+ * /users/pacients), 6 per page on wide windows else 10, the "Columnas" choice kept in localStorage.
  */
 export default function PatientListPage() {
   const [search, setSearch] = useState('');

@@ -12,9 +12,9 @@ export const INVITATION_SENT =
   'El paciente ha sido registrado correctamente. Le hemos enviado un correo electrónico para que cree su contraseña y pueda entrar en su área.';
 
 /**
- * Register a patient (SPEC §2, §7): POST /auth/doctor/patient/create {name, phone, email, password?};
- * "Paciente Registrado" then the page reloads (empty form). Server errors go under their field.
- * The password is optional: without it the patient is e-mailed an invitation to set one.
+ * Register a patient (docs/product/back-office.md#register-a-patient): POST /auth/doctor/patient/create
+ * {name, phone, email, password?}; "Paciente Registrado" then the page reloads (empty form). Server errors go
+ * under their field. The password is optional: without it the patient is e-mailed an invitation to set one.
  */
 export default function RegisterPatientPage() {
   const [values, setValues] = useState(EMPTY);

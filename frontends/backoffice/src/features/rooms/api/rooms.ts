@@ -2,7 +2,7 @@ import useSWR from 'swr';
 import type { RoomReservationView, RoomReservedResponse, StaffNames } from '@crm/contracts';
 import { api } from '@crm/web-kit';
 
-/** SPEC §9: "A fixed room identifier is hard-coded for room booking" (the rooms service's first room). */
+/** Room booking uses one fixed room (docs/product/rooms.md#fixed-room), the rooms service's first room. */
 export const ROOM_ID = 'consulta-1';
 
 const reservedPath = `/room-calendar/reserved-dates?room=${ROOM_ID}`;

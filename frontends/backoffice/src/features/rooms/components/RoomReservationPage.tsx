@@ -10,9 +10,9 @@ import { RoomReservationList } from './RoomReservationList';
 const MAX_SLOTS = 10;
 
 /**
- * "Reservar Consulta" (SPEC §2, §8, §9): month view, weekends red without slots, hourly slots from
- * the day's 08:00 over 10 hours (reserved and past ones not offered); several slots, possibly on
- * several days, are toggled, then "Reservar". Below, the room's reservations and who holds them,
+ * "Reservar Consulta" (docs/product/rooms.md#reservation-screen): month view, weekends red without slots,
+ * hourly slots from the day's 08:00 over 10 hours (reserved and past ones not offered); several slots,
+ * possibly on several days, are toggled, then "Reservar". Below, the room's reservations and who holds them,
  * with cancel for the holder (and an ADMIN).
  */
 export default function RoomReservationPage() {
@@ -50,7 +50,7 @@ export default function RoomReservationPage() {
       // Slots someone else took meanwhile are no longer offered, nor kept selected.
       const fresh = new Set((await mutate())?.map((instant) => Date.parse(instant)) ?? []);
       setChosen((old) => old.filter((slot) => !fresh.has(Date.parse(slot))));
-      // SPEC §8: this failure is shown with a success icon.
+      // This failure is shown with a success icon (docs/product/rooms.md#errors).
       await showDialog({ title: MESSAGES.roomFailed.title, text: MESSAGES.roomFailed.text, icon: 'success' });
     } finally {
       setBusy(false);

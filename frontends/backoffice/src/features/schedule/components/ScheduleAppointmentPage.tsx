@@ -18,9 +18,9 @@ import { bookForPatient } from '../api/schedule';
 const slotText = (slot: string) => `Fecha ${formatDate(slot)} Hora ${formatTime(slot)} (Atlantic/Canary)`;
 
 /**
- * "Agendar Cita" for a patient (SPEC §2.10 as staff sees it): pick a day, a free 15-minute slot
- * (Atlantic/Canary, booked ones removed), then the patient in "Seleccione un paciente"; confirmation,
- * POST /dates/admin {date, pacientId}, "Reserva exitosa".
+ * "Agendar Cita" for a patient (docs/product/back-office.md#schedule-for-a-patient): pick a day, a free
+ * 15-minute slot (Atlantic/Canary, booked ones removed), then the patient in "Seleccione un paciente";
+ * confirmation, POST /dates/admin {date, pacientId}, "Reserva exitosa".
  */
 export default function ScheduleAppointmentPage() {
   const { mutate } = useSWRConfig();

@@ -5,8 +5,8 @@ import { confirmMfa, setupMfa } from '../api/mfa';
 import './security.css';
 
 /**
- * "Seguridad" (issue 18): the signed-in doctor or admin sets up the verification in two steps
- * (also before their role requires it). Once on, it is asked at every sign-in.
+ * "Seguridad" (docs/product/rights-and-access-trail.md#second-factor): the signed-in doctor or admin sets up
+ * the verification in two steps (also before their role requires it). Once on, it is asked at every sign-in.
  */
 export default function SecurityPage() {
   const { user, refresh } = useSession();

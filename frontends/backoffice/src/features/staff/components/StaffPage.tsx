@@ -13,8 +13,8 @@ const stateOf = (person: StaffView) =>
   person.disabled ? 'Desactivada' : person.invited ? 'Invitación pendiente' : 'Activa';
 
 /**
- * "Personal" (issue 18, ADMIN): invite doctors and admins by e-mail, see who has set up the second
- * factor, and disable an account (its sessions end at once) or enable it again.
+ * "Personal" (ADMIN, docs/product/back-office.md#staff-accounts): invite doctors and admins by e-mail, see
+ * who has set up the second factor, and disable an account (its sessions end at once) or enable it again.
  */
 export default function StaffPage() {
   const { user } = useSession();

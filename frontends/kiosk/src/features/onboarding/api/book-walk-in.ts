@@ -1,11 +1,11 @@
 import type { AppointmentView } from '@crm/contracts';
 import { api } from '@crm/web-kit';
 
-/** SPEC §6/§9: the kiosk books for one minute from now. */
+/** The kiosk books for one minute from now (docs/product/kiosk.md#booking-time). */
 export const WALK_IN_DELAY_MS = 60_000;
 
 /**
- * `POST /dates/service` (SPEC §7): books the walk-in patient at once. The server accepts any instant
+ * `POST /dates/service`: books the walk-in patient at once. The server accepts any instant
  * from 2 minutes ago to 1 hour ahead. A patient who already has an active appointment gets a 409
  * carrying it (`appointment`, read by `heldAppointmentOf`): the kiosk checks them in or offers
  * "be seen now" instead.

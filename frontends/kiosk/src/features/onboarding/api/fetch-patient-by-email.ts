@@ -2,7 +2,7 @@ import { api, ApiError } from '@crm/web-kit';
 import type { KioskPatient } from '../types';
 
 /**
- * `GET /users/fetch?email` (SPEC §7): the patient with this e-mail, or null when there is none (the
+ * `GET /users/fetch?email`: the patient with this e-mail, or null when there is none (the
  * server answers 404). Any other failure is thrown.
  */
 export async function fetchPatientByEmail(email: string): Promise<KioskPatient | null> {

@@ -4,12 +4,12 @@ import type { KioskPatient, SaveOperation } from '../types';
 export interface SavePatientInput {
   email: string;
   name: string;
-  /** Digits only (SPEC §5: spaces removed before saving). */
+  /** Digits only (spaces removed before saving, docs/product/README.md#phone-numbers). */
   phone: string;
   operation: SaveOperation;
 }
 
-/** `POST /users/onboarding` (SPEC §7): creates the patient or completes a known one; answers `{data}`. */
+/** `POST /users/onboarding`: creates the patient or completes a known one; answers `{data}`. */
 export async function savePatient(input: SavePatientInput): Promise<KioskPatient | undefined> {
   const body = {
     email: input.email,

@@ -9,7 +9,7 @@ interface EmailStepProps {
   onSubmit(): void;
 }
 
-/** Step 1 (SPEC §2): "Bienvenido", the e-mail, "Continuar". */
+/** Step 1 (docs/product/kiosk.md#email-step): "Bienvenido", the e-mail, "Continuar". */
 export function EmailStep({ email, busy, onEmailChange, onSubmit }: EmailStepProps) {
   const ref = useFocusOnMount<HTMLFormElement>();
   const submit = (event: FormEvent) => {

@@ -24,7 +24,7 @@ function idleDelay(state: OnboardingState): number | null {
 }
 
 /**
- * /onboarding (SPEC §2 "Kiosk onboarding"): e-mail, missing details (or, for an appointment on another
+ * /onboarding (docs/product/kiosk.md#steps): e-mail, missing details (or, for an appointment on another
  * day, "be seen now" or keep it), done — one card, one step at a time.
  */
 export default function OnboardingPage() {
@@ -32,7 +32,7 @@ export default function OnboardingPage() {
   const { state, reset } = flow;
   const navigate = useNavigate();
 
-  // "Hecho" returns to /onboarding with an empty form (SPEC §2).
+  // "Hecho" returns to /onboarding with an empty form.
   const startOver = useCallback(() => {
     reset();
     navigate('.', { replace: true });

@@ -23,7 +23,7 @@ export interface OnboardingState {
   /** As shown in the field ("+34 612 345 678"); only its digits are sent. */
   phone: string;
   operation: SaveOperation;
-  /** The details step shows only the fields the patient is missing (SPEC §4 "Kiosk flow"). */
+  /** The details step shows only the fields the patient is missing (docs/product/kiosk.md#flow). */
   asks: AskedFields;
   patientId?: string;
   /** The appointment the patient already holds on another day (steps `choice` and `kept`). */
@@ -67,7 +67,9 @@ function reasonOf(error: unknown): string | undefined {
   return undefined;
 }
 
-/** SPEC §8 kiosk alerts: a dialog with the spec's message as its title, and a console entry. */
+/**
+ * A kiosk alert (docs/product/kiosk.md#alerts): a dialog with the message as its title, and a console entry.
+ */
 function alertFailure(message: KioskAlert, error?: unknown): void {
   console.error(`kiosk: ${message}`, error instanceof Error ? error.message : (error ?? ''));
   void showError(message, reasonOf(error));
@@ -146,10 +148,10 @@ async function registerArrival(patientId: string | undefined): Promise<Next> {
 }
 
 /**
- * The kiosk flow of SPEC §4: e-mail → lookup; unknown → ask name and phone (create); known → ask only
- * what is missing (update), or go on at once when nothing is; saving returns the id used to register
- * the arrival (walk-in, or check-in of the appointment of today, or the choice for another day).
- * After any failure the flow stays on its step, with one of the four alerts of SPEC §8.
+ * The kiosk flow (docs/product/kiosk.md#flow): e-mail → lookup; unknown → ask name and phone (create); known
+ * → ask only what is missing (update), or go on at once when nothing is; saving returns the id used to
+ * register the arrival (walk-in, or check-in of the appointment of today, or the choice for another day).
+ * After any failure the flow stays on its step, with one of the four alerts (docs/product/kiosk.md#alerts).
  */
 export function useOnboardingFlow() {
   const [state, setState] = useState<OnboardingState>(INITIAL_ONBOARDING);

@@ -10,8 +10,9 @@ const PAGE_SIZE = 20;
 const TITLE = 'Quién ha consultado mis datos';
 
 /**
- * "Quién ha consultado mis datos" (issue 18, /user/accesos): every access of the staff or the kiosk to
- * the patient's own data, newest first — who (name and role, never an id), what, when (Atlantic/Canary).
+ * "Quién ha consultado mis datos" (/user/accesos, docs/product/rights-and-access-trail.md#my-accesses): every
+ * access of the staff or the kiosk to the patient's own data, newest first — who (name and role, never an
+ * id), what, when (Atlantic/Canary).
  */
 export default function MyAccessesPage() {
   usePageTitle(TITLE);

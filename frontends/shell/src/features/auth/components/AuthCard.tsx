@@ -1,6 +1,6 @@
 import type { FormEvent, ReactNode } from 'react';
 
-/** The centred card of the account screens (max width 600 px, SPEC §2). */
+/** The centred card of the account screens (max width 600 px). */
 export function AuthCard({
   title,
   children,

@@ -5,7 +5,7 @@ import { confirmAccount } from '../api/confirm-account';
 
 const ALREADY_ACTIVE = 'Account already activated';
 
-/** Blank page: confirms the account on load, then goes to /dates whatever happened (SPEC §2.5, §4). */
+/** Blank page: confirms the account on load, then goes to /dates whatever happened. */
 export default function ConfirmAccountPage() {
   const { token = '' } = useParams();
   const navigate = useNavigate();

@@ -9,7 +9,10 @@ import { usePageTitle } from '@/lib/page-title';
 type Field = 'name' | 'email';
 const FIELDS: Field[] = ['name', 'email'];
 
-/** Forgot password (SPEC §2.4): full name and e-mail; the server e-mails a reset link. */
+/**
+ * Forgot password (docs/product/booking.md#forgot-password): full name and e-mail; the server e-mails a reset
+ * link.
+ */
 export default function ForgotPasswordPage() {
   usePageTitle('Recuperar Contraseña');
   const navigate = useNavigate();

@@ -18,10 +18,10 @@ export const PASSWORD_SET = {
 };
 
 /**
- * Reset password (SPEC §2.2): new password twice, then "Enviar". Also the page of the invitation
- * e-mail (patients registered by staff or at the kiosk, staff invited by an admin). The answer names the account, so the page
- * signs in with the new password and the person goes straight to their area; should that sign-in
- * fail, the sign-in page.
+ * Reset password (docs/product/booking.md#reset-password): new password twice, then "Enviar". Also the page
+ * of the invitation e-mail (patients registered by staff or at the kiosk, staff invited by an admin). The
+ * answer names the account, so the page signs in with the new password and the person goes straight to their
+ * area; should that sign-in fail, the sign-in page.
  */
 export default function ResetPasswordPage() {
   // An invitation's link (`?invitation=1`) creates the first password: the page says so.

@@ -8,8 +8,9 @@ import { AuthCard } from './AuthCard';
 const FIELDS = ['code'] as const;
 
 /**
- * The sign-in's second step (issue 18): the code from the authenticator app (or a recovery code);
- * or, for a role that must use one and has none yet, its set-up with the QR code first.
+ * The sign-in's second step (docs/product/rights-and-access-trail.md#second-factor): the code from the
+ * authenticator app (or a recovery code); or, for a role that must use one and has none yet, its set-up with
+ * the QR code first.
  */
 export function SecondFactorStep({
   challenge,

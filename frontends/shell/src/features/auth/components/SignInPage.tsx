@@ -19,7 +19,10 @@ import { usePageTitle } from '@/lib/page-title';
 type Field = 'email' | 'password';
 const FIELDS: Field[] = ['email', 'password'];
 
-/** Sign in (SPEC §2.1): stores the token and goes to the role's home; a signed-in user is redirected. */
+/**
+ * Sign in (docs/product/booking.md#sign-in): stores the token and goes to the role's home; a signed-in user
+ * is redirected.
+ */
 export default function SignInPage() {
   usePageTitle('Iniciar Sesión');
   const session = useSession();

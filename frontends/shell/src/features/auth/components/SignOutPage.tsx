@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { MESSAGES, showSuccess, useSession } from '@crm/web-kit';
 import { signOut } from '../api/sign-out';
 
-/** Blank page: ends the session on the server, forgets the token, then goes to "/" (SPEC §2.6). */
+/** Blank page: ends the session on the server, forgets the token, then goes to "/". */
 export default function SignOutPage() {
   const session = useSession();
   const navigate = useNavigate();

@@ -20,8 +20,8 @@ type Field = 'name' | 'phone' | 'email' | 'password';
 const FIELDS: Field[] = ['name', 'phone', 'email', 'password'];
 
 /**
- * "Registro de Paciente" (SPEC §2.3): general error above, one error line under each field. The
- * answer carries a session token: the new patient is signed in at once (and a date picked before
+ * "Registro de Paciente" (docs/product/booking.md#sign-up): general error above, one error line under each
+ * field. The answer carries a session token: the new patient is signed in at once (and a date picked before
  * is booked), and must confirm the e-mail before signing in again.
  */
 export default function SignUpPage() {

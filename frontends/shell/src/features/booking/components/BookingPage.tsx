@@ -39,9 +39,9 @@ const confirmationText = (slot: string) =>
   `Fecha ${formatDate(slot)} Hora ${formatTime(slot)} (Atlantic/Canary)`;
 
 /**
- * Booking calendar (SPEC §2.10): pick a day, then a free 15-minute slot. With `?cambiar=1` (the
- * patient area's "Cambiar cita") the slot picked moves the patient's appointment instead, in one
- * step: the old one stays until the new one is confirmed.
+ * Booking calendar (docs/product/booking.md#booking-calendar): pick a day, then a free 15-minute slot. With
+ * `?cambiar=1` (the patient area's "Cambiar cita") the slot picked moves the patient's appointment instead,
+ * in one step: the old one stays until the new one is confirmed.
  */
 export default function BookingPage() {
   const session = useSession();

@@ -3,7 +3,10 @@ import type { WaitlistOfferView } from '@crm/contracts';
 import { formatDay, type Day } from '@crm/web-kit/time';
 import { heldOfferText } from '@/lib/waitlist-state';
 
-/** Free slots of the chosen day, four per row, or the "no slots" text (spelled as the spec does). */
+/**
+ * Free slots of the chosen day, four per row, or the "no slots" text (spelled as the product always has:
+ * docs/product/README.md#language).
+ */
 export function SlotList({
   day,
   slots,

@@ -12,7 +12,10 @@ function answerOf(item: FaqItem, { profile, status }: CentreProfileState): React
   return item.withoutProfile ?? <p>{FACTS_UNAVAILABLE}</p>;
 }
 
-/** "Información y Preguntas Frecuentes" (SPEC §2.8): accordion, one item open at a time, the first open. */
+/**
+ * "Información y Preguntas Frecuentes" (docs/product/booking.md#faq): accordion, one item open at a time, the
+ * first open.
+ */
 export default function FaqPage() {
   usePageTitle('Preguntas Frecuentes');
   const centre = useCentreProfile();

@@ -26,7 +26,7 @@ const price = (centre: CentreProfile, amount: number): string => formatPrice(amo
 /** "10 años", "1 año". */
 const validity = (years: string): string => `${years} ${years === '1' ? 'año' : 'años'}`;
 
-/** The fourteen topics of SPEC §2.8, in order. */
+/** The fourteen topics of docs/product/booking.md#faq, in order. */
 export const FAQ_ITEMS: FaqItem[] = [
   {
     id: 'transparencia',

@@ -139,7 +139,7 @@ function ContactDetails({ centre: { profile, status } }: { centre: CentreProfile
   );
 }
 
-/** Landing page (SPEC §1): certificates, about us and contact sections. */
+/** Landing page (docs/product/booking.md#landing-page): certificates, about us and contact sections. */
 export default function LandingPage() {
   usePageTitle(null);
   const centre = useCentreProfile();

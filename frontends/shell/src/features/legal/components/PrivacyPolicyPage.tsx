@@ -3,7 +3,10 @@ import { useCentreProfile } from '@crm/web-kit';
 import { FACTS_UNAVAILABLE, PlaceholderText } from '@/components/centre/Placeholder';
 import { usePageTitle } from '@/lib/page-title';
 
-/** Standalone privacy policy page (SPEC §2): no header or footer, a link back home. */
+/**
+ * Standalone privacy policy page (docs/product/booking.md#terms-and-privacy): no header or footer, a link
+ * back home.
+ */
 export default function PrivacyPolicyPage() {
   usePageTitle('Política de Privacidad');
   const { profile, status } = useCentreProfile();

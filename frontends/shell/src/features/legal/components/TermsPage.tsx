@@ -6,9 +6,10 @@ import { FACTS_UNAVAILABLE, PlaceholderText } from '@/components/centre/Placehol
 import { usePageTitle } from '@/lib/page-title';
 
 /**
- * "Términos y Condiciones de Contratación" (SPEC §2.9). The holder, the price and the refund window
- * are the centre profile's (one price for the whole site); while it loads their paragraphs are
- * placeholders, and if it cannot be loaded they say so rather than show a figure that may be wrong.
+ * "Términos y Condiciones de Contratación" (docs/product/booking.md#terms-and-privacy). The holder, the price
+ * and the refund window are the centre profile's (one price for the whole site); while it loads their
+ * paragraphs are placeholders, and if it cannot be loaded they say so rather than show a figure that may be
+ * wrong.
  */
 export default function TermsPage() {
   usePageTitle('Términos y Condiciones');

@@ -19,6 +19,7 @@ import { ConfirmEmailBanner } from './ConfirmEmailBanner';
 import { MyDataSection } from './MyDataSection';
 import { MyWaitlist } from './MyWaitlist';
 import { pendingOffer } from '@/lib/pending-offer';
+import { PaymentSection } from './PaymentSection';
 
 /** Before cancelling: whether this cancellation would be refunded, by the centre's window. */
 export function refundNotice(
@@ -35,9 +36,9 @@ export function refundNotice(
 }
 
 /**
- * "My appointment" (SPEC §2.7): date and time with "Cambiar cita" and a cancel button (which says
- * first whether the cancellation is refunded) — or, once the arrival is registered, that they are
- * checked in (no move, no cancel) — or "No tienes ninguna cita reservada".
+ * "My appointment" (docs/product/patient-area.md#my-appointment): date and time with "Cambiar cita" and a
+ * cancel button (which says first whether the cancellation is refunded) — or, once the arrival is registered,
+ * that they are checked in (no move, no cancel) — or "No tienes ninguna cita reservada".
  */
 export default function MyAppointmentPage() {
   usePageTitle('Mi Cita');
@@ -113,6 +114,7 @@ export default function MyAppointmentPage() {
                 ? ` Si cancela con más de ${formatHours(profile.prices.refundWindowHours)} de antelación le devolvemos el importe pagado.`
                 : null}
             </p>
+            {data?.id ? <PaymentSection appointmentId={data.id} /> : null}
             {data?.status === 'checkedIn' ? (
               <p className="appointment-card__checked-in" data-testid="checked-in" role="status">
                 Ha registrado su llegada

@@ -11,8 +11,8 @@ const FIELDS = ['password'] as const;
 export const PASSWORD_REQUIRED = 'La contraseña es obligatoria';
 
 /**
- * "Mis datos" (issue 18): a copy of everything the centre holds about the patient (PDF or JSON),
- * and the erasure of the account, confirmed with the password.
+ * "Mis datos" (docs/product/rights-and-access-trail.md#data-export): a copy of everything the centre holds
+ * about the patient (PDF or JSON), and the erasure of the account, confirmed with the password.
  */
 export function MyDataSection() {
   const session = useSession();

@@ -83,7 +83,7 @@ export function FieldControl({ field, value, computed, anchorDate, disabled, onC
           {...common}
           ref={input}
           className="wk-input"
-          // Numbers are typed as text so "24,58" is kept as typed; they must read as numbers (SPEC §5).
+          // Numbers are typed as text so "24,58" is kept as typed; they must read as numbers.
           type={view.kind === 'date' ? 'date' : 'text'}
           inputMode={view.kind === 'number' ? 'decimal' : undefined}
           maxLength={counted ? TEXT_LIMIT : undefined}

@@ -1,4 +1,7 @@
-/** The centre's clock (SPEC §9): Atlantic/Canary, 24-hour, es-ES day/month/year order. */
+/**
+ * The centre's clock (docs/product/centre-profile.md#centre-clock): Atlantic/Canary, 24-hour, es-ES
+ * day/month/year order.
+ */
 export const CENTRE_TIME_ZONE = 'Atlantic/Canary';
 
 const formatter = new Intl.DateTimeFormat('en-GB', {

@@ -6,7 +6,10 @@ import { defaultValues, storedToInput, valuesFromRecord } from './form-values';
 import { buildMetadata, createRecordPayload } from './payload';
 import { APPOINTMENT_DATE, DRIVING_RENEWAL, SEEDED_FIELDS } from './seeded-form.fixture';
 
-/** A date picklist with every unit of SPEC §5, a free-text duration and a DATE with a duration default. */
+/**
+ * A date picklist with every unit of a relative duration, a free-text duration and a DATE with a duration
+ * default.
+ */
 const fields: ViewField[] = viewFieldsSchema.parse([
   {
     name: 'validity',
@@ -23,7 +26,7 @@ const DAY = 86_400_000;
 const sent = (value: string, anchor = APPOINTMENT_DATE) =>
   buildMetadata(fields, { validity: value, review: '', due: '' }, anchor).validity!.value;
 
-describe('relative durations become dates counted from the appointment (SPEC §5)', () => {
+describe('relative durations become dates counted from the appointment', () => {
   it('"10 años", "6 meses", "2 semanas", "3 días" from 2026-11-25 10:15 UTC', () => {
     expect(sent('10 años')).toBe('2036-11-25T10:15:00.000Z');
     expect(sent('6 meses')).toBe('2027-05-25T10:15:00.000Z');
@@ -68,7 +71,7 @@ describe('relative durations become dates counted from the appointment (SPEC §5
   });
 });
 
-describe('editing: a stored date maps back to its option within 15 days (SPEC §5, §9)', () => {
+describe('editing: a stored date maps back to its option within 15 days', () => {
   const tenYears = new Date('2036-11-25T10:15:00.000Z').getTime();
   const input = (time: number) => storedToInput(validity, new Date(time).toISOString(), APPOINTMENT_DATE);
 

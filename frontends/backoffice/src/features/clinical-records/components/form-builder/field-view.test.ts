@@ -64,7 +64,7 @@ describe('what a field says while it is typed', () => {
   });
 });
 
-describe('which dialog a failed save shows (SPEC §8)', () => {
+describe('which dialog a failed save shows', () => {
   it('the 100-character dialog when the message contains "0 and 100 characters"', () => {
     expect(saveFailureDialog({ message: 'Texts must be between 0 and 100 characters' })).toBe('textLimit');
     expect(

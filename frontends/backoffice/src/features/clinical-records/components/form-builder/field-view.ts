@@ -35,7 +35,7 @@ function kindOf(field: ViewField): ControlKind {
     case 'NUMBER':
       return 'number';
     case 'TEXT':
-      // A TEXT parsed as a number is typed as one (SPEC §5: it coerces to a number anyway).
+      // A TEXT parsed as a number is typed as one (it coerces to a number anyway).
       return isNumericField(field) ? 'number' : 'text';
   }
 }
@@ -89,6 +89,6 @@ export function fieldProblem(field: ViewField, value: string | undefined): strin
   return undefined;
 }
 
-/** The typing limit of a text field (SPEC §5: 0–100 characters), and its counter ("12/100"). */
+/** The typing limit of a text field (0–100 characters), and its counter ("12/100"). */
 export const TEXT_LIMIT = TEXT_MAX_LENGTH;
 export const textCounter = (value: string | undefined): string => `${(value ?? '').length}/${TEXT_LIMIT}`;

@@ -48,7 +48,8 @@ export function defaultValues(fields: readonly ViewField[], anchorDate: Date): F
 
 /**
  * A stored value as the input shows it. A date picklist stored the date its duration became: it
- * maps back to the option whose date is within 15 days of it (SPEC §5), or to nothing.
+ * maps back to the option whose date is within 15 days of it
+ * (docs/product/clinical-records.md#relative-durations), or to nothing.
  */
 export function storedToInput(field: ViewField, stored: unknown, anchorDate: Date): string {
   if (stored === undefined || stored === null) return '';

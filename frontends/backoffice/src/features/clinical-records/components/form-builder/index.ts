@@ -1,5 +1,6 @@
 /**
- * The dynamic form builder: renders a server-provided view configuration (SPEC §3–§5) and computes
+ * The dynamic form builder: renders a server-provided view configuration
+ * (docs/product/clinical-records.md#view-configuration) and computes
  * what the records service computes (prices, durations, shown fields) with @crm/view-config.
  * Pure logic in the .ts modules (unit-tested), React in the .tsx ones.
  */

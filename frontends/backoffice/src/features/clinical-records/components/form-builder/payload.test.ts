@@ -15,7 +15,7 @@ const target = {
   date: APPOINTMENT_DATE,
 };
 
-describe('defaults and conditional sub-fields (SPEC §3, §4)', () => {
+describe('defaults and conditional sub-fields', () => {
   it('fills each field with its default: numbers and picklists as the inputs show them', () => {
     expect(seeded()).toMatchObject({
       hearing: 'Normal',
@@ -42,7 +42,7 @@ describe('defaults and conditional sub-fields (SPEC §3, §4)', () => {
   });
 });
 
-describe('the create payload {userId, dateId, metadata} (SPEC §3)', () => {
+describe('the create payload {userId, dateId, metadata}', () => {
   const payload = createRecordPayload(SEEDED_FIELDS, seeded(DRIVING_RENEWAL), target);
 
   it('names the patient and the appointment and has one entry per field of the record, keyed by name', () => {
@@ -115,7 +115,7 @@ describe('the create payload {userId, dateId, metadata} (SPEC §3)', () => {
   });
 });
 
-describe('the update payload {metadata} (SPEC §3: empty values omitted)', () => {
+describe('the update payload {metadata} (empty values omitted)', () => {
   it('leaves out the fields left empty, keeps the rest and the computed totals', () => {
     const { metadata, ...rest } = updateRecordPayload(
       SEEDED_FIELDS,

@@ -11,8 +11,8 @@ import { formTotals } from './totals';
 import { isHiddenConstant, visibleFieldNames } from './visibility';
 
 /**
- * One metadata entry as the form sends it (SPEC §3): a stored entry without what the server adds
- * (the server only reads `value` and `name`).
+ * One metadata entry as the form sends it (docs/product/clinical-records.md#payloads): a stored entry without
+ * what the server adds (the server only reads `value` and `name`).
  */
 export type MetadataEntryPayload = Omit<MetadataEntry, 'selectedLabel' | 'currency'>;
 
@@ -36,8 +36,8 @@ const isEmpty = (raw: string | undefined) => raw === undefined || raw.trim() ===
  * The value sent for one field:
  * - NET and GROSS: the live totals (the server computes them again and keeps its own);
  * - a relative duration ("10 años") in a date-parsed field: the date it stands for, counted from the
- *   appointment's date (SPEC §5);
- * - numbers, prices and numeric picklists: a number, fallback 0 (SPEC §5);
+ *   appointment's date;
+ * - numbers, prices and numeric picklists: a number, fallback 0;
  * - anything else as typed (the server trims texts and checks their length).
  */
 function outputValue(field: ViewField, raw: string, anchorDate: Date, totals: PriceTotals): string | number {
@@ -52,7 +52,7 @@ function outputValue(field: ViewField, raw: string, anchorDate: Date, totals: Pr
  * The metadata of a form: one entry per field the record holds, keyed by name. A conditional
  * sub-field that is not shown is left out (the server would not store it anyway); a hidden field
  * without condition goes with its default. With `omitEmpty` (updates), fields left empty are left
- * out, so they keep their stored value (SPEC §3 "empty values omitted").
+ * out, so they keep their stored value.
  */
 export function buildMetadata(
   fields: readonly ViewField[],

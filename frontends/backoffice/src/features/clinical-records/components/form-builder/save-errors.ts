@@ -1,5 +1,5 @@
 /**
- * Which dialog a failed record save shows (SPEC §5, §8):
+ * Which dialog a failed record save shows (docs/product/clinical-records.md#save-errors):
  * - the 100-character dialog when the server's message (or one of its listed problems) contains
  *   "0 and 100 characters";
  * - the server's own refusal for any other 4xx answer (Spanish: "Esta cita ya tiene una historia

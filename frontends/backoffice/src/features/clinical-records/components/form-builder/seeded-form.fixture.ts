@@ -11,7 +11,10 @@ export const SEEDED_FIELDS: ViewField[] = viewFieldsSchema.parse(MEDICAL_CERTIFI
 /** The appointment the record belongs to: durations count from here (a Wednesday, 10:15 UTC). */
 export const APPOINTMENT_DATE = new Date('2026-11-25T10:15:00.000Z');
 
-/** A seeded form filled for a 10-year driving renewal (SPEC §9): the inputs as typed. */
+/**
+ * A seeded form filled for a 10-year driving renewal (docs/product/centre-profile.md#prices): the inputs as
+ * typed.
+ */
 export const DRIVING_RENEWAL: Record<string, string> = {
   certificateType: 'Permiso de conducir',
   licenceGroup: 'GRUPO_1',

@@ -17,7 +17,7 @@ const shows = (values: FormValues) => {
   return { net: computedDisplay(field('net'), totals), total: computedDisplay(field('total'), totals) };
 };
 
-describe('live prices of the seeded form (SPEC §4, §9)', () => {
+describe('live prices of the seeded form', () => {
   it('starts at the defaults: the check-up only (19) while no certificate type is chosen', () => {
     expect(formTotals(SEEDED_FIELDS, seeded())).toEqual({ net: 19, tax: 0, gross: 19 });
   });
@@ -81,7 +81,7 @@ describe('live prices of the seeded form (SPEC §4, §9)', () => {
     expect(formTotals(SEEDED_FIELDS, seeded({ checkupFee: '19.49' })).gross).toBe(19);
   });
 
-  it('coerces what is typed into numbers, fallback 0 (SPEC §5): "24,58", "", "abc"', () => {
+  it('coerces what is typed into numbers, fallback 0: "24,58", "", "abc"', () => {
     const driving = (typed: FormValues) =>
       formTotals(SEEDED_FIELDS, seeded({ certificateType: 'Permiso de conducir', ...typed })).net;
     expect(driving({ checkupFee: '19,5' })).toBe(29.5);

@@ -23,9 +23,9 @@ function amountOf(field: ViewField, raw: unknown): number {
 }
 
 /**
- * The live totals of the form (SPEC §4), exactly as the records service will store them: the
- * amounts of the price fields the form shows (plus hidden constant ones at their default), the
- * `taxType` value, then `computeViewTotals` of @crm/view-config (the server's own function).
+ * The live totals of the form (docs/product/clinical-records.md#pricing), exactly as the records service will
+ * store them: the amounts of the price fields the form shows (plus hidden constant ones at their default),
+ * the `taxType` value, then `computeViewTotals` of @crm/view-config (the server's own function).
  */
 export function formTotals(fields: readonly ViewField[], values: FormValues): PriceTotals {
   const shown = visibleFieldNames(fields, values);
@@ -41,7 +41,7 @@ export function formTotals(fields: readonly ViewField[], values: FormValues): Pr
   return computeViewTotals(fields, amounts, taxType);
 }
 
-/** A price field's currency; EUR when the configuration names none (SPEC §4, §9). */
+/** A price field's currency; EUR when the configuration names none. */
 export const currencyOf = (field: ViewField): string => field.price?.currency ?? DEFAULT_CURRENCY;
 
 /**

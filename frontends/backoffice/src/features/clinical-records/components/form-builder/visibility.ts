@@ -4,8 +4,9 @@ import type { FormValues } from './form-values';
 
 /**
  * The fields the form renders for the current values: a conditional sub-field only while its parent
- * equals `ifSelected` (SPEC §4), any other field unless `visible: false`. The same rule the server
- * applies (`shownFieldNames`), fed with the values as typed (a picklist holds its option value).
+ * equals `ifSelected` (docs/product/clinical-records.md#conditional-fields), any other field unless `visible:
+ * false`. The same rule the server applies (`shownFieldNames`), fed with the values as typed (a picklist
+ * holds its option value).
  */
 export function visibleFieldNames(fields: readonly ViewField[], values: FormValues): Set<string> {
   return shownFieldNames(fields, (name) => values[name]);

@@ -1,0 +1,123 @@
+import { useRef, useState } from 'react';
+import type { DeskPaymentMethod } from '@crm/contracts';
+import { showRequestError, showSuccess } from '@crm/web-kit';
+import { centsOf, euros, recordDeskPayment, useAppointmentPayments } from '../api/payments';
+import './payment-cell.css';
+
+/** The methods of `POST /payments/desk`, in the order the select shows them. */
+const DESK_PAYMENT_METHODS: readonly DeskPaymentMethod[] = ['card', 'cash', 'bizum', 'transfer'];
+
+const METHOD_LABELS: Record<DeskPaymentMethod, string> = {
+  card: 'Tarjeta',
+  cash: 'Efectivo',
+  bizum: 'Bizum',
+  transfer: 'Transferencia',
+};
+
+/**
+ * The appointment's payment in the back office: "Pagado" or "Pendiente" with the amount, and
+ * "Cobrar" to record a payment taken at the desk (docs/product/payments.md#desk-payments).
+ */
+export function PaymentCell({ appointmentId, who }: { appointmentId: string; who: string }) {
+  const { data, mutate } = useAppointmentPayments(appointmentId);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [method, setMethod] = useState<DeskPaymentMethod>('card');
+  const [amount, setAmount] = useState('');
+  const [amountError, setAmountError] = useState('');
+  const [busy, setBusy] = useState(false);
+  if (!data) return <span className="bo-payment">…</span>;
+
+  const paid = data.status === 'paid';
+  const open = () => {
+    setAmount((data.amountCents / 100).toFixed(2).replace('.', ','));
+    setAmountError('');
+    dialog.current?.showModal();
+  };
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    const amountCents = centsOf(amount);
+    if (!amountCents) {
+      setAmountError('Indique un importe válido, por ejemplo 19,00');
+      return;
+    }
+    setBusy(true);
+    try {
+      await recordDeskPayment({ appointmentId, method, amountCents });
+      dialog.current?.close();
+      await mutate();
+      void showSuccess(
+        'Pago registrado',
+        `${euros(amountCents, data.currency)} (${METHOD_LABELS[method]}) de ${who}.`,
+      );
+    } catch (error) {
+      void showRequestError(error, 'No se ha podido registrar el pago');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <span className="bo-payment" data-appointment={appointmentId}>
+      <span className={`bo-badge bo-badge--${paid ? 'paid' : 'unpaid'}`} data-testid="payment-badge">
+        {paid ? 'Pagado' : 'Pendiente'} {euros(data.amountCents, data.currency)}
+      </span>
+      {!paid ? (
+        <button
+          type="button"
+          className="wk-button bo-small"
+          onClick={open}
+          aria-label={`Cobrar la cita de ${who}`}
+        >
+          Cobrar
+        </button>
+      ) : null}
+      <dialog ref={dialog} className="bo-payment__dialog" aria-labelledby={`pay-${appointmentId}`}>
+        <form onSubmit={(event) => void submit(event)} noValidate>
+          <h2 id={`pay-${appointmentId}`}>Registrar un pago</h2>
+          <p>{who}</p>
+          <label>
+            <span>Forma de pago</span>
+            <select
+              className="wk-input"
+              value={method}
+              onChange={(e) => setMethod(e.target.value as DeskPaymentMethod)}
+            >
+              {DESK_PAYMENT_METHODS.map((value) => (
+                <option key={value} value={value}>
+                  {METHOD_LABELS[value]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            <span>Importe (€)</span>
+            <input
+              className="wk-input"
+              inputMode="decimal"
+              value={amount}
+              onChange={(e) => setAmount(e.target.value)}
+              aria-invalid={amountError ? true : undefined}
+            />
+          </label>
+          {amountError ? (
+            <p className="bo-payment__error" role="alert">
+              {amountError}
+            </p>
+          ) : null}
+          <div className="bo-payment__actions">
+            <button
+              type="button"
+              className="wk-button wk-button--secondary"
+              onClick={() => dialog.current?.close()}
+            >
+              Cancelar
+            </button>
+            <button type="submit" className="wk-button" disabled={busy}>
+              Registrar pago
+            </button>
+          </div>
+        </form>
+      </dialog>
+    </span>
+  );
+}

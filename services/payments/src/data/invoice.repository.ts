@@ -1,0 +1,99 @@
+import { withOutbox } from '@crm/event-bus';
+import { invoiceIssued } from '@crm/contracts';
+import { createEnvelope } from '@crm/event-bus';
+import { correlationIdOrNew, isDuplicateKey, violatedField } from '@crm/server-kit';
+import type { Invoice } from '../domain/invoice';
+import type { InvoiceStore } from '../domain/invoices.service';
+import type { PaymentsModels } from './payments.models';
+
+interface InvoiceDocument {
+  _id: string;
+  record: Invoice & { issuedAt: Date | string };
+}
+
+const toInvoice = (doc: InvoiceDocument): Invoice => ({
+  ...doc.record,
+  issuedAt: new Date(doc.record.issuedAt),
+});
+
+/**
+ * Invoice records, insert-only: `_id` is the number; unique indexes on the chain position, on
+ * series + year + number and on the source keep numbers and chain free of duplicates.
+ */
+export class MongoInvoiceStore implements InvoiceStore {
+  constructor(
+    private readonly models: PaymentsModels,
+    private readonly outboxWritten: () => void,
+  ) {}
+
+  private async one(filter: Record<string, unknown>, sort?: Record<string, 1 | -1>) {
+    const query = this.models.Invoice.findOne(filter);
+    if (sort) query.sort(sort);
+    const doc = await query.lean<InvoiceDocument>();
+    return doc ? toInvoice(doc) : undefined;
+  }
+
+  bySourceKey(sourceKey: string) {
+    return this.one({ sourceKey });
+  }
+  byNumber(number: string) {
+    return this.one({ _id: number });
+  }
+  lastOfChain() {
+    return this.one({}, { chainSeq: -1 });
+  }
+  async lastSeq(series: string, year: number) {
+    return (await this.one({ series, year }, { seq: -1 }))?.seq ?? 0;
+  }
+
+  async forAppointment(appointmentId: string) {
+    const docs = await this.models.Invoice.find({ appointmentId })
+      .sort({ chainSeq: 1 })
+      .lean<InvoiceDocument[]>();
+    return docs.map(toInvoice);
+  }
+
+  async inChainOrder() {
+    const docs = await this.models.Invoice.find({}).sort({ chainSeq: 1 }).lean<InvoiceDocument[]>();
+    return docs.map(toInvoice);
+  }
+
+  async insert(invoice: Invoice) {
+    const event = createEnvelope(
+      invoiceIssued,
+      {
+        number: invoice.number,
+        kind: invoice.kind,
+        paymentId: invoice.paymentId,
+        appointmentId: invoice.appointmentId,
+        pacientId: invoice.patientId,
+        totalCents: invoice.totalCents,
+        currency: invoice.currency,
+        issuedAt: invoice.issuedAt.toISOString(),
+      },
+      correlationIdOrNew(),
+    );
+    const doc = withOutbox(
+      {
+        _id: invoice.number,
+        series: invoice.series,
+        year: invoice.year,
+        seq: invoice.seq,
+        chainSeq: invoice.chainSeq,
+        sourceKey: invoice.sourceKey,
+        appointmentId: invoice.appointmentId,
+        patientId: invoice.patientId,
+        record: invoice,
+      },
+      event,
+    );
+    try {
+      await this.models.Invoice.collection.insertOne(doc as never);
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+      return violatedField(error, ['sourceKey'] as const) ? ('duplicate' as const) : ('taken' as const);
+    }
+    this.outboxWritten();
+    return 'inserted' as const;
+  }
+}

@@ -1,0 +1,5 @@
+import { runService } from '@crm/server-kit/service';
+import { createPaymentsService } from './app';
+import { loadPaymentsConfig } from './config';
+
+runService('payments', loadPaymentsConfig, createPaymentsService);
