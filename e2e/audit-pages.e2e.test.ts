@@ -59,10 +59,15 @@ async function startProducer() {
   const connection = await mongoose
     .createConnection(stack.mongoUrl, { dbName: uniqueName('e2e_producer'), serverSelectionTimeoutMS: 2000 })
     .asPromise();
-  const bus = createServiceBus({ url: stack.amqpUrl, exchange: stack.exchange, logger, name: 'producer' });
+  // As the records service: the audit service accepts entries only from services that record accesses.
+  const bus = createServiceBus({
+    url: stack.busUrl('records'),
+    exchange: stack.exchange,
+    logger,
+    name: 'producer',
+  });
   const trail = createAuditTrail(connection, { onWrite: () => relay.kick() });
   const relay = bus.outboxRelay([trail.model]);
-  trail.declareQueue(bus.connection, { exchange: stack.exchange, queuePrefix: stack.env.QUEUE_PREFIX! });
   bus.connection.start();
   relay.start();
   return {

@@ -29,7 +29,7 @@ browserOnProduct(
 
 beforeAll(async () => {
   const admin = await stack.signIn(BOOTSTRAP.admin.email, BOOTSTRAP.admin.password);
-  await publishEnvelopes(stack.amqpUrl, stack.exchange, week.events);
+  await publishEnvelopes(stack.busUrl, stack.exchange, week.events);
   await eventually(
     async () => {
       const answer = await stack.api.get<ReportSummary>(
@@ -107,7 +107,7 @@ it('ADMIN on a phone (390×844): the same figures, the charts one under the othe
 it('ADMIN: every amount and decimal of "Panel" is Spanish ("1,75 €", axes "0,5"), on a phone and a desktop', async () => {
   const cents = centsWeek();
   const admin = await stack.signIn(BOOTSTRAP.admin.email, BOOTSTRAP.admin.password);
-  await publishEnvelopes(stack.amqpUrl, stack.exchange, cents.events);
+  await publishEnvelopes(stack.busUrl, stack.exchange, cents.events);
   await eventually(
     async () => {
       const answer = await stack.api.get<ReportSummary>(

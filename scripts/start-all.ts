@@ -4,7 +4,8 @@
  *   2. builds the frontends (workspaces under frontends/ with a build script),
  *   3. runs every workspace under services/ and gateway/ that has a start script, together, with
  *      prefixed coloured logs, and the development defaults of scripts/lib/dev-env.ts applied to
- *      variables that are not already set (PORT is left to each workspace's own config).
+ *      variables that are not already set (PORT is left to each workspace's own config); each
+ *      connects to RabbitMQ as its own broker user (AMQP_URL of its own).
  * Ctrl-C / SIGTERM stops the children, then the infrastructure processes this run started.
  *
  *   npm start -- auth gateway   runs only the named workspaces (short name, package name or dir)
@@ -13,8 +14,10 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { concurrently, type ConcurrentlyCommandInput } from 'concurrently';
+import { brokerPasswordVariable, BUS_PARTICIPANTS, isBusParticipant } from '@crm/contracts';
 import { applyDevEnv } from './lib/dev-env';
 import { ensureInfrastructure, InfrastructureError, stopInfrastructure } from './lib/infra';
+import { deployableAmqpUrls } from './lib/infra/broker-users';
 import { REPO_ROOT } from './lib/paths';
 
 interface Workspace {
@@ -161,12 +164,20 @@ async function main(): Promise<void> {
     return finish(0);
   }
 
-  const commands: ConcurrentlyCommandInput[] = apps.map((w, i) => ({
-    command: 'npm run --silent start',
-    name: shortName(w),
-    cwd: path.join(REPO_ROOT, w.dir),
-    prefixColor: COLOURS[i % COLOURS.length],
-  }));
+  // Each deployable connects to RabbitMQ as its own user (created by infra-up) and sees no other
+  // deployable's broker password: AMQP_URL of its own, the passwords taken out of the environment.
+  const amqpUrls = deployableAmqpUrls(process.env.AMQP_URL!, process.env);
+  for (const participant of BUS_PARTICIPANTS) delete process.env[brokerPasswordVariable(participant)];
+  const commands: ConcurrentlyCommandInput[] = apps.map((w, i) => {
+    const name = shortName(w);
+    return {
+      command: 'npm run --silent start',
+      name,
+      cwd: path.join(REPO_ROOT, w.dir),
+      prefixColor: COLOURS[i % COLOURS.length],
+      ...(isBusParticipant(name) ? { env: { AMQP_URL: amqpUrls[name] } } : {}),
+    };
+  });
   log(`starting ${apps.map(shortName).join(', ')}`);
   const { result, commands: running } = concurrently(commands, {
     prefix: 'name',

@@ -21,7 +21,7 @@ describe('a default start', () => {
     const env = {
       ...TEST_VERIFIER_ENV,
       REDIS_URL: infra.redisUrl,
-      AMQP_URL: infra.amqpUrl,
+      AMQP_URL: infra.busUrls.gateway,
       PORT: '0',
     };
     const config = loadGatewayConfig(env);

@@ -4,6 +4,7 @@
  * Redis and SMTP catcher. Every stack gets its own databases, exchange and queues, so test files
  * never see each other's data.
  */
+import type { BusParticipant } from '@crm/contracts';
 import { createLogger } from '@crm/server-kit';
 import {
   startHarness,
@@ -34,9 +35,14 @@ export interface Stack {
   /** The Redsys simulator of a stack that runs the payments service. */
   redsys?: RedsysSimulator;
   mongoUrl: string;
+  /** The operator's broker user, for the tests' own listeners; deployables have their own (busUrl). */
   amqpUrl: string;
+  /** A deployable's own broker URL: publish as it (publishEnvelopes), or start a replica of it. */
+  busUrl(name: BusParticipant): string;
   exchange: string;
   env: NodeJS.ProcessEnv;
+  /** The environment deployable `name` gets (its own AMQP_URL), for a replica a test starts itself. */
+  envFor(name: BusParticipant): NodeJS.ProcessEnv;
   /** The started components, by name, e.g. `stack.components.auth.url`. */
   components: Partial<Record<ComponentName, RunningDeployable>>;
   auth: AuthService;
@@ -53,6 +59,8 @@ export interface StackOptions {
   components?: ComponentName[];
   /** Extra environment for every component (e.g. tighter rate limits for one test). */
   env?: Record<string, string>;
+  /** The broker refuses routing keys a deployable may not publish on this stack's exchange too (slower start). */
+  restrictTopics?: boolean;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -68,6 +76,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     logger: (name) => createLogger(name, logLevel),
     // Tests run many sign-ins from one address; the limits are tested on their own with low values.
     env: { ...staffAccountsEnv(BOOTSTRAP), ...LIFTED_LIMITS, ...options.env },
+    restrictTopics: options.restrictTopics,
   });
   return {
     api: harness.api,
@@ -76,8 +85,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     ...(harness.redsys ? { redsys: harness.redsys } : {}),
     mongoUrl: harness.infra.mongoUrl,
     amqpUrl: harness.infra.amqpUrl,
+    busUrl: harness.busUrl,
     exchange: harness.env.EVENTS_EXCHANGE!,
     env: harness.env,
+    envFor: harness.envFor,
     components: harness.running,
     auth: harness.running.auth!.handle as unknown as AuthService,
     signIn: harness.signIn,

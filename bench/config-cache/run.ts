@@ -16,10 +16,10 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import amqp from 'amqplib';
 import { Redis } from 'ioredis';
 import mongoose from 'mongoose';
 import { RECORDS_VIEW } from '@crm/contracts';
+import { busUrlsFor, deleteQueues, prepareBus } from '@crm/testing';
 import {
   benchToken,
   BENCH_VERIFIER_ENV,
@@ -55,12 +55,7 @@ async function cleanUp(): Promise<void> {
     .dropDatabase()
     .catch(() => undefined);
   await connection.close();
-  const broker = await amqp.connect(AMQP_URL);
-  const channel = await broker.createChannel();
-  for (const queue of [CACHE_QUEUE, `${CACHE_QUEUE}.retry`, `${CACHE_QUEUE}.dlq`])
-    await channel.deleteQueue(queue).catch(() => undefined);
-  await channel.deleteExchange(EXCHANGE).catch(() => undefined);
-  await broker.close().catch(() => undefined);
+  await deleteQueues(AMQP_URL, [CACHE_QUEUE, `${RUN}.config.sessions`, `${RUN}.audit.entries`], [EXCHANGE]);
   const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
   try {
     await redis.connect();
@@ -77,15 +72,20 @@ async function main(): Promise<void> {
   const [servicePort, cachedPort, uncachedPort] = [await freePort(), await freePort(), await freePort()];
   const serviceUrl = `http://127.0.0.1:${servicePort}`;
   const quiet = { LOG_LEVEL: 'warn', NODE_ENV: 'test', ...BENCH_VERIFIER_ENV };
-  const shared = { ...quiet, MONGO_URL, AMQP_URL, REDIS_URL, EVENTS_EXCHANGE: EXCHANGE, QUEUE_PREFIX: RUN };
+  const shared = { ...quiet, MONGO_URL, REDIS_URL, EVENTS_EXCHANGE: EXCHANGE, QUEUE_PREFIX: RUN };
+  // Each on its own broker user; the exchange and the audit queue are the broker definitions' (prepareBus).
+  const busUrls = busUrlsFor(AMQP_URL);
+  await prepareBus(AMQP_URL, { exchange: EXCHANGE, queuePrefix: RUN });
 
   const service = processes.start('services/config/src/main.ts', {
     ...shared,
+    AMQP_URL: busUrls.config,
     PORT: String(servicePort),
     MONGO_DB: DATABASE,
   });
   const gatewayEnv = (port: number, cache: 'on' | 'off') => ({
     ...shared,
+    AMQP_URL: busUrls.gateway,
     PORT: String(port),
     HOST: '127.0.0.1',
     CONFIG_SERVICE_URL: serviceUrl,

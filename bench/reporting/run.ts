@@ -30,6 +30,7 @@ import {
   type ReportSummary,
 } from '@crm/contracts';
 import { createEnvelope } from '@crm/event-bus';
+import { busUrlsFor, deleteQueues, prepareBus, publishEnvelopes } from '@crm/testing';
 import { MongoFactStore } from '../../services/reporting/src/data/facts.repository';
 import { reportingModels } from '../../services/reporting/src/data/reporting.models';
 import { appointmentFact, recordFact, type Fact } from '../../services/reporting/src/domain/facts';
@@ -41,6 +42,8 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
 const MONGO_URL = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+/** The deployables' own broker users (created by `npm run infra:up`); AMQP_URL is the operator's. */
+const busUrls = busUrlsFor(AMQP_URL);
 const RUN = `bench_reporting_${randomBytes(4).toString('hex')}`;
 const EXCHANGE = `${RUN}.events`;
 const HISTORY_YEAR = 2025;
@@ -191,6 +194,8 @@ async function main(): Promise<void> {
       `loaded and totalled in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
 
+  // What a deployment's broker definitions declare: the exchange (the service may not create it).
+  await prepareBus(AMQP_URL, { exchange: EXCHANGE, queuePrefix: RUN });
   processes.start('services/reporting/src/main.ts', {
     LOG_LEVEL: 'warn',
     NODE_ENV: 'test',
@@ -198,7 +203,7 @@ async function main(): Promise<void> {
     PORT: String(port),
     MONGO_URL,
     MONGO_DB: RUN,
-    AMQP_URL,
+    AMQP_URL: busUrls.reporting,
     EVENTS_EXCHANGE: EXCHANGE,
     QUEUE_PREFIX: RUN,
     CONFIG_SERVICE_URL: `http://127.0.0.1:${await freePort()}`, // none: the default 24 h window
@@ -232,7 +237,6 @@ async function main(): Promise<void> {
   // 2. Catch-up on the real broker.
   const broker = await amqp.connect(AMQP_URL);
   broker.on('error', () => undefined);
-  const channel = await broker.createConfirmChannel();
   await waitUntil(
     async () => {
       // A missing queue closes the channel that asked: one throwaway channel per look.
@@ -247,13 +251,8 @@ async function main(): Promise<void> {
   );
   const { envelopes, expected } = catchUpEvents();
   started = Date.now();
-  for (const envelope of envelopes)
-    channel.publish(EXCHANGE, envelope.name, Buffer.from(JSON.stringify(envelope)), {
-      persistent: true,
-      contentType: 'application/json',
-      messageId: envelope.id,
-    });
-  await channel.waitForConfirms();
+  // As the appointments and records services' relays would: with their broker users (user_id).
+  await publishEnvelopes((publisher) => busUrls[publisher], EXCHANGE, envelopes);
   const published = (Date.now() - started) / 1000;
   let seen: Record<string, unknown> = {};
   await waitUntil(
@@ -300,12 +299,7 @@ async function main(): Promise<void> {
   await processes.stop();
   await connection.dropDatabase();
   await connection.close();
-  const cleanup = await amqp.connect(AMQP_URL);
-  const ch = await cleanup.createChannel();
-  for (const name of [`${RUN}.reporting.facts`, `${RUN}.reporting.facts.retry`, `${RUN}.reporting.facts.dlq`])
-    await ch.deleteQueue(name).catch(() => undefined);
-  await ch.deleteExchange(EXCHANGE).catch(() => undefined);
-  await cleanup.close();
+  await deleteQueues(AMQP_URL, [`${RUN}.reporting.facts`, `${RUN}.reporting.sessions`], [EXCHANGE]);
   const ok = p99 <= 300 && caughtUp <= 30;
   console.log(ok ? 'targets met' : 'TARGET MISSED');
   process.exitCode = ok ? 0 : 1;

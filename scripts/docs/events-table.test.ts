@@ -1,6 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { collectEvents, DOC_PATH, findContracts, renderTable, replaceSection } from './events-table';
+import {
+  collectEvents,
+  disagreements,
+  DOC_PATH,
+  findContracts,
+  renderTable,
+  replaceSection,
+} from './events-table';
 import { REPO_ROOT } from '../lib/paths';
 
 describe('the table of events in docs/architecture.md', () => {
@@ -40,6 +47,25 @@ describe('the table of events in docs/architecture.md', () => {
       'reporting',
     ]);
     expect(byName.get('rooms.reservation.reserved.v1')?.consumers).toEqual([]);
+  });
+
+  it('finds the publishers and consumers each contract declares in the code, and says where they differ', () => {
+    expect(disagreements(collectEvents())).toEqual([]);
+    const rows = collectEvents().map((row) =>
+      row.name === 'auth.user.erased.v1'
+        ? { ...row, publishers: ['auth', 'notifications'], consumers: ['records'] }
+        : row,
+    );
+    expect(disagreements(rows)).toEqual([
+      "auth.user.erased.v1: notifications in the code but not among the contract's publishers",
+      "auth.user.erased.v1: the contract's consumers name appointments, whose code does not",
+    ]);
+    // A service that starts recording accesses through its runtime must be named by the trail's contract.
+    const trail = collectEvents().find((row) => row.name === 'audit.entry.recorded.v1')!;
+    expect(trail.publishers).toEqual(['appointments', 'audit', 'auth', 'config', 'records', 'server-kit']);
+    expect(disagreements([{ ...trail, publishers: [...trail.publishers, 'rooms'] }])).toEqual([
+      "audit.entry.recorded.v1: rooms in the code but not among the contract's publishers",
+    ]);
   });
 
   it('refuses a document without the markers, and replaces only what lies between them', () => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
+import { brokerPasswordVariable, BUS_PARTICIPANTS } from '@crm/contracts';
 import { ensureDir, infraDir, REPO_ROOT } from './paths';
 
 /**
@@ -9,8 +10,10 @@ import { ensureDir, infraDir, REPO_ROOT } from './paths';
  * checkout and kept in an ignored file, so no published value can open the auth service's secrets
  * at rest (the second factor's, and the token signing keys it makes for itself) on a developer's
  * machine. There is no shared token secret: only the auth service signs, with keys of its own.
+ * Each deployable's RabbitMQ password (`RABBITMQ_<NAME>_PASSWORD`) is one of them: infra-up creates
+ * the broker users with them, `npm start` and the tests' harness connect each deployable as its own.
  */
-const LOCAL_SECRET_NAMES = ['MFA_ENCRYPTION_KEY'] as const;
+const LOCAL_SECRET_NAMES = ['MFA_ENCRYPTION_KEY', ...BUS_PARTICIPANTS.map(brokerPasswordVariable)];
 
 export const localSecretsFile = (): string => path.join(infraDir(), 'secrets.env');
 

@@ -5,6 +5,7 @@
  * scripts/run-tests.ts. One file per kind of component under ./infra; this one orders them.
  */
 import path from 'node:path';
+import { brokerPasswordVariable, BUS_PARTICIPANTS } from '@crm/contracts';
 import { devEnvDefaults } from './dev-env';
 import { ensureFerretdbBinary, ensureMailpitBinary, findGo } from './go-tools';
 import { withFileLock } from './lock';
@@ -20,6 +21,7 @@ import {
   type EnsureResult,
 } from './infra/context';
 import { ensureMongo } from './infra/databases';
+import { ensureBrokerUsers } from './infra/broker-users';
 import { ensureMailpit, ensureRabbit, ensureRedis } from './infra/messaging';
 import { ensureRedsysSimulator } from './infra/redsys';
 
@@ -57,6 +59,15 @@ export function infraEnv(env: NodeJS.ProcessEnv = process.env): Record<string, s
     FERRETDB_POSTGRESQL_URL: env.FERRETDB_POSTGRESQL_URL ?? '',
     // `node` forces the Node SMTP catcher (scripts/lib/mail-catcher.ts) instead of Mailpit.
     MAIL_CATCHER: env.MAIL_CATCHER ?? '',
+    // The broker users (infra/broker-users.ts): topic permissions on this exchange, the audit
+    // queue under this prefix, and passwords set in .env rather than this checkout's random ones.
+    EVENTS_EXCHANGE: env.EVENTS_EXCHANGE ?? '',
+    QUEUE_PREFIX: env.QUEUE_PREFIX ?? '',
+    ...Object.fromEntries(
+      BUS_PARTICIPANTS.map(brokerPasswordVariable)
+        .filter((name) => env[name])
+        .map((name) => [name, String(env[name])]),
+    ),
   };
 }
 
@@ -83,6 +94,7 @@ export async function ensureInfrastructure(options: EnsureOptions = {}): Promise
         ensureRedsysSimulator(ctx),
         tools.catch(() => undefined),
       ]);
+      await ensureBrokerUsers(ctx);
       const failed = ctx.reports.filter((r) => r.status === 'failed');
       if (failed.length > 0) {
         throw new InfrastructureError(

@@ -102,13 +102,18 @@ beforeAll(async () => {
   appointmentsDb = `${stack.env.QUEUE_PREFIX}_appointments`;
   // This 2-core machine runs other test files meanwhile: give the patient lookup in auth more time
   // than in production, so an overloaded moment is not mistaken for auth being down (503).
-  const quiet = { ...stack.env, LOG_LEVEL: 'warn', AUTH_TIMEOUT_MS: '15000' };
+  // Each replica connects to the broker as its service's own user (envFor), as a deployment's would.
+  const quiet = (service: 'appointments' | 'notifications') => ({
+    ...stack.envFor(service),
+    LOG_LEVEL: 'warn',
+    AUTH_TIMEOUT_MS: '15000',
+  });
   const started = await Promise.all([
     // Both on an empty database at the same moment: their syncIndexes run concurrently.
-    startReplica('appointments-1', 'appointments', { ...quiet, MONGO_DB: appointmentsDb }),
-    startReplica('appointments-2', 'appointments', { ...quiet, MONGO_DB: appointmentsDb }),
+    startReplica('appointments-1', 'appointments', { ...quiet('appointments'), MONGO_DB: appointmentsDb }),
+    startReplica('appointments-2', 'appointments', { ...quiet('appointments'), MONGO_DB: appointmentsDb }),
     startReplica('notifications-2', 'notifications', {
-      ...quiet,
+      ...quiet('notifications'),
       MONGO_DB: stack.components.notifications!.databases[0],
     }),
   ]);

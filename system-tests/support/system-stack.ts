@@ -9,7 +9,7 @@
  * Each stack has its own databases, exchange and queues.
  */
 import { createLogger } from '@crm/server-kit';
-import type { ApiService } from '@crm/contracts';
+import type { ApiService, BusParticipant } from '@crm/contracts';
 import { startHarness, type ApiClient, type MailCatcher, type RunningDeployable } from '@crm/testing';
 import type { Gateway } from '../../gateway/src/app';
 import { loadGatewayConfig } from '../../gateway/src/config';
@@ -43,6 +43,8 @@ export interface SystemStackOptions {
   notifications?: boolean;
   /** Extra environment for every component. */
   env?: Record<string, string>;
+  /** Topic permissions on the stack's exchange too (see the harness's `restrictTopics`). */
+  restrictTopics?: boolean;
 }
 
 export interface SystemStack {
@@ -53,7 +55,11 @@ export interface SystemStack {
   mailApiUrl: string;
   env: NodeJS.ProcessEnv;
   exchange: string;
+  /** The operator's broker user (the tests' listeners); each deployable has its own (busUrl). */
   amqpUrl: string;
+  busUrl(name: BusParticipant): string;
+  /** The environment deployable `name` gets (its own AMQP_URL). */
+  envFor(name: BusParticipant): NodeJS.ProcessEnv;
   mongoUrl: string;
   gateway: Gateway;
   services: Record<ApiService, RunningService>;
@@ -97,6 +103,7 @@ export async function startSystemStack(options: SystemStackOptions = {}): Promis
     logger: (name) => createLogger(name, 'debug', destination),
     // The suite makes thousands of calls from one address; the limits have tests of their own.
     env: { ...staffAccountsEnv(STAFF_ACCOUNTS), ...LIFTED_LIMITS, ...options.env },
+    restrictTopics: options.restrictTopics,
   });
   return {
     api: harness.api,
@@ -106,6 +113,8 @@ export async function startSystemStack(options: SystemStackOptions = {}): Promis
     env: harness.env,
     exchange: harness.env.EVENTS_EXCHANGE!,
     amqpUrl: harness.infra.amqpUrl,
+    busUrl: harness.busUrl,
+    envFor: harness.envFor,
     mongoUrl: harness.infra.mongoUrl,
     gateway: (gateway as RunningGateway).gateway,
     // The harness replaces a restarted service in this same record.

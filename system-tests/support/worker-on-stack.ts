@@ -28,7 +28,11 @@ export function workerOnSystemStack(
     const stack = await startSystemStack({ notifications: false });
     const database = `${stack.env.QUEUE_PREFIX}_notifications`;
     const mail = new MailTally(stack.mailApiUrl, options.run);
-    const worker = new WorkerProcess({ ...stack.env, MONGO_DB: database, ...options.env });
+    const worker = new WorkerProcess({
+      ...stack.envFor('notifications'),
+      MONGO_DB: database,
+      ...options.env,
+    });
     started = { stack, mail, worker, database };
     worker.start();
     const prefix = `${stack.env.QUEUE_PREFIX}.notifications.`;

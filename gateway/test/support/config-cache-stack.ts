@@ -3,7 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Role } from '@crm/contracts';
 import { createLogger, type Logger } from '@crm/server-kit';
-import { deleteQueues, infrastructure, listen, mintToken, TEST_VERIFIER_ENV, uniqueName } from '@crm/testing';
+import {
+  deleteQueues,
+  infrastructure,
+  listen,
+  mintToken,
+  prepareBus,
+  TEST_VERIFIER_ENV,
+  uniqueName,
+} from '@crm/testing';
 import type { Redis } from 'ioredis';
 import mongoose from 'mongoose';
 import { DEPLOYABLES } from '../../../test-support/deployables';
@@ -52,6 +60,8 @@ export async function startConfigCacheStack(label: string): Promise<ConfigCacheS
   const id = uniqueName(label);
   const logger = createLogger(label, process.env.TEST_LOG_LEVEL ?? 'silent');
   const exchange = `${id}.events`;
+  // What a deployment's broker definitions declare; each deployable then connects as its own user.
+  await prepareBus(infra.amqpUrl, { exchange, queuePrefix: id });
   // The config service as its main.ts creates it, on a port of its own.
   const configService = await DEPLOYABLES.config.create(
     {
@@ -60,7 +70,7 @@ export async function startConfigCacheStack(label: string): Promise<ConfigCacheS
       ...TEST_VERIFIER_ENV,
       MONGO_URL: infra.mongoUrl,
       MONGO_DB: `${id}_config`,
-      AMQP_URL: infra.amqpUrl,
+      AMQP_URL: infra.busUrls.config,
       EVENTS_EXCHANGE: exchange,
       QUEUE_PREFIX: id,
     },
@@ -76,7 +86,7 @@ export async function startConfigCacheStack(label: string): Promise<ConfigCacheS
       ...TEST_VERIFIER_ENV,
       REDIS_URL: redisUrl,
       CONFIG_SERVICE_URL: configServer.url,
-      AMQP_URL: infra.amqpUrl,
+      AMQP_URL: infra.busUrls.gateway,
       EVENTS_EXCHANGE: exchange,
       RATE_LIMIT_REDIS_PREFIX: `${id}:rl:`,
       RATE_LIMIT_MAX: '1000000',
@@ -134,7 +144,11 @@ export async function startConfigCacheStack(label: string): Promise<ConfigCacheS
       await server.close();
       await configServer.close();
       await configService.stop();
-      await deleteQueues(infra.amqpUrl, [`${id}.gateway.view-cache`, ...configService.queueNames()]);
+      await deleteQueues(
+        infra.amqpUrl,
+        [`${id}.gateway.view-cache`, ...configService.queueNames()],
+        [exchange],
+      );
       const connection = await mongoose.createConnection(infra.mongoUrl).asPromise();
       await connection.useDb(`${id}_config`).dropDatabase();
       await connection.close();

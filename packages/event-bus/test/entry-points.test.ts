@@ -113,7 +113,15 @@ describe('@crm/event-bus', () => {
       'retryDelayFor', 'assertConsumerQueues', 'assertEventExchange', 'deadLetterQueueName',
       'DEFAULT_EXCHANGE', 'retryQueueName', 'SingleLane', 'silentLogger', 'createServiceBus',
     ];
-    expect(Object.keys(everything).sort()).toEqual(before.sort());
+    // Added since, for least privilege on the broker: the sender's identity and the copies exchange.
+    const since = [
+      'brokerUserOf',
+      'copiesExchangeName',
+      'COPY_ROUTES',
+      'ensureEventExchange',
+      'PUBLISHED_BY_HEADER',
+    ];
+    expect(Object.keys(everything).sort()).toEqual([...before, ...since].sort());
     expect(Object.keys(everything).sort()).toEqual(
       [...Object.keys(transport), ...Object.keys(outbox)].sort(),
     );

@@ -19,6 +19,7 @@ import {
   messageCount,
   MONGO_URL,
   recordingLogger,
+  TEST_BROKER_USER,
   thingHappened,
   uniqueName,
   waitFor,
@@ -156,13 +157,15 @@ describe('EventConsumer', () => {
       data: { thingId: '', n: 'one' },
     };
     await withBroker(async (channel) => {
-      channel.publish(exchange, thingHappened.name, Buffer.from('{not json'), { persistent: true });
-      channel.publish(exchange, thingHappened.name, Buffer.from(JSON.stringify(badData)), {
-        persistent: true,
-      });
-      channel.publish(exchange, thingHappened.name, Buffer.from(JSON.stringify({ hello: 'world' })), {
-        persistent: true,
-      });
+      const properties = { persistent: true, userId: TEST_BROKER_USER };
+      channel.publish(exchange, thingHappened.name, Buffer.from('{not json'), properties);
+      channel.publish(exchange, thingHappened.name, Buffer.from(JSON.stringify(badData)), properties);
+      channel.publish(
+        exchange,
+        thingHappened.name,
+        Buffer.from(JSON.stringify({ hello: 'world' })),
+        properties,
+      );
       await channel.checkQueue(queue); // a round trip on the same channel: the publishes above are routed
     });
     const valid = [
@@ -221,6 +224,10 @@ describe('EventConsumer', () => {
     expect(dead!.properties.messageId).toBe(published.id);
     expect(dead!.properties.headers?.['x-error']).toMatch(/failed 3 times: Error: downstream unavailable/);
     expect(dead!.properties.headers?.['x-attempt']).toBe(3);
+    // The copy says who published the original; it carries no user_id of its own (the broker would
+    // refuse the publisher's name from the consumer's connection).
+    expect(dead!.properties.headers?.['x-published-by']).toBe(TEST_BROKER_USER);
+    expect(dead!.properties.userId).toBeUndefined();
     expect(JSON.parse(dead!.content.toString()).id).toBe(published.id);
     expect(await messageCount(queue)).toBe(0);
     expect(await messageCount(`${queue}.retry`)).toBe(0);
@@ -411,5 +418,174 @@ describe('EventConsumer', () => {
         (await db.collection('processed_events_lane').countDocuments({ processedAt: { $exists: true } })) ===
         24,
     );
+  });
+});
+
+describe('who may publish an event', () => {
+  /** The same data, but a contract naming another broker user as its only publisher. */
+  const someoneElses = { ...thingHappened, publishers: ['someone-else'] };
+
+  it('stamps the broker user on every message it publishes (user_id, validated by RabbitMQ)', async () => {
+    const queue = newQueue('stamped');
+    await withBroker(async (channel) => {
+      await channel.assertQueue(queue, { durable: true });
+      await channel.bindQueue(queue, exchange, thingHappened.name);
+    });
+    const published = await publisher.publish(thingHappened, { thingId: 's1', n: 1 }, { correlationId: 'c' });
+    const [message] = await waitFor('the published message', async () => {
+      const messages = await drainQueue(queue);
+      return messages.length > 0 ? messages : undefined;
+    });
+    expect(message!.properties.messageId).toBe(published.id);
+    expect(message!.properties.userId).toBe(TEST_BROKER_USER);
+  });
+
+  it('drops, without retrying, an event without user_id or from a user its contract does not name, and keeps consuming', async () => {
+    const queue = newQueue('forged');
+    const handled: string[] = [];
+    const subscription = track(
+      consumer.subscribe({
+        queue,
+        prefetch: 1,
+        idempotency: new InMemoryProcessedEventStore(),
+        events: [[thingHappened, (event) => void handled.push(event.data.thingId)]],
+      }),
+    );
+    const foreign = track(
+      consumer.subscribe({
+        queue: newQueue('foreign'),
+        idempotency: new InMemoryProcessedEventStore(),
+        events: [[someoneElses, (event) => void handled.push(`foreign:${event.data.thingId}`)]],
+      }),
+    );
+    await Promise.all([subscription.ready(), foreign.ready()]);
+
+    const anonymous = createEnvelope(thingHappened, { thingId: 'anonymous', n: 1 }, 'c');
+    await withBroker(async (channel) => {
+      channel.publish(exchange, thingHappened.name, Buffer.from(JSON.stringify(anonymous)), {
+        persistent: true,
+      });
+      await channel.checkQueue(queue);
+    });
+    // Genuine for the first queue; for the second, its contract names another publisher.
+    await publisher.publish(thingHappened, { thingId: 'genuine', n: 2 }, { correlationId: 'c' });
+
+    await waitFor('the genuine event', () => handled.includes('genuine'));
+    // The first queue refuses the anonymous copy; the second refuses both (its contract names another publisher).
+    await waitFor(
+      'the refusals counted',
+      () => subscription.refusedCount() === 1 && foreign.refusedCount() === 2,
+    );
+    await foreign.close();
+    expect(handled).toEqual(['genuine']);
+    expect(consumer.refusedCount()).toBeGreaterThanOrEqual(1);
+    for (const name of [queue, `${queue}.retry`, `${queue}.dlq`]) expect(await messageCount(name)).toBe(0);
+    const refusals = logger.find('message refused: not sent by a publisher of its event; dropped');
+    expect(refusals.map((entry) => entry.obj)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ queue, eventId: anonymous.id, publishedBy: undefined }),
+        expect.objectContaining({ publishedBy: TEST_BROKER_USER, publishers: ['someone-else'] }),
+      ]),
+    );
+    // Names and ids only: never the body.
+    expect(JSON.stringify(refusals)).not.toContain('anonymous"');
+  });
+
+  it('keeps the original publisher across retries, so a retried event is still accepted', async () => {
+    const queue = newQueue('retried');
+    const attempts: number[] = [];
+    const subscription = track(
+      consumer.subscribe({
+        queue,
+        retryDelayMs: [100, 100],
+        idempotency: new InMemoryProcessedEventStore(),
+        events: [
+          [
+            thingHappened,
+            (_event, context) => {
+              attempts.push(context.attempt);
+              if (context.attempt < 3) throw new Error('not yet');
+            },
+          ],
+        ],
+      }),
+    );
+    await subscription.ready();
+    await publisher.publish(thingHappened, { thingId: 'retried', n: 1 }, { correlationId: 'c' });
+    await waitFor('the third attempt', () => attempts.length === 3);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(attempts).toEqual([1, 2, 3]);
+    expect(subscription.refusedCount()).toBe(0);
+  });
+
+  it('trusts x-published-by only on copies: on a message from the events exchange it is ignored', async () => {
+    const queue = newQueue('header');
+    const handled: string[] = [];
+    const subscription = track(
+      consumer.subscribe({
+        queue,
+        idempotency: new InMemoryProcessedEventStore(),
+        events: [[someoneElses, (event) => void handled.push(event.data.thingId)]],
+      }),
+    );
+    await subscription.ready();
+    const forged = createEnvelope(someoneElses, { thingId: 'claims-someone-else', n: 1 }, 'c');
+    await withBroker(async (channel) => {
+      channel.publish(exchange, forged.name, Buffer.from(JSON.stringify(forged)), {
+        persistent: true,
+        userId: TEST_BROKER_USER,
+        headers: { 'x-published-by': 'someone-else' },
+      });
+      await channel.checkQueue(queue);
+    });
+    await waitFor('the refusal', () => subscription.refusedCount() === 1);
+    expect(handled).toEqual([]);
+  });
+
+  it('refuses to subscribe to an event whose contract does not list this user as a consumer', () => {
+    const notMine = { ...thingHappened, consumers: ['someone-else'] };
+    expect(() =>
+      consumer.subscribe({
+        queue: newQueue('not-mine'),
+        idempotency: new InMemoryProcessedEventStore(),
+        events: [[notMine, () => undefined]],
+      }),
+    ).toThrow(/does not list it as a consumer/);
+  });
+
+  it('replaces a retry queue an older version declared (dead-lettering through the default exchange) once it is empty', async () => {
+    const queue = newQueue('legacy');
+    await withBroker(async (channel) => {
+      await channel.assertQueue(`${queue}.retry`, {
+        durable: true,
+        deadLetterExchange: '',
+        deadLetterRoutingKey: queue,
+      });
+    });
+    const handled: number[] = [];
+    let failFirst = true;
+    const subscription = track(
+      consumer.subscribe({
+        queue,
+        retryDelayMs: [100],
+        idempotency: new InMemoryProcessedEventStore(),
+        events: [
+          [
+            thingHappened,
+            (event) => {
+              if (failFirst) {
+                failFirst = false;
+                throw new Error('once');
+              }
+              handled.push(event.data.n);
+            },
+          ],
+        ],
+      }),
+    );
+    await subscription.ready(20_000);
+    await publisher.publish(thingHappened, { thingId: 'legacy', n: 7 }, { correlationId: 'c' });
+    await waitFor('the retried event', () => handled.length === 1);
+    expect(logger.find('outdated retry queue deleted; declaring it again').length).toBeGreaterThan(0);
   });
 });

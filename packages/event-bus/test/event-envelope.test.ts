@@ -5,6 +5,7 @@ import { assertEnvelope, createEnvelope, EventValidationError } from '../src';
 const userRegistered = defineEvent(
   'auth.user.registered.v1',
   z.object({ userId: z.string().min(1), email: z.email() }),
+  { publishers: ['auth'], consumers: ['notifications'] },
 );
 
 describe('createEnvelope', () => {

@@ -10,7 +10,10 @@ import {
   withOutboxUpdate,
 } from '../src';
 
-const roomReserved = defineEvent('rooms.reservation.created.v1', z.object({ roomId: z.string() }));
+const roomReserved = defineEvent('rooms.reservation.created.v1', z.object({ roomId: z.string() }), {
+  publishers: ['rooms'],
+  consumers: [],
+});
 const envelope = () => createEnvelope(roomReserved, { roomId: 'r1' }, 'corr');
 
 describe('outbox write helpers', () => {

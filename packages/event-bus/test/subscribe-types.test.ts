@@ -5,10 +5,12 @@ import { InMemoryProcessedEventStore, on, type EventConsumer } from '../src';
 const userRegistered = defineEvent(
   'auth.user.registered.v1',
   z.object({ userId: z.string(), email: z.email() }),
+  { publishers: ['auth'], consumers: ['notifications'] },
 );
 const slotBooked = defineEvent(
   'appointments.appointment.booked.v1',
   z.object({ slot: z.iso.datetime(), price: z.number() }),
+  { publishers: ['appointments'], consumers: ['notifications'] },
 );
 
 /**

@@ -1,3 +1,4 @@
+export * from './broker';
 export * from './http';
 export * from './infrastructure';
 export * from './mail-catcher';

@@ -1,18 +1,32 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { parseEnv } from 'node:util';
+import {
+  ANY_EVENTS_EXCHANGE,
+  ANY_QUEUE_PREFIX,
+  brokerDefinitions,
+  brokerPasswordVariable,
+  BUS_PARTICIPANTS,
+  DEFAULT_EVENTS_EXCHANGE,
+  participantAmqpUrl,
+  type BusParticipant,
+} from '@crm/contracts';
 
 export interface InfrastructureUrls {
   mongoUrl: string;
+  /** The operator's broker user: the tests' own listeners, set-up and clean-up. Products never use it. */
   amqpUrl: string;
+  /** Each deployable's own broker user (one per deployable, see @crm/contracts broker-access.ts). */
+  busUrls: Record<BusParticipant, string>;
   redisUrl: string;
   smtpUrl: string;
   /** Mailpit's HTTP API (or a compatible catcher). */
   mailApiUrl: string;
 }
 
-const LOCAL: InfrastructureUrls = {
+const LOCAL = {
   mongoUrl: 'mongodb://127.0.0.1:27017',
   amqpUrl: 'amqp://guest:guest@127.0.0.1:5672',
   redisUrl: 'redis://127.0.0.1:6379',
@@ -20,12 +34,41 @@ const LOCAL: InfrastructureUrls = {
   mailApiUrl: 'http://127.0.0.1:8025',
 };
 
+/** Where `npm start`, `npm test` and infra-up keep this checkout's random secrets (scripts/lib/dev-env.ts). */
+const SECRETS_FILE = path.resolve(__dirname, '../../../.infra/secrets.env');
+
+/**
+ * The deployables' broker URLs on the broker of `amqpUrl`: their passwords from the environment
+ * (`npm test` puts this checkout's secrets there), else from the secrets file infra-up created the
+ * users with.
+ */
+export function busUrlsFor(
+  amqpUrl: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Record<BusParticipant, string> {
+  const stored = existsSync(SECRETS_FILE)
+    ? (parseEnv(readFileSync(SECRETS_FILE, 'utf8')) as Record<string, string | undefined>)
+    : {};
+  const urls = {} as Record<BusParticipant, string>;
+  for (const participant of BUS_PARTICIPANTS) {
+    const variable = brokerPasswordVariable(participant);
+    const password = env[variable] || stored[variable];
+    if (!password)
+      throw new Error(
+        `${variable} is not set and ${SECRETS_FILE} does not hold it: run \`npm run infra:up\`, which creates the broker users`,
+      );
+    urls[participant] = participantAmqpUrl(amqpUrl, participant, password);
+  }
+  return urls;
+}
+
 function fromEnvironment(): InfrastructureUrls | undefined {
   const { MONGO_URL, AMQP_URL, REDIS_URL, SMTP_URL, MAILPIT_URL } = process.env;
   if (!MONGO_URL || !AMQP_URL || !REDIS_URL) return undefined;
   return {
     mongoUrl: MONGO_URL,
     amqpUrl: AMQP_URL,
+    busUrls: busUrlsFor(AMQP_URL),
     redisUrl: REDIS_URL,
     smtpUrl: SMTP_URL ?? LOCAL.smtpUrl,
     mailApiUrl: MAILPIT_URL ?? LOCAL.mailApiUrl,
@@ -51,9 +94,31 @@ async function fromTestcontainers(): Promise<InfrastructureUrls> {
     new GenericContainer('axllent/mailpit').withExposedPorts(1025, 8025).start(),
   ]);
   const host = (c: { getHost(): string }) => c.getHost();
+  // The deployables' broker users, with passwords made for this run, as the definitions of compose create them.
+  const passwords = Object.fromEntries(
+    BUS_PARTICIPANTS.map((participant) => [
+      brokerPasswordVariable(participant),
+      randomBytes(24).toString('base64url'),
+    ]),
+  );
+  const definitions = brokerDefinitions({
+    exchange: DEFAULT_EVENTS_EXCHANGE,
+    queuePrefix: 'crm',
+    queuePrefixPattern: ANY_QUEUE_PREFIX,
+    exchangePattern: ANY_EVENTS_EXCHANGE,
+    password: (participant) => passwords[brokerPasswordVariable(participant)]!,
+    declareVhost: false,
+  });
+  await rabbit.copyContentToContainer([
+    { content: JSON.stringify(definitions), target: '/tmp/crm-definitions.json' },
+  ]);
+  const imported = await rabbit.exec(['rabbitmqctl', 'import_definitions', '/tmp/crm-definitions.json']);
+  if (imported.exitCode !== 0) throw new Error(`broker users not created: ${imported.output}`);
+  const amqpUrl = `amqp://guest:guest@${host(rabbit)}:${rabbit.getMappedPort(5672)}`;
   return {
     mongoUrl: `mongodb://${host(mongo)}:${mongo.getMappedPort(27017)}`,
-    amqpUrl: `amqp://guest:guest@${host(rabbit)}:${rabbit.getMappedPort(5672)}`,
+    amqpUrl,
+    busUrls: busUrlsFor(amqpUrl, passwords),
     redisUrl: `redis://${host(redis)}:${redis.getMappedPort(6379)}`,
     smtpUrl: `smtp://${host(mail)}:${mail.getMappedPort(1025)}`,
     mailApiUrl: `http://${host(mail)}:${mail.getMappedPort(8025)}`,
@@ -64,7 +129,7 @@ async function fromTestcontainers(): Promise<InfrastructureUrls> {
 async function fromLocalScript(): Promise<InfrastructureUrls> {
   const script = path.resolve(__dirname, '../../../scripts/infra-up.ts');
   execFileSync(process.execPath, ['--import', 'tsx', script], { stdio: 'ignore', timeout: 10 * 60_000 });
-  return LOCAL;
+  return { ...LOCAL, busUrls: busUrlsFor(LOCAL.amqpUrl) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import amqp from 'amqplib';
-import type { EventEnvelope } from '@crm/contracts';
+import { eventContractNamed, type BusParticipant, type EventEnvelope } from '@crm/contracts';
 import { eventually } from './http';
 
 export interface CapturedMessage<T = unknown> {
@@ -43,24 +43,39 @@ export async function listenForMessages<T = unknown>(amqpUrl: string, exchange: 
 }
 
 /**
- * Publishes envelopes straight to the exchange (persistent, confirmed), as an outbox relay would;
- * the same envelope twice stands for a relay's redelivery.
+ * Publishes envelopes straight to the exchange (persistent, confirmed), as the outbox relay of their
+ * publisher would: each on a connection of its contract's (first) publisher, with its `user_id`, so
+ * consumers accept it. The same envelope twice stands for a relay's redelivery. `busUrl` gives a
+ * deployable's broker URL (the stack's `busUrl`).
  */
-export async function publishEnvelopes(amqpUrl: string, exchange: string, envelopes: EventEnvelope[]) {
-  const connection = await amqp.connect(amqpUrl);
+export async function publishEnvelopes(
+  busUrl: (publisher: BusParticipant) => string,
+  exchange: string,
+  envelopes: EventEnvelope[],
+) {
+  const channels = new Map<BusParticipant, amqp.ConfirmChannel>();
+  const connections: amqp.ChannelModel[] = [];
   try {
-    const channel = await connection.createConfirmChannel();
-    await channel.assertExchange(exchange, 'topic', { durable: true });
     for (const envelope of envelopes) {
+      const publisher = eventContractNamed(envelope.name)?.publishers[0] as BusParticipant | undefined;
+      if (!publisher) throw new Error(`no contract names a publisher of ${envelope.name}`);
+      let channel = channels.get(publisher);
+      if (!channel) {
+        const connection = await amqp.connect(busUrl(publisher));
+        connections.push(connection);
+        channel = await connection.createConfirmChannel();
+        channels.set(publisher, channel);
+      }
       channel.publish(exchange, envelope.name, Buffer.from(JSON.stringify(envelope)), {
         persistent: true,
         contentType: 'application/json',
         messageId: envelope.id,
+        userId: publisher,
       });
     }
-    await channel.waitForConfirms();
+    for (const channel of channels.values()) await channel.waitForConfirms();
   } finally {
-    await connection.close().catch(() => undefined);
+    for (const connection of connections) await connection.close().catch(() => undefined);
   }
 }
 

@@ -5,6 +5,10 @@
  * gateway as production wires it, all on the real infrastructure. Every stack has its own
  * databases, exchange, queues and cache keys, so stacks never see each other's data.
  *
+ * Each deployable connects to the broker as its own user (`AMQP_URL` of its own, from
+ * `infra.busUrls`), as in a deployment; the stack's exchange and the audit entries queue are
+ * declared beforehand by the operator's user, as a deployment's broker definitions declare them.
+ *
  * The deployables themselves are given by the caller (test-support/deployables.ts): packages do not
  * import services. A service's URL is put in the environment of the ones started after it and of
  * the gateway (`<NAME>_SERVICE_URL`, chosen before any starts), as a deployment would.
@@ -12,9 +16,10 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import amqp from 'amqplib';
 import mongoose from 'mongoose';
+import type { BusParticipant } from '@crm/contracts';
 import type { Logger } from '@crm/server-kit';
+import { deleteQueues, liftTopicRestrictions, prepareBus, restrictTopics } from './broker';
 import { apiClient, type ApiClient } from './http';
 import { infrastructure, uniqueName, type InfrastructureUrls } from './infrastructure';
 import { MailCatcher } from './mail-catcher';
@@ -78,6 +83,12 @@ export interface HarnessOptions<N extends string> {
   logLevel: string;
   /** Environment on top of the infrastructure's and the test defaults (accounts, limits, knobs). */
   env?: Record<string, string>;
+  /**
+   * Also give every deployable's broker user the topic permissions of its contracts on the stack's
+   * exchange (a deployment's definitions do it for `crm.events`), so the broker itself refuses a
+   * routing key its user may not publish. Needs `rabbitmqctl` for the local broker (a few seconds).
+   */
+  restrictTopics?: boolean;
 }
 
 export interface Harness<N extends string> {
@@ -88,6 +99,10 @@ export interface Harness<N extends string> {
   gatewayUrl: string;
   gateway: HarnessGateway;
   mail: MailCatcher;
+  /** A deployable's own broker URL (its user and password). */
+  busUrl(name: BusParticipant): string;
+  /** The stack's environment as deployable `name` gets it (its own AMQP_URL): for replicas a test starts. */
+  envFor(name: BusParticipant): NodeJS.ProcessEnv;
   /** The Redsys simulator, started when the stack runs the payments service. */
   redsys?: RedsysSimulator;
   running: Partial<Record<N, RunningDeployable>>;
@@ -118,20 +133,7 @@ function closeServer(server: Server, graceMs = 0): Promise<void> {
   });
 }
 
-/** Deletes queues with their retry and dead-letter queues (clean-up; best effort). */
-export async function deleteQueues(amqpUrl: string, queues: readonly string[]): Promise<void> {
-  if (queues.length === 0) return;
-  const connection = await amqp.connect(amqpUrl).catch(() => undefined);
-  if (!connection) return;
-  try {
-    const channel = await connection.createChannel();
-    channel.on('error', () => undefined);
-    const names = new Set(queues.flatMap((queue) => [queue, `${queue}.retry`, `${queue}.dlq`]));
-    for (const name of names) await channel.deleteQueue(name).catch(() => undefined);
-  } finally {
-    await connection.close().catch(() => undefined);
-  }
-}
+export { deleteQueues } from './broker';
 
 export async function startHarness<N extends string>(options: HarnessOptions<N>): Promise<Harness<N>> {
   const infra = await infrastructure();
@@ -144,6 +146,7 @@ export async function startHarness<N extends string>(options: HarnessOptions<N>)
     // they learn it from its JWKS (see `launch`).
     ...((options.start as readonly string[]).includes('auth') ? {} : { JWT_PUBLIC_KEYS: TEST_JWKS }),
     MONGO_URL: infra.mongoUrl,
+    // The operator's user; each deployable gets its own instead (envFor).
     AMQP_URL: infra.amqpUrl,
     REDIS_URL: infra.redisUrl,
     SMTP_URL: infra.smtpUrl,
@@ -156,6 +159,11 @@ export async function startHarness<N extends string>(options: HarnessOptions<N>)
     ...options.env,
   };
   const running: Partial<Record<N, RunningDeployable>> = {};
+  const busUrl = (name: BusParticipant) => infra.busUrls[name];
+  const envFor = (name: BusParticipant): NodeJS.ProcessEnv => ({ ...env, AMQP_URL: busUrl(name) });
+  const exchange = env.EVENTS_EXCHANGE!;
+  await prepareBus(infra.amqpUrl, { exchange, queuePrefix: id });
+  if (options.restrictTopics) await restrictTopics(infra.amqpUrl, exchange);
   // The payments service talks to the card gateway: a simulator of its own per stack, with a random
   // key (the service signs with a library, the simulator checks with its own code).
   let redsys: RedsysSimulator | undefined;
@@ -176,7 +184,10 @@ export async function startHarness<N extends string>(options: HarnessOptions<N>)
     // The auth service alone gets signing material: the tests' key as its operator key, so that
     // tokens a test mints are its own.
     const signing = name === 'auth' ? { JWT_SIGNING_KEY: TEST_SIGNING_KEY_PEM } : {};
-    const handle = await spec.create({ ...env, ...signing, MONGO_DB: database }, options.logger(name));
+    const handle = await spec.create(
+      { ...envFor(name as string as BusParticipant), ...signing, MONGO_DB: database },
+      options.logger(name),
+    );
     const server = spec.http === false || !handle.app ? undefined : await listenOn(handle.app, port);
     await handle.start();
     await handle.consuming?.();
@@ -209,7 +220,7 @@ export async function startHarness<N extends string>(options: HarnessOptions<N>)
 
   const gatewayQueue = `${id}.gateway.view-cache`;
   const gateway = await options.startGateway(
-    { ...env, PORT: '0' },
+    { ...envFor('gateway'), PORT: '0' },
     { logger: options.logger('gateway'), cacheKeyPrefix: `${id}:config:`, queuePrefix: id },
   );
   await gateway.cacheReady();
@@ -225,6 +236,8 @@ export async function startHarness<N extends string>(options: HarnessOptions<N>)
     gatewayUrl: gateway.url,
     gateway,
     mail: new MailCatcher(infra.mailApiUrl),
+    busUrl,
+    envFor,
     ...(redsys ? { redsys } : {}),
     running,
     async signIn(email, password) {
@@ -251,7 +264,8 @@ export async function startHarness<N extends string>(options: HarnessOptions<N>)
           .catch(() => undefined);
       }
       await connection.close();
-      await deleteQueues(infra.amqpUrl, queues);
+      await deleteQueues(infra.amqpUrl, queues, [exchange]);
+      if (options.restrictTopics) await liftTopicRestrictions(infra.amqpUrl, exchange);
       await redsys?.close();
     },
   };

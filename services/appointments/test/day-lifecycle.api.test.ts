@@ -60,9 +60,9 @@ describe('a clinical record saved before the check-in window opens', () => {
     // Within the window (opened 30 minutes ago): the record marks it, also when it is an update.
     const now = await bookedAt(service(), ghostPatient('Ahora'), minutesFromNow(90));
 
-    await publishRecordCreated(stack.amqpUrl, stack.exchange, record(booked.body.id, patient.id));
-    await publishRecordCreated(stack.amqpUrl, stack.exchange, record(soon.id, soon.pacientId));
-    await publishRecordUpdated(stack.amqpUrl, stack.exchange, record(now.id, now.pacientId));
+    await publishRecordCreated(stack.busUrl, stack.exchange, record(booked.body.id, patient.id));
+    await publishRecordCreated(stack.busUrl, stack.exchange, record(soon.id, soon.pacientId));
+    await publishRecordUpdated(stack.busUrl, stack.exchange, record(now.id, now.pacientId));
 
     await eventually(async () => ((await statusOf(now.id)) === 'attended' ? true : undefined));
     // Give the other two events (published first) time to be handled too.

@@ -95,16 +95,12 @@ describe('a clinical record saved marks its appointment attended (records.record
       doctorId,
     });
     const first = record(a.id, booked.id);
-    const eventId = await publishRecordCreated(stack.amqpUrl, stack.exchange, first);
-    await publishRecordCreated(stack.amqpUrl, stack.exchange, first, eventId); // redelivered
-    await publishRecordCreated(stack.amqpUrl, stack.exchange, record(a.id, booked.id)); // a second record
-    await publishRecordCreated(stack.amqpUrl, stack.exchange, record(b.id, checkedIn.id));
-    await publishRecordCreated(stack.amqpUrl, stack.exchange, record(c.id, cancelled.id));
-    await publishRecordCreated(
-      stack.amqpUrl,
-      stack.exchange,
-      record(String(new Types.ObjectId()), booked.id),
-    );
+    const eventId = await publishRecordCreated(stack.busUrl, stack.exchange, first);
+    await publishRecordCreated(stack.busUrl, stack.exchange, first, eventId); // redelivered
+    await publishRecordCreated(stack.busUrl, stack.exchange, record(a.id, booked.id)); // a second record
+    await publishRecordCreated(stack.busUrl, stack.exchange, record(b.id, checkedIn.id));
+    await publishRecordCreated(stack.busUrl, stack.exchange, record(c.id, cancelled.id));
+    await publishRecordCreated(stack.busUrl, stack.exchange, record(String(new Types.ObjectId()), booked.id));
 
     await eventually(async () => ((await statusOf(a.id)) === 'attended' ? true : undefined));
     await eventually(async () => ((await statusOf(b.id)) === 'attended' ? true : undefined));
@@ -139,7 +135,7 @@ describe('the no-show sweep', () => {
   it('moves each due appointment once, with one event, when two replicas sweep at the same time', async () => {
     const replica = createAppointmentsService(
       loadAppointmentsConfig({
-        ...stack.env,
+        ...stack.envFor('appointments'),
         MONGO_DB: stack.components.appointments!.databases[0],
         NO_SHOW_SWEEP_INTERVAL_MS: '3600000',
       }),

@@ -8,10 +8,16 @@
 import { execFile } from 'node:child_process';
 import net from 'node:net';
 import { promisify } from 'node:util';
-import amqp from 'amqplib';
 import mongoose from 'mongoose';
 import { createLogger } from '@crm/server-kit';
-import { eventually, infrastructure, TEST_VERIFIER_ENV, uniqueName } from '@crm/testing';
+import {
+  deleteQueues,
+  eventually,
+  infrastructure,
+  prepareBus,
+  TEST_VERIFIER_ENV,
+  uniqueName,
+} from '@crm/testing';
 import { createAuditService, type AuditApp } from '../src/app';
 import { loadAuditConfig } from '../src/config';
 import { newId, startProducer, type Producer } from './support/producer';
@@ -38,6 +44,7 @@ const ENTRIES = 25;
 const PATIENTS_PER_ENTRY = 2;
 const id = uniqueName('auditfault');
 let env: NodeJS.ProcessEnv;
+let adminAmqpUrl: string;
 let audit: AuditApp;
 let producer: Producer;
 const figures: Record<string, string | number> = {};
@@ -91,17 +98,20 @@ beforeAll(async () => {
     NODE_ENV: 'test',
     ...TEST_VERIFIER_ENV,
     MONGO_URL: infra.mongoUrl,
-    AMQP_URL: infra.amqpUrl,
+    // Each on its own broker user, as deployed; the exchange and the entries queue are the broker
+    // definitions' (prepareBus), declared by the operator's user.
+    AMQP_URL: infra.busUrls.audit,
     EVENTS_EXCHANGE: `${id}.events`,
     QUEUE_PREFIX: id,
     MONGO_DB: `${id}_audit`,
   };
+  adminAmqpUrl = infra.amqpUrl;
+  await prepareBus(adminAmqpUrl, { exchange: env.EVENTS_EXCHANGE!, queuePrefix: id });
   audit = await startAudit();
   producer = await startProducer({
     mongoUrl: infra.mongoUrl,
-    amqpUrl: infra.amqpUrl,
+    amqpUrl: infra.busUrls.records,
     exchange: env.EVENTS_EXCHANGE!,
-    queuePrefix: id,
   });
 }, 120_000);
 
@@ -116,16 +126,7 @@ afterAll(async () => {
     .dropDatabase()
     .catch(() => undefined);
   await connection.close();
-  const broker = await amqp.connect(env.AMQP_URL!).catch(() => undefined);
-  if (broker) {
-    const channel = await broker.createChannel();
-    channel.on('error', () => undefined);
-    for (const queue of [`${id}.audit.entries`, `${id}.audit.staff`])
-      for (const suffix of ['', '.retry', '.dlq'])
-        await channel.deleteQueue(`${queue}${suffix}`).catch(() => undefined);
-    await channel.deleteExchange(env.EVENTS_EXCHANGE!).catch(() => undefined);
-    await broker.close().catch(() => undefined);
-  }
+  await deleteQueues(adminAmqpUrl, [`${id}.audit.entries`, `${id}.audit.staff`], [env.EVENTS_EXCHANGE!]);
 });
 
 it('keeps recording while RabbitMQ is stopped, and every entry reaches the trail exactly once when it is back', async () => {

@@ -22,9 +22,9 @@ beforeAll(async () => {
   audit = stack.components.audit!.handle as AuditApp;
   producer = await startProducer({
     mongoUrl: stack.mongoUrl,
-    amqpUrl: stack.amqpUrl,
+    // A service that records accesses: the audit service accepts entries only from those.
+    amqpUrl: stack.busUrl('records'),
     exchange: stack.exchange,
-    queuePrefix: stack.env.QUEUE_PREFIX!,
   });
 }, 60_000);
 
@@ -148,11 +148,11 @@ describe('the audit service stores each entry exactly once', () => {
       },
       'test',
     );
-    await publishEnvelopes(stack.amqpUrl, stack.exchange, [envelope, envelope]);
+    await publishEnvelopes(stack.busUrl, stack.exchange, [envelope, envelope]);
     await waitForRows({ actorId }, 2);
-    await publishEnvelopes(stack.amqpUrl, stack.exchange, [envelope]);
+    await publishEnvelopes(stack.busUrl, stack.exchange, [envelope]);
     const marker = newId();
-    await publishEnvelopes(stack.amqpUrl, stack.exchange, [
+    await publishEnvelopes(stack.busUrl, stack.exchange, [
       createEnvelope(
         auditEntryRecorded,
         {
@@ -174,7 +174,7 @@ describe('the audit service stores each entry exactly once', () => {
 
   it('fills a missing actor name from the staff directory (fed by the auth service’s events)', async () => {
     const staffId = newId();
-    await publishEnvelopes(stack.amqpUrl, stack.exchange, [
+    await publishEnvelopes(stack.busUrl, stack.exchange, [
       createEnvelope(
         userUpdated,
         { id: staffId, name: 'Dr. Álvaro Peña', email: `${uniqueName('dr')}@example.test`, rol: 'DOCTOR' },

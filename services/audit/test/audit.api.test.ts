@@ -27,9 +27,9 @@ beforeAll(async () => {
   stack = await startStack({ components: ['auth', 'audit'] });
   producer = await startProducer({
     mongoUrl: stack.mongoUrl,
-    amqpUrl: stack.amqpUrl,
+    // A service that records accesses: the audit service accepts entries only from those.
+    amqpUrl: stack.busUrl('records'),
     exchange: stack.exchange,
-    queuePrefix: stack.env.QUEUE_PREFIX!,
   });
   admin = await stack.signIn(BOOTSTRAP.admin.email, BOOTSTRAP.admin.password);
   adminId = (await stack.api.get('/auth/currentUser', admin)).body.id;

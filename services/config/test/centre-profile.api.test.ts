@@ -180,7 +180,7 @@ describe('seeding', () => {
     const connection = await mongoose.createConnection(stack.mongoUrl).asPromise();
     const replicas = [0, 1].map(() =>
       createConfigService(
-        loadConfigServiceConfig({ ...stack.env, MONGO_DB: database }),
+        loadConfigServiceConfig({ ...stack.envFor('config'), MONGO_DB: database }),
         createLogger('config-replica', 'silent'),
       ),
     );

@@ -44,7 +44,7 @@ beforeAll(async () => {
   // A second worker on the same database and queues, as a second replica would run.
   const first = stack.components.notifications!;
   secondWorker = await DEPLOYABLES.notifications.create(
-    { ...stack.env, MONGO_DB: first.database },
+    { ...stack.envFor('notifications'), MONGO_DB: first.database },
     createLogger('notifications-2', 'silent'),
   );
   await secondWorker.start();

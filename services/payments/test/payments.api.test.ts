@@ -285,7 +285,7 @@ describe('refunds', () => {
     expect(cancelled.body).toMatchObject({ status: 'cancelled', refundable: true });
     await eventually(async () => (await stateOf(appointmentId)).status === 'refunded');
     // The same cancellation delivered again refunds nothing more.
-    await publishEnvelopes(stack.amqpUrl, stack.exchange, [
+    await publishEnvelopes(stack.busUrl, stack.exchange, [
       createEnvelope(
         appointmentCancelled,
         {
@@ -320,7 +320,7 @@ describe('refunds', () => {
     const form = await stack.api.post('/payments/checkout', { appointmentId }, patient!.token);
     await redsys.pay(form.body, 'card');
     const appointment = (await stack.api.get(`/dates/id/${appointmentId}`, staff.DOCTOR)).body;
-    await publishEnvelopes(stack.amqpUrl, stack.exchange, [
+    await publishEnvelopes(stack.busUrl, stack.exchange, [
       createEnvelope(
         appointmentCancelled,
         {

@@ -30,7 +30,12 @@ beforeAll(async () => {
     },
   });
   records = createRecordsService(
-    loadRecordsConfig({ ...stack.env, MONGO_DB: database, QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'debug' }),
+    loadRecordsConfig({
+      ...stack.envFor('records'),
+      MONGO_DB: database,
+      QUEUE_PREFIX: queuePrefix,
+      LOG_LEVEL: 'debug',
+    }),
     createLogger('records', 'debug', destination),
   );
   server = await listen(records.app);

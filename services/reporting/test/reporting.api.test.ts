@@ -24,7 +24,7 @@ const summary = (from: string, to: string, token = admin) =>
 beforeAll(async () => {
   stack = await startStack({ components: ['reporting'] });
   reporting = stack.components.reporting!.handle as ReportingApp;
-  await publishEnvelopes(stack.amqpUrl, stack.exchange, week.events);
+  await publishEnvelopes(stack.busUrl, stack.exchange, week.events);
   first = await eventually(
     async () => {
       await reporting.reporting.flush();
@@ -106,8 +106,8 @@ it('answers the figures of each day of the week: bookings by channel, slots, no-
 it('gives the same totals when every event is delivered twice more, in any order', async () => {
   const again = [...week.events, ...[...week.events].reverse()];
   const marker = seededWeek().events[0]!; // another appointment, on the same Monday, published last
-  await publishEnvelopes(stack.amqpUrl, stack.exchange, again);
-  await publishEnvelopes(stack.amqpUrl, stack.exchange, [marker]);
+  await publishEnvelopes(stack.busUrl, stack.exchange, again);
+  await publishEnvelopes(stack.busUrl, stack.exchange, [marker]);
   await eventually(
     async () => {
       await reporting.reporting.flush();
@@ -144,7 +144,7 @@ it("counts no income from a patient who did not come, and no cancellation for a 
   const prepared = appointment('2024-07-01T08:00:00.000Z', 'staff');
   const later = appointment('2024-07-01T09:00:00.000Z', 'patient');
   const walkIn = appointment('2024-07-01T08:31:00.000Z', 'kiosk', '2024-07-01T08:30:00Z');
-  await publishEnvelopes(stack.amqpUrl, stack.exchange, [
+  await publishEnvelopes(stack.busUrl, stack.exchange, [
     prepared.booked(),
     prepared.record('created', 1, 19, DRIVING, '2024-06-25T08:00:00Z'),
     prepared.noShow('2024-07-01T09:00:00Z'),

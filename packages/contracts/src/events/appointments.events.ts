@@ -34,7 +34,10 @@ const appointmentChange = z.object({
  */
 export const calendarEntry = z.object({ uid: z.string(), sequence: z.number().int().min(0) });
 
-export const appointmentBooked = defineEvent('appointments.appointment.booked.v1', appointmentChange);
+export const appointmentBooked = defineEvent('appointments.appointment.booked.v1', appointmentChange, {
+  publishers: ['appointments'],
+  consumers: ['notifications', 'payments', 'reporting'],
+});
 export const appointmentCancelled = defineEvent(
   'appointments.appointment.cancelled.v1',
   appointmentChange.extend({
@@ -57,6 +60,10 @@ export const appointmentCancelled = defineEvent(
     by: actor.optional(),
     calendar: calendarEntry.optional(),
   }),
+  {
+    publishers: ['appointments'],
+    consumers: ['appointments', 'notifications', 'payments', 'reporting'],
+  },
 );
 /**
  * An appointment moved to another slot in one step (`POST /dates/reschedule`): `id`/`date` are the
@@ -70,8 +77,15 @@ export const appointmentRescheduled = defineEvent(
     /** A patient's move inside the refund window: cancelling the new appointment is not refunded. */
     refundForfeited: z.boolean().optional(),
   }),
+  {
+    publishers: ['appointments'],
+    consumers: ['notifications', 'payments', 'reporting'],
+  },
 );
-export const appointmentDeleted = defineEvent('appointments.appointment.deleted.v1', appointmentChange);
+export const appointmentDeleted = defineEvent('appointments.appointment.deleted.v1', appointmentChange, {
+  publishers: ['appointments'],
+  consumers: ['appointments', 'notifications', 'payments', 'reporting'],
+});
 
 /**
  * The lifecycle after booking (services/appointments/README.md, "Statuses"). `by` is the person who
@@ -84,6 +98,10 @@ const lifecycleChange = appointmentChange.extend({ by: actor.optional() });
 export const appointmentCheckedIn = defineEvent(
   'appointments.appointment.checkedIn.v1',
   lifecycleChange.extend({ checkedInAt: instant }),
+  {
+    publishers: ['appointments'],
+    consumers: ['notifications', 'payments', 'reporting'],
+  },
 );
 /** booked or checkedIn → attended. */
 export const appointmentAttended = defineEvent(
@@ -94,11 +112,19 @@ export const appointmentAttended = defineEvent(
     /** The clinical record whose creation marked it attended. */
     recordId: z.string().optional(),
   }),
+  {
+    publishers: ['appointments'],
+    consumers: ['notifications', 'payments', 'reporting'],
+  },
 );
 /** booked → noShow. */
 export const appointmentNoShow = defineEvent(
   'appointments.appointment.noShow.v1',
   lifecycleChange.extend({ endedAt: instant }),
+  {
+    publishers: ['appointments'],
+    consumers: ['notifications', 'payments', 'reporting'],
+  },
 );
 
 /**
@@ -117,6 +143,10 @@ export const waitlistSlotOffered = defineEvent(
     pacientId: z.string(),
     user: appointmentChange.shape.user,
   }),
+  {
+    publishers: ['appointments'],
+    consumers: ['notifications'],
+  },
 );
 
 /**
@@ -134,6 +164,10 @@ export const appointmentDayClosed = defineEvent(
     /** A shortened day: the centre closes at this time (`HH:mm`) that day. */
     closesAt: z.string().optional(),
   }),
+  {
+    publishers: ['appointments'],
+    consumers: ['notifications'],
+  },
 );
 
 /** A slot held for a patient of the waiting list that they did not claim in time: it will not be offered to them again. */
@@ -146,4 +180,8 @@ export const waitlistOfferExpired = defineEvent(
     pacientId: z.string(),
     user: appointmentChange.shape.user,
   }),
+  {
+    publishers: ['appointments'],
+    consumers: ['notifications'],
+  },
 );

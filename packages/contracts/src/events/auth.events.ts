@@ -21,9 +21,16 @@ const userSnapshot = z.object({
 export const userRegistered = defineEvent(
   'auth.user.registered.v1',
   userSnapshot.extend({ channel: z.enum(['signup', 'staff', 'kiosk', 'bootstrap']) }),
+  {
+    publishers: ['auth'],
+    consumers: ['appointments', 'audit', 'notifications'],
+  },
 );
 
-export const userUpdated = defineEvent('auth.user.updated.v1', userSnapshot);
+export const userUpdated = defineEvent('auth.user.updated.v1', userSnapshot, {
+  publishers: ['auth'],
+  consumers: ['appointments', 'audit', 'notifications'],
+});
 
 /**
  * E-mail requests carry the one-time token because the e-mail must contain the link; the database
@@ -37,8 +44,14 @@ const tokenMail = z.object({
   expiresAt: z.iso.datetime(),
 });
 
-export const confirmationRequested = defineEvent('auth.confirmation.requested.v1', tokenMail);
-export const passwordResetRequested = defineEvent('auth.passwordReset.requested.v1', tokenMail);
+export const confirmationRequested = defineEvent('auth.confirmation.requested.v1', tokenMail, {
+  publishers: ['auth'],
+  consumers: ['notifications'],
+});
+export const passwordResetRequested = defineEvent('auth.passwordReset.requested.v1', tokenMail, {
+  publishers: ['auth'],
+  consumers: ['notifications'],
+});
 
 /**
  * The kiosk asked for a one-time code for a patient's account (docs/product/kiosk.md#proof): the
@@ -61,6 +74,10 @@ export const userInvited = defineEvent(
     /** The invited role must set up a second factor at the first sign-in (auth's `MFA_REQUIRED_ROLES`). */
     mfaRequired: z.boolean().optional(),
   }),
+  {
+    publishers: ['auth'],
+    consumers: ['notifications'],
+  },
 );
 
 /**
@@ -76,6 +93,10 @@ export const sessionEnded = defineEvent(
     z.object({ tokenId: z.string().min(1), until: z.iso.datetime() }),
     z.object({ userId: z.string().min(1), validAfter: z.number().int().min(0), until: z.iso.datetime() }),
   ]),
+  {
+    publishers: ['auth'],
+    consumers: ['appointments', 'audit', 'auth', 'config', 'payments', 'records', 'reporting', 'rooms'],
+  },
 );
 
 /**
@@ -92,6 +113,10 @@ export const isErasedAddress = (address: string) => address.toLowerCase().endsWi
 export const userErased = defineEvent(
   'auth.user.erased.v1',
   z.object({ userId: z.string(), erasedAt: z.iso.datetime() }),
+  {
+    publishers: ['auth'],
+    consumers: ['appointments', 'records'],
+  },
 );
 
 /**
@@ -107,4 +132,8 @@ export const secondFactorLocked = defineEvent(
     failures: z.number().int().positive(),
     lockedUntil: z.iso.datetime(),
   }),
+  {
+    publishers: ['auth'],
+    consumers: ['notifications'],
+  },
 );

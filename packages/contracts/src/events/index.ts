@@ -1,4 +1,5 @@
 export * from './envelope';
+export * from './participants';
 export * from './auth.events';
 export * from './rooms.events';
 export * from './appointments.events';
@@ -7,3 +8,5 @@ export * from './records.events';
 export * from './audit.events';
 export * from './notifications.events';
 export * from './payments.events';
+export * from './registry';
+export * from './broker-access';

@@ -15,4 +15,8 @@ export const reminderDue = defineEvent(
     /** Made by a move inside the refund window: cancelling it is not refunded. */
     refundForfeited: z.boolean().optional(),
   }),
+  {
+    publishers: ['notifications'],
+    consumers: ['notifications'],
+  },
 );

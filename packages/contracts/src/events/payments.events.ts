@@ -20,12 +20,20 @@ const paymentFacts = z.object({
 export const paymentSucceeded = defineEvent(
   'payments.payment.succeeded.v1',
   paymentFacts.extend({ paidAt: instant }),
+  {
+    publishers: ['payments'],
+    consumers: [],
+  },
 );
 
 /** An online payment the gateway refused (card denied, Bizum refused). */
 export const paymentFailed = defineEvent(
   'payments.payment.failed.v1',
   paymentFacts.extend({ failedAt: instant, responseCode: z.string() }),
+  {
+    publishers: ['payments'],
+    consumers: [],
+  },
 );
 
 /** Money given back, confirmed by the gateway (or recorded for a desk payment). */
@@ -37,6 +45,10 @@ export const refundIssued = defineEvent(
     /** `cancellation`: the patient cancelled inside the policy; `manual`: an ADMIN, with a reason. */
     cause: z.enum(['cancellation', 'manual']),
   }),
+  {
+    publishers: ['payments'],
+    consumers: [],
+  },
 );
 
 /** A simplified invoice (or a rectifying one, for a refund) was issued; immutable from then on. */
@@ -52,4 +64,8 @@ export const invoiceIssued = defineEvent(
     currency: z.string(),
     issuedAt: instant,
   }),
+  {
+    publishers: ['payments'],
+    consumers: [],
+  },
 );

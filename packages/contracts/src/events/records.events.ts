@@ -28,5 +28,11 @@ const recordReference = z.object({
     .optional(),
 });
 
-export const recordCreated = defineEvent('records.record.created.v1', recordReference);
-export const recordUpdated = defineEvent('records.record.updated.v1', recordReference);
+export const recordCreated = defineEvent('records.record.created.v1', recordReference, {
+  publishers: ['records'],
+  consumers: ['appointments', 'records', 'reporting'],
+});
+export const recordUpdated = defineEvent('records.record.updated.v1', recordReference, {
+  publishers: ['records'],
+  consumers: ['appointments', 'records', 'reporting'],
+});

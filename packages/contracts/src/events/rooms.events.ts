@@ -10,7 +10,13 @@ const reservationSnapshot = z.object({
 });
 
 /** A doctor (or an admin for a doctor) reserved one or more hourly slots of a room. */
-export const roomReservationReserved = defineEvent('rooms.reservation.reserved.v1', reservationSnapshot);
+export const roomReservationReserved = defineEvent('rooms.reservation.reserved.v1', reservationSnapshot, {
+  publishers: ['rooms'],
+  consumers: [],
+});
 
 /** A reservation was cancelled: its slots are free again. */
-export const roomReservationReleased = defineEvent('rooms.reservation.released.v1', reservationSnapshot);
+export const roomReservationReleased = defineEvent('rooms.reservation.released.v1', reservationSnapshot, {
+  publishers: ['rooms'],
+  consumers: [],
+});

@@ -38,6 +38,11 @@ export class ConnectionTimeoutError extends Error {
  * Why not amqp-connection-manager: see README.md, "Reconnecting".
  */
 export class AmqpConnection {
+  /**
+   * The broker user of the URL: what the publisher stamps on every message (`user_id`, validated by
+   * RabbitMQ) and the name the consumer's contracts must list (see @crm/contracts EventContract).
+   */
+  readonly user: string;
   private readonly logger: Logger;
   private readonly url: string;
   private readonly setups: ConnectionSetups;
@@ -51,6 +56,7 @@ export class AmqpConnection {
   constructor(private readonly options: AmqpConnectionOptions) {
     this.logger = options.logger ?? silentLogger;
     this.url = withHeartbeat(options.url, options.heartbeatSeconds ?? 10);
+    this.user = brokerUserOf(options.url);
     this.setups = new ConnectionSetups(() => this.model, this.logger);
     // Many components may wait for the connection at once.
     this.events.setMaxListeners(0);
@@ -209,6 +215,15 @@ export async function ensureAlive(model: ChannelModel): Promise<void> {
     model.off('close', onClose);
   }
   if (lost) throw new Error('Connection closed while opening');
+}
+
+/** The user an AMQP URL connects as (amqplib's default, `guest`, when it names none). */
+export function brokerUserOf(url: string): string {
+  try {
+    return decodeURIComponent(new URL(url).username) || 'guest';
+  } catch {
+    return 'guest';
+  }
 }
 
 /** Adds `heartbeat` to the URL unless the operator set one explicitly. */

@@ -6,9 +6,12 @@ import { cleanHeaders, copyProperties, publishConfirmed } from './message-copies
 import { processedEventKey } from './processed-events';
 import { attemptFromHeaders, DEFAULT_RETRY_DELAYS_MS, retryDelayFor } from './retry-schedule';
 import type { EventBinding, EventHandler, SubscribeOptions } from './subscribe-options';
-import { deadLetterQueueName, retryQueueName } from './topology';
+import { COPY_ROUTES, copiesExchangeName } from './topology';
 
-type Outcome = 'handled' | 'duplicate' | 'busy' | 'retry' | 'dead-lettered' | 'not-acked';
+type Outcome = 'handled' | 'duplicate' | 'busy' | 'retry' | 'dead-lettered' | 'refused' | 'not-acked';
+
+/** On a retry or dead-letter copy: the broker user who published the original (its `user_id`). */
+export const PUBLISHED_BY_HEADER = 'x-published-by';
 
 const DEFAULT_CLAIM_LEASE_MS = 120_000;
 const DEFAULT_BUSY_RETRY_MS = 2_000;
@@ -17,6 +20,12 @@ const DEFAULT_BUSY_RETRY_MS = 2_000;
  * What happens to one message of a subscription: parse and validate it, claim or deduplicate its
  * event id, run the handler and record it, then ack — or put a confirmed copy into `<queue>.retry`
  * or `<queue>.dlq` first and ack the original, so nothing is lost in between.
+ *
+ * Every event is accepted only from the publishers its contract names: the message's `user_id`,
+ * which RabbitMQ validates against the sending connection's user, or — on a copy that came back
+ * through the queue's own copies exchange (only this consumer may write to it) or the default
+ * exchange (only the broker's operators may) — the `x-published-by` header the copy was given. A
+ * message from anyone else is logged (names and ids only) and dropped: acked, never retried.
  *
  * The channel is the one the message arrived on: an ack or copy after that channel died fails, the
  * message stays unacked and the broker redelivers it on the next channel (never an ack with a stale
@@ -27,17 +36,28 @@ export class DeliveryHandler {
   private readonly handlers = new Map<string, EventBinding>();
   private readonly maxAttempts: number;
   private readonly retryDelays: readonly number[];
+  private readonly copies: string;
   /** Same event id delivered twice at once (duplicate publish): second waits for the first. */
   private readonly inFlightByEventId = new Map<string, Promise<unknown>>();
+  /** Messages dropped because they did not come from a publisher of their event. */
+  refused = 0;
 
   constructor(
     private readonly options: SubscribeOptions<readonly EventContract[]>,
     private readonly logger: Logger,
+    /** This consumer's broker user: each contract must list it among its consumers. */
+    self: string,
   ) {
     this.queue = options.queue;
+    this.copies = copiesExchangeName(this.queue);
     for (const [contract, handler] of options.events) {
       if (this.handlers.has(contract.name))
         throw new Error(`event ${contract.name} bound twice on queue ${this.queue}`);
+      // The broker would refuse the binding (topic permissions derive from the same list): say so now.
+      if (!contract.consumers.includes(self))
+        throw new Error(
+          `${self} subscribes to ${contract.name} on ${this.queue}, but the event's contract does not list it as a consumer`,
+        );
       this.handlers.set(contract.name, [contract, handler]);
     }
     if (this.handlers.size === 0) throw new Error(`subscription ${this.queue} has no events`);
@@ -50,6 +70,21 @@ export class DeliveryHandler {
     return [...this.handlers.keys()];
   }
 
+  /**
+   * Who published the message, as far as it can be trusted: see the class comment. A broker user
+   * name, never personal data, so it may be logged.
+   */
+  publisherOf(message: ConsumeMessage): string | undefined {
+    const { exchange } = message.fields;
+    if (exchange === this.copies || exchange === '') {
+      const header: unknown = message.properties.headers?.[PUBLISHED_BY_HEADER];
+      if (typeof header === 'string') return header;
+      return Buffer.isBuffer(header) ? header.toString('utf8') : undefined;
+    }
+    const userId: unknown = message.properties.userId;
+    return typeof userId === 'string' && userId !== '' ? userId : undefined;
+  }
+
   /** Never rejects: every outcome, including "could not ack", is logged here. */
   async handle(channel: ConfirmChannel, message: ConsumeMessage): Promise<void> {
     const attempt = attemptFromHeaders(message.properties.headers);
@@ -57,6 +92,7 @@ export class DeliveryHandler {
       queue: this.queue,
       messageId: message.properties.messageId,
       routingKey: message.fields.routingKey,
+      publishedBy: this.publisherOf(message),
       attempt,
     };
     let outcome: Outcome;
@@ -101,6 +137,10 @@ export class DeliveryHandler {
     const binding = this.handlers.get(envelope.name);
     if (!binding) return this.deadLetter(channel, message, `no handler for event ${envelope.name}`, meta);
     const [contract, handler] = binding;
+    const publishedBy = meta.publishedBy as string | undefined;
+    if (publishedBy === undefined || !contract.publishers.includes(publishedBy)) {
+      return this.refuse(channel, message, contract, meta);
+    }
     const parsedData = contract.schema.safeParse(envelope.data);
     if (!parsedData.success) {
       return this.deadLetter(
@@ -200,13 +240,43 @@ export class DeliveryHandler {
     delayMs: number,
     headers: Record<string, unknown>,
   ): Promise<void> {
-    await publishConfirmed(channel, retryQueueName(this.queue), message.content, {
+    await publishConfirmed(channel, this.copies, COPY_ROUTES.retry, message.content, {
       ...copyProperties(message),
-      headers: { ...cleanHeaders(message), 'x-attempt': attempt, ...headers },
+      headers: {
+        ...cleanHeaders(message),
+        ...this.publishedByHeader(message),
+        'x-attempt': attempt,
+        ...headers,
+      },
       // Per-message TTL: when it expires the retry queue dead-letters it back into the main queue.
       expiration: String(delayMs),
     });
     channel.ack(message);
+  }
+
+  /** The copy says who published the original (absent when nobody trustworthy did). */
+  private publishedByHeader(message: ConsumeMessage): Record<string, string> {
+    const publisher = this.publisherOf(message);
+    return publisher === undefined ? {} : { [PUBLISHED_BY_HEADER]: publisher };
+  }
+
+  /**
+   * Not from a publisher of this event: a forgery, or a deployable running under another broker
+   * user. Dropped (acked, not retried: retrying cannot make it genuine) and logged without its body.
+   */
+  private refuse(
+    channel: ConfirmChannel,
+    message: ConsumeMessage,
+    contract: EventContract,
+    meta: Record<string, unknown>,
+  ): Outcome {
+    channel.ack(message);
+    this.refused += 1;
+    this.logger.warn(
+      { ...meta, publishers: contract.publishers },
+      'message refused: not sent by a publisher of its event; dropped',
+    );
+    return 'refused';
   }
 
   private async retryOrDeadLetter(
@@ -243,11 +313,12 @@ export class DeliveryHandler {
     meta: Record<string, unknown>,
     extraHeaders: Record<string, unknown> = {},
   ): Promise<Outcome> {
-    await publishConfirmed(channel, deadLetterQueueName(this.queue), message.content, {
+    await publishConfirmed(channel, this.copies, COPY_ROUTES.deadLetter, message.content, {
       ...copyProperties(message),
       ...(this.options.deadLetterTtlMs ? { expiration: String(this.options.deadLetterTtlMs) } : {}),
       headers: {
         ...cleanHeaders(message),
+        ...this.publishedByHeader(message),
         ...extraHeaders,
         'x-error': truncate(reason, 1000),
         'x-dead-lettered-at': new Date().toISOString(),

@@ -21,7 +21,7 @@ export interface EventConsumerOptions {
 
 /**
  * Consumes events with manual acks, validation, retries through a TTL queue, a dead-letter queue
- * and deduplication by event id. Every `subscribe` gets its own channel (prefetch is per channel)
+ * and deduplication by event id, accepting each event only from the publishers its contract names. Every `subscribe` gets its own channel (prefetch is per channel)
  * and re-declares its queues and resumes consuming after every reconnect.
  *
  *   subscription.ts      channel, queues and `consume`, re-done after every reconnect
@@ -43,6 +43,11 @@ export class EventConsumer {
     );
     this.subscriptions.add(subscription);
     return subscription;
+  }
+
+  /** Messages its subscriptions dropped because they did not come from a publisher of their event. */
+  refusedCount(): number {
+    return [...this.subscriptions].reduce((sum, subscription) => sum + subscription.refusedCount(), 0);
   }
 
   /** Stops every subscription, letting in-flight handlers finish. */

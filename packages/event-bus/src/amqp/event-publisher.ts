@@ -5,7 +5,7 @@ import type { EventContract, EventEnvelope } from '@crm/contracts';
 import type { AmqpConnection, SetupRegistration } from './amqp-connection';
 import { assertEnvelope, createEnvelope, type ContractData } from './event-envelope';
 import { errorSummary, silentLogger, type Logger } from './logger';
-import { assertEventExchange, DEFAULT_EXCHANGE } from './topology';
+import { DEFAULT_EXCHANGE, ensureEventExchange } from './topology';
 
 export interface EventPublisherOptions {
   connection: AmqpConnection;
@@ -39,6 +39,8 @@ export interface EnvelopePublisher {
 /**
  * Publishes events with publisher confirms: a publish resolves only once the broker has taken
  * responsibility for the (persistent) message.
+ *
+ * Every message carries `user_id` = the connection's broker user, which the broker validates.
  *
  * Guarantee: at-least-once. If the connection drops between sending and the confirm, the message
  * is sent again on the next connection, so the broker may hold it twice — consumers deduplicate by
@@ -138,7 +140,7 @@ export class EventPublisher implements EnvelopePublisher {
       if (!this.closed) this.registration.rerun();
     });
     try {
-      await assertEventExchange(channel, this.exchange);
+      await ensureEventExchange(model, channel, this.exchange);
     } catch (err) {
       await channel.close().catch(() => undefined);
       throw err;
@@ -184,6 +186,9 @@ export class EventPublisher implements EnvelopePublisher {
             correlationId: envelope.correlationId,
             type: envelope.name,
             timestamp: Math.floor(Date.parse(envelope.occurredAt) / 1000),
+            // Who sent it: RabbitMQ refuses a user_id other than the connection's user, so consumers
+            // can trust it (delivery-handler.ts checks it against the contract's publishers).
+            userId: this.options.connection.user,
           },
           (err: unknown) => settle(err),
         );

@@ -4,7 +4,12 @@
  * Loads no mongoose: the gateway and other database-less processes import this entry only
  * (test/entry-points.test.ts checks it). The MongoDB side is `@crm/event-bus/outbox`.
  */
-export { AmqpConnection, ConnectionClosedError, ConnectionTimeoutError } from './amqp-connection';
+export {
+  AmqpConnection,
+  brokerUserOf,
+  ConnectionClosedError,
+  ConnectionTimeoutError,
+} from './amqp-connection';
 export type { AmqpConnectionOptions, ConnectionSetup, SetupRegistration } from './amqp-connection';
 export { assertEnvelope, createEnvelope, describeIssues, EventValidationError } from './event-envelope';
 export type { ContractData, CreateEnvelopeOptions } from './event-envelope';
@@ -25,10 +30,14 @@ export type { BackoffOptions } from './retry-schedule';
 export {
   assertConsumerQueues,
   assertEventExchange,
+  copiesExchangeName,
+  COPY_ROUTES,
   deadLetterQueueName,
   DEFAULT_EXCHANGE,
+  ensureEventExchange,
   retryQueueName,
 } from './topology';
+export { PUBLISHED_BY_HEADER } from './delivery-handler';
 export { SingleLane } from './single-lane';
 export { silentLogger } from './logger';
 export type { Logger } from './logger';

@@ -1,16 +1,19 @@
 import type { ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
 
-/** Sends via the default exchange (routing key = queue name) and waits for the broker's confirm. */
+/** Sends through the queue's copies exchange (topology.ts) and waits for the broker's confirm. */
 export function publishConfirmed(
   channel: ConfirmChannel,
-  queue: string,
+  exchange: string,
+  routingKey: string,
   content: Buffer,
   options: Options.Publish,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
     try {
-      channel.sendToQueue(queue, content, options, (err: unknown) =>
-        err ? reject(err instanceof Error ? err : new Error(`publish to ${queue} nacked`)) : resolve(),
+      channel.publish(exchange, routingKey, content, options, (err: unknown) =>
+        err
+          ? reject(err instanceof Error ? err : new Error(`publish to ${exchange} (${routingKey}) nacked`))
+          : resolve(),
       );
     } catch (err) {
       reject(err);
@@ -18,7 +21,11 @@ export function publishConfirmed(
   });
 }
 
-/** Properties worth keeping on a retry/DLQ copy; expiration is deliberately not carried over. */
+/**
+ * Properties worth keeping on a retry/DLQ copy; expiration is deliberately not carried over, nor is
+ * `user_id` (the broker would refuse another user's name from the consumer): the original
+ * publisher travels in the `x-published-by` header instead (delivery-handler.ts).
+ */
 export function copyProperties(message: ConsumeMessage): Options.Publish {
   const p = message.properties;
   const copy: Options.Publish = { persistent: true };

@@ -5,7 +5,13 @@ import type { AmqpConnection, SetupRegistration } from './amqp-connection';
 import { DeliveryHandler } from './delivery-handler';
 import { errorSummary, type Logger } from './logger';
 import type { SubscribeOptions } from './subscribe-options';
-import { assertConsumerQueues } from './topology';
+import {
+  assertConsumerQueues,
+  dropOutdatedRetryQueue,
+  ensureEventExchange,
+  replyCode,
+  retryQueueName,
+} from './topology';
 
 /**
  * One consumer queue: its own confirm channel (prefetch is per channel), the queue trio declared
@@ -31,10 +37,15 @@ export class Subscription {
     private readonly onClosed: () => void,
   ) {
     this.queue = options.queue;
-    this.deliveries = new DeliveryHandler(options, logger);
+    this.deliveries = new DeliveryHandler(options, logger, connection.user);
     this.prefetch = Math.max(1, options.prefetch ?? 10);
     this.signals.setMaxListeners(0);
     this.registration = connection.onConnected(`consumer:${this.queue}`, (model) => this.setup(model));
+  }
+
+  /** Messages dropped because they did not come from a publisher of their event (since start). */
+  refusedCount(): number {
+    return this.deliveries.refused;
   }
 
   /** True while the queue is declared and a consumer is attached (readiness probe material). */
@@ -95,7 +106,22 @@ export class Subscription {
     });
     try {
       await channel.prefetch(this.prefetch);
-      await assertConsumerQueues(channel, this.exchange, this.queue, this.deliveries.eventNames);
+      await ensureEventExchange(model, channel, this.exchange);
+      await assertConsumerQueues(channel, this.exchange, this.queue, this.deliveries.eventNames).catch(
+        async (err: unknown) => {
+          if (replyCode(err) === 406 && String((err as Error).message).includes(retryQueueName(this.queue))) {
+            // Declared by an older version with other arguments: replaced once empty (topology.ts).
+            const dropped = await dropOutdatedRetryQueue(model, this.queue);
+            this.logger.warn(
+              { queue: this.queue, dropped },
+              dropped
+                ? 'outdated retry queue deleted; declaring it again'
+                : 'outdated retry queue still holds messages; trying again once it has emptied',
+            );
+          }
+          throw err;
+        },
+      );
       this.channel = channel;
       const { consumerTag } = await channel.consume(
         this.queue,

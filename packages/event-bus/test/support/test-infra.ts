@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import amqp, { type Channel, type GetMessage } from 'amqplib';
 import { z } from 'zod';
-import { defineEvent } from '@crm/contracts';
+import type { EventContract } from '@crm/contracts';
+import { brokerUserOf } from '../../src';
 import type { Logger } from '../../src';
 
 /** Real infrastructure only: these tests exist to show behaviour against RabbitMQ and FerretDB/MongoDB. */
@@ -15,10 +16,16 @@ export function uniqueName(prefix: string, separator = '.'): string {
   return `${prefix}${separator}${randomBytes(4).toString('hex')}`;
 }
 
-export const thingHappened = defineEvent(
-  'test.thing.happened.v1',
-  z.object({ thingId: z.string().min(1), n: z.number().int() }),
-);
+/** The broker user these tests connect as: publisher and consumer of their events. */
+export const TEST_BROKER_USER = brokerUserOf(AMQP_URL);
+
+const thingSchema = z.object({ thingId: z.string().min(1), n: z.number().int() });
+export const thingHappened: EventContract<typeof thingSchema> = {
+  name: 'test.thing.happened.v1',
+  schema: thingSchema,
+  publishers: [TEST_BROKER_USER],
+  consumers: [TEST_BROKER_USER],
+};
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -146,11 +153,12 @@ export async function drainQueue(queue: string): Promise<GetMessage[]> {
   });
 }
 
-/** Deletes a consumer's queue trio and the exchange a test file declared. */
+/** Deletes a consumer's queue trio and copies exchange, and the exchange a test file declared. */
 export async function deleteTopology(exchange: string, queues: readonly string[]): Promise<void> {
   await withBroker(async (channel) => {
     for (const queue of queues) {
       for (const name of [queue, `${queue}.retry`, `${queue}.dlq`]) await channel.deleteQueue(name);
+      await channel.deleteExchange(`${queue}.copies`);
     }
     await channel.deleteExchange(exchange);
   });

@@ -7,18 +7,17 @@ import {
   AUDIT_MAX_PATIENTS_PER_ENTRY,
   AUDIT_REQUEST_ID_PATTERN,
   auditEntryRecorded,
+  auditEntriesQueue,
   type AuditActorRole,
   type AuditEntryData,
   type AuditOutcome,
 } from '@crm/contracts';
 import {
-  assertConsumerQueues,
   createEnvelope,
   OUTBOX_FIELD,
   OUTBOX_REJECTED_FIELD,
   outboxPlugin,
   withOutbox,
-  type AmqpConnection,
 } from '@crm/event-bus';
 import { correlationIdOrNew } from '../request-context';
 import type { BackgroundTask } from './service-runtime';
@@ -41,8 +40,12 @@ import type { BackgroundTask } from './service-runtime';
  */
 export const AUDIT_OUTBOX_COLLECTION = 'audit_outbox';
 
-/** The audit service's consumer queue of entries: `<QUEUE_PREFIX>.audit.entries`. */
-export const auditEntriesQueue = (queuePrefix: string): string => `${queuePrefix}.audit.entries`;
+/**
+ * The audit service's consumer queue of entries: `<QUEUE_PREFIX>.audit.entries`. The broker's
+ * definitions declare it (producers may not: their broker users configure only their own queues),
+ * so entries published before the audit service ever ran are kept.
+ */
+export { auditEntriesQueue };
 
 /** What a caller states about one access; `at` defaults to now, `patientIds` to none. */
 export interface AuditEntryInput {
@@ -159,12 +162,6 @@ export interface AuditTrail {
   sweep(): Promise<number>;
   /** The sweep as a background task: `runtime.every(trail.sweeper)`. */
   readonly sweeper: BackgroundTask;
-  /**
-   * Declares the audit service's durable queue (and binds it) from this service too, so entries
-   * are routed and kept even before the audit service has ever started (RabbitMQ drops messages no
-   * queue is bound for). Same declaration as the consumer's, so the two never disagree.
-   */
-  declareQueue(connection: AmqpConnection, options: { exchange: string; queuePrefix: string }): void;
 }
 
 /** Splits an entry naming more than 100 patients into entries of at most 100. */
@@ -237,19 +234,6 @@ export function createAuditTrail(connection: Connection, options: AuditTrailOpti
       name: 'audit outbox sweep',
       intervalMs: options.sweepIntervalMs ?? 60_000,
       run: () => trail.sweep(),
-    },
-    declareQueue(amqp, { exchange, queuePrefix }) {
-      amqp.onConnected('audit-queue', async (channelModel) => {
-        const channel = await channelModel.createChannel();
-        channel.on('error', () => undefined);
-        try {
-          await assertConsumerQueues(channel, exchange, auditEntriesQueue(queuePrefix), [
-            auditEntryRecorded.name,
-          ]);
-        } finally {
-          await channel.close().catch(() => undefined);
-        }
-      });
     },
   };
   return trail;

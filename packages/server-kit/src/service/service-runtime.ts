@@ -1,6 +1,7 @@
 import type { Express } from 'express';
 import type { EventContract } from '@crm/contracts';
 import {
+  brokerUserOf,
   createServiceBus,
   MongoProcessedEventStore,
   type OutboxSource,
@@ -63,12 +64,26 @@ export interface RuntimeOptions {
   verificationKeys?: VerificationKeys;
 }
 
+/**
+ * A deployable connects to RabbitMQ as the broker user of its own name: its events carry that name
+ * (`user_id`), and the other deployables accept them only from the publishers their contracts name.
+ * Under any other user its events would all be dropped, so it refuses to start instead.
+ */
+export function assertOwnBrokerUser(name: string, amqpUrl: string): void {
+  const user = brokerUserOf(amqpUrl);
+  if (user !== name)
+    throw new Error(
+      `AMQP_URL connects as "${user}": the ${name} service must use its own broker user "${name}" (docs/operations.md, "Broker users")`,
+    );
+}
+
 export function createServiceRuntime(
   name: string,
   config: RuntimeConfig,
   logger: Logger,
   options: RuntimeOptions = {},
 ) {
+  assertOwnBrokerUser(name, config.AMQP_URL);
   const mongo = connectMongo(config.MONGO_URL, config.MONGO_DB, logger);
   const bus = createServiceBus({ url: config.AMQP_URL, exchange: config.EVENTS_EXCHANGE, logger, name });
   const keys = options.verificationKeys ?? verificationKeysFor(config, logger);
@@ -130,11 +145,13 @@ export function createServiceRuntime(
     /** Every queue this service consumes from, with its retry and dead-letter queues (test clean-up). */
     queueNames: () =>
       [
-        // The access trail's queue is declared by each producer, so that no entry is lost before the audit service runs.
+        // The access trail's queue, declared ahead by the broker's definitions (or the test harness).
         ...(auditInUse ? [auditEntriesQueue(config.QUEUE_PREFIX)] : []),
         ...consumers.map(({ purpose }) => `${config.QUEUE_PREFIX}.${name}.${purpose}`),
         ...feeds.map((f) => f.queue),
       ].flatMap((queue) => [queue, `${queue}.retry`, `${queue}.dlq`]),
+    /** How many events its consumers dropped because they did not come from a publisher of theirs. */
+    refusedEvents: () => bus.consumer.refusedCount(),
     /**
      * The service's access trail (services/audit/README.md, "How to record"): take it while wiring,
      * before `start`; `await runtime.audit.recordRequest(req, {action, resource, …})` in a route.
@@ -177,10 +194,6 @@ export function createServiceRuntime(
     async start(seed?: () => Promise<void>) {
       if (auditInUse && !tasks.includes(audit.sweeper)) {
         relay ??= bus.outboxRelay([audit.model]);
-        audit.declareQueue(bus.connection, {
-          exchange: config.EVENTS_EXCHANGE,
-          queuePrefix: config.QUEUE_PREFIX,
-        });
         tasks.push(audit.sweeper);
       }
       bus.connection.start();

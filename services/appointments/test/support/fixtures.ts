@@ -1,4 +1,3 @@
-import amqp from 'amqplib';
 import { Types } from 'mongoose';
 import moment from 'moment-timezone';
 import {
@@ -8,8 +7,10 @@ import {
   recordCreated,
   recordUpdated,
   type AppointmentUser,
+  type BusParticipant,
 } from '@crm/contracts';
 import { createEnvelope } from '@crm/event-bus';
+import { publishEnvelopes } from '@crm/testing';
 import type { AppointmentsService } from '../../src/app';
 import type { Actor, Appointment } from '../../src/domain/appointment';
 
@@ -105,15 +106,18 @@ export const yesterdayAtTen = () =>
 export const centreDayOf = (instant: string | Date) =>
   moment.tz(new Date(instant).getTime(), CENTRE_TIME_ZONE).format('YYYY-MM-DD');
 
+/** A deployable's broker URL (the stack's `busUrl`). */
+type BusUrl = (publisher: BusParticipant) => string;
+
 /** Publishes a `records.record.created.v1` envelope on the stack's exchange, as the records service does. */
 export async function publishRecordCreated(
-  amqpUrl: string,
+  busUrl: BusUrl,
   exchange: string,
   data: { id: string; userId: string; dateId: string; doctorId: string },
   eventId?: string,
 ): Promise<string> {
   return publishRecordEvent(
-    amqpUrl,
+    busUrl,
     exchange,
     createEnvelope(recordCreated, { ...data, configVersion: 1 }, 'test-records', {
       ...(eventId ? { id: eventId } : {}),
@@ -123,34 +127,23 @@ export async function publishRecordCreated(
 
 /** Publishes a `records.record.updated.v1` envelope (a record saved again), as the records service does. */
 export function publishRecordUpdated(
-  amqpUrl: string,
+  busUrl: BusUrl,
   exchange: string,
   data: { id: string; userId: string; dateId: string; doctorId: string },
 ): Promise<string> {
   return publishRecordEvent(
-    amqpUrl,
+    busUrl,
     exchange,
     createEnvelope(recordUpdated, { ...data, configVersion: 1 }, 'test-records'),
   );
 }
 
 async function publishRecordEvent(
-  amqpUrl: string,
+  busUrl: BusUrl,
   exchange: string,
   envelope: ReturnType<typeof createEnvelope>,
 ): Promise<string> {
-  const connection = await amqp.connect(amqpUrl);
-  try {
-    const channel = await connection.createConfirmChannel();
-    await channel.assertExchange(exchange, 'topic', { durable: true });
-    channel.publish(exchange, envelope.name, Buffer.from(JSON.stringify(envelope)), {
-      persistent: true,
-      contentType: 'application/json',
-      messageId: envelope.id,
-    });
-    await channel.waitForConfirms();
-    return envelope.id;
-  } finally {
-    await connection.close().catch(() => undefined);
-  }
+  // As the records service's relay would: with its broker user, so the consumer accepts it.
+  await publishEnvelopes(busUrl, exchange, [envelope]);
+  return envelope.id;
 }

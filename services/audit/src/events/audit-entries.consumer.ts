@@ -23,8 +23,9 @@ export const storageIsIdempotent: ProcessedEventStore = {
 };
 
 /**
- * The subscription of the entries feed, on `<QUEUE_PREFIX>.audit.entries` (the name producers use
- * to declare it too, server-kit `auditEntriesQueue`). Entries are never given up on: a storage
+ * The subscription of the entries feed, on `<QUEUE_PREFIX>.audit.entries` (server-kit
+ * `auditEntriesQueue`, which the broker's definitions declare ahead). Only entries from the
+ * contract's publishers are stored: the event bus drops the rest. Entries are never given up on: a storage
  * failure (the database away) is retried every minute for as long as it lasts instead of going to
  * the dead-letter queue after the default 5 attempts; only a message that is not a valid entry is
  * dead-lettered (at once, by the consumer), where an operator can look at it.

@@ -8,6 +8,8 @@ import { uniqueName } from '@crm/testing';
 /**
  * A throwaway "service" that records entries the way every producer does: its own database with an
  * `audit_outbox`, its own outbox relay to the stack's exchange. Nothing of the audit service is used.
+ * It connects as the broker user of a service that records accesses (`amqpUrl`, e.g. the stack's
+ * `busUrl('records')`): the audit service accepts entries only from those.
  */
 export interface Producer {
   trail: AuditTrail;
@@ -21,9 +23,6 @@ export async function startProducer(options: {
   mongoUrl: string;
   amqpUrl: string;
   exchange: string;
-  queuePrefix: string;
-  /** Declare the audit queue from the producer too (as producers are told to). Default true. */
-  declareQueue?: boolean;
 }): Promise<Producer> {
   const logger = createLogger('producer', (process.env.TEST_LOG_LEVEL ?? 'silent') as 'silent');
   const database = uniqueName('producer');
@@ -39,8 +38,6 @@ export async function startProducer(options: {
   // The relay is created after the trail (it needs its model); the trail only kicks it after writes.
   const trail = createAuditTrail(connection, { onWrite: () => relay.kick() });
   const relay = bus.outboxRelay([trail.model]);
-  if (options.declareQueue !== false)
-    trail.declareQueue(bus.connection, { exchange: options.exchange, queuePrefix: options.queuePrefix });
   bus.connection.start();
   relay.start();
   return {
