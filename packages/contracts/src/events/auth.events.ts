@@ -58,7 +58,10 @@ export const passwordResetRequested = defineEvent('auth.passwordReset.requested.
  * e-mail carries the 6 digits in `token` (so the loggers redact it like every token); the auth
  * service keeps only its hash, and the code dies after its few minutes or its few wrong tries.
  */
-export const onboardingCodeRequested = defineEvent('auth.onboardingCode.requested.v1', tokenMail);
+export const onboardingCodeRequested = defineEvent('auth.onboardingCode.requested.v1', tokenMail, {
+  publishers: ['auth'],
+  consumers: ['notifications'],
+});
 
 /**
  * A patient registered by staff or at the kiosk without a password is invited to set one: the link
