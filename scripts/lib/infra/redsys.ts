@@ -19,6 +19,12 @@ export async function ensureRedsysSimulator(ctx: Ctx): Promise<void> {
     return;
   }
   if (await tcpOpen(hp)) {
+    // On a busy machine (the other components' checks run at the same time) the simulator may answer
+    // late: ask again for a few seconds before deciding the port belongs to something else.
+    if ((await waitFor(() => simulatorUp(url), { timeoutMs: 10_000, intervalMs: 500 })) === null) {
+      ctx.report('redsys', 'already up', fmt(hp));
+      return;
+    }
     ctx.report('redsys', 'failed', `port ${fmt(hp)} is in use by something that is not the Redsys simulator`);
     return;
   }
