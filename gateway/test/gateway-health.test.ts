@@ -51,6 +51,7 @@ describe('health endpoints', () => {
             config: 'down',
             audit: 'down',
             reporting: 'down',
+            payments: 'down',
           },
         },
       });

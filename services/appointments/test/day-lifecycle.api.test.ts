@@ -140,6 +140,7 @@ describe('a checked-in patient', () => {
 
     const current = await stack.api.get('/dates/currentDate', patient.token);
     expect(current.body).toEqual({
+      id: walkIn.body.id,
       date: walkIn.body.date,
       status: 'checkedIn',
       checkedInAt: checkIn.body.checkedInAt,
