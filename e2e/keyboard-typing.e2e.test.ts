@@ -114,6 +114,8 @@ describe.each([
     await page.getByRole('button', { name: 'Acceder' }).click();
     await answerDialog(page);
     await page.waitForURL('**/onboarding');
+    // Whoever sets the terminal up answers the banner once; on a phone it covers the lower buttons.
+    await acceptBanner();
     await page.getByRole('heading', { level: 1, name: 'Bienvenido', exact: true }).waitFor();
     await typeInto(page.getByLabel('Correo Electrónico'), uniqueEmail(`typing-kiosk-${label}`));
     await page.getByRole('button', { name: 'Continuar', exact: true }).click();

@@ -462,6 +462,7 @@ describe('5. on a 390 px phone the appointment list is a column of cards', () =>
       '"Paciente"',
       '"Estado"',
       '"Código"',
+      '"Pago"',
       '"Teléfono"',
       '"Correo"',
       'none',

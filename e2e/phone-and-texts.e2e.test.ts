@@ -125,6 +125,9 @@ describe.each(WIDTHS)('at $width×$height', (viewport) => {
     await page.getByRole('heading', { level: 1, name: 'Bienvenido', exact: true }).waitFor();
     await page.getByLabel('Correo Electrónico').fill(email);
     await page.getByRole('button', { name: 'Continuar', exact: true }).click();
+    // A new e-mail has no code to give: the person says it is their first visit.
+    await page.getByRole('heading', { level: 1, name: 'Identifíquese', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Es mi primera visita', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Ya casi', exact: true }).waitFor();
     await page.getByLabel('Nombre Completo').fill('Carmen Suárez Déniz');
     expectNeverCorrupted(await typeKeyByKey(page.getByLabel('Teléfono'), '+34 699 111 222'));

@@ -71,9 +71,11 @@ describe('cancellations and their refund', () => {
     const moved = await moves.moveOwn({ id: patient!.id, rol: 'PACIENT' }, new Date(target));
     expect(moved.refundForfeited).toBe(true);
     expect((await stack.api.get('/dates/currentDate', patient!.token)).body).toEqual({
+      id: expect.any(String),
       date: target,
       status: 'booked',
       refundForfeited: true,
+      bookingCode: expect.any(String),
     });
 
     // Cancelled days before the new start, by the real clock: still not refunded.

@@ -1,3 +1,4 @@
+import { isBookingCode } from '@crm/contracts';
 import { listenForMessages } from '@crm/testing';
 import { startStack, type Stack } from '../../../test-support/stack';
 import type { AppointmentsService } from '../src/app';
@@ -38,11 +39,19 @@ describe('a patient books for themself (POST /dates)', () => {
 
     const response = await book(patient, date);
     expect(response.status).toBe(201);
-    expect(response.body).toEqual({ id: expect.stringMatching(/^[a-f0-9]{24}$/), date, name: patient.name });
+    expect(response.body).toEqual({
+      id: expect.stringMatching(/^[a-f0-9]{24}$/),
+      date,
+      name: patient.name,
+      bookingCode: response.body.bookingCode,
+    });
+    expect(isBookingCode(response.body.bookingCode)).toBe(true);
 
     expect((await stack.api.get('/dates/currentDate', patient.token)).body).toEqual({
+      id: response.body.id,
       date,
       status: 'booked',
+      bookingCode: response.body.bookingCode,
     });
     const event = await events.waitFor(
       (m) => m.routingKey === 'appointments.appointment.booked.v1' && m.body.data.id === response.body.id,
@@ -54,6 +63,7 @@ describe('a patient books for themself (POST /dates)', () => {
       user: { id: patient.id, name: patient.name, email: patient.email, phone: patient.phone },
       channel: 'patient',
       by: { id: patient.id, rol: 'PACIENT' },
+      bookingCode: response.body.bookingCode,
     });
   });
 
@@ -269,7 +279,10 @@ describe('a patient cancels their appointment (DELETE /dates/:date)', () => {
     await book(owner, date);
     const response = await stack.api.delete(`/dates/${encodeURIComponent(date)}`, intruder.token);
     expect(response.status).toBe(404);
-    expect((await stack.api.get('/dates/currentDate', owner.token)).body).toEqual({ date, status: 'booked' });
+    expect((await stack.api.get('/dates/currentDate', owner.token)).body).toMatchObject({
+      date,
+      status: 'booked',
+    });
   });
 
   it('answers 400 to a value that is not a date', async () => {

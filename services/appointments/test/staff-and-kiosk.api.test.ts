@@ -52,6 +52,7 @@ describe('doctors and admins book for a patient (POST /dates/admin)', () => {
     expect(mail!.Subject).toMatch(/^Cita confirmada: /);
     expect(mail!.Text).toContain(`Código de su cita: ${response.body.bookingCode}`);
     expect((await stack.api.get('/dates/currentDate', patient.token)).body).toEqual({
+      id: expect.any(String),
       date,
       status: 'booked',
       bookingCode: response.body.bookingCode,
@@ -119,6 +120,7 @@ describe('the kiosk books a walk-in (POST /dates/service)', () => {
     expect(offset).toBeLessThan(65_000);
     expect((await stack.api.get('/dates/booked')).body).not.toContain(response.body.date);
     expect((await stack.api.get('/dates/currentDate', patient.token)).body).toEqual({
+      id: expect.any(String),
       date: response.body.date,
       status: 'booked',
       bookingCode: response.body.bookingCode,

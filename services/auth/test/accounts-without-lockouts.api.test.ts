@@ -230,6 +230,7 @@ describe('invitations of patients registered by staff or at the kiosk', () => {
     expect(signIn.status).toBe(200);
     expect(signIn.body).toMatchObject({ id: created.body.data.id, confirmed: true });
     expect((await stack.api.get('/dates/currentDate', signIn.body.sessiontoken)).body).toEqual({
+      id: expect.any(String),
       date: booked.body.date,
       status: 'booked',
       bookingCode: booked.body.bookingCode,

@@ -65,7 +65,8 @@ export default function AppointmentListPage() {
         size: 140,
       }),
       column.accessor((a) => a.bookingCode ?? '', { id: 'code', header: 'Código', size: 110 }),
-      column.display({
+      // An accessor, not a display column: on a phone's card a display column is an action row without its label.
+      column.accessor((a) => a.id, {
         id: 'payment',
         header: 'Pago',
         enableSorting: false,
