@@ -1,7 +1,25 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
-/** Secrets the development scripts use; production refuses to start with any of them. */
+/** Secrets the development scripts use; an exposed or production process refuses any of them. */
 export const DEV_SECRET_PREFIX = 'dev-only-';
+
+/** True for addresses only this machine can reach (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
+  return bare === 'localhost' || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare);
+}
+
+/**
+ * Whether a process must hold real secrets: in production, and whenever it listens where other
+ * machines can reach it, whatever NODE_ENV says (a development start on 0.0.0.0 is not safe either).
+ */
+export function needsRealSecrets(config: { NODE_ENV?: string; HOST?: string }): boolean {
+  return config.NODE_ENV === 'production' || (config.HOST !== undefined && !isLoopbackHost(config.HOST));
+}
 
 /** Variables every back-end process shares. Services extend this with their own. */
 export const baseEnvSchema = z.object({
@@ -46,29 +64,65 @@ export class ConfigError extends Error {
 }
 
 /**
+ * `NAME_FILE=/path` stands for `NAME=<that file's content>` (Docker and Kubernetes secrets are files);
+ * a value given directly wins. Only names the schema knows are read.
+ */
+function withFileValues(schema: z.ZodObject, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const resolved: NodeJS.ProcessEnv = { ...env };
+  const problems: string[] = [];
+  for (const name of Object.keys(schema.shape)) {
+    const file = env[`${name}_FILE`];
+    if (!file || env[name] !== undefined) continue;
+    try {
+      resolved[name] = readFileSync(file, 'utf8').trimEnd();
+    } catch (error) {
+      problems.push(
+        `${name}_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      );
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return resolved;
+}
+
+const SECRET_NAME = /SECRET|PASSWORD|_KEY$|_URL$/;
+
+/** Names whose value is a development default (for URLs: carries one, `amqp://crm:dev-only-…@…`). */
+function developmentSecrets(config: Record<string, unknown>): string[] {
+  return Object.entries(config)
+    .filter(([key, value]) => SECRET_NAME.test(key) && typeof value === 'string')
+    .filter(([key, value]) =>
+      key.endsWith('_URL')
+        ? (value as string).includes(DEV_SECRET_PREFIX)
+        : (value as string).startsWith(DEV_SECRET_PREFIX),
+    )
+    .map(([key]) => key);
+}
+
+/**
  * Parses the environment with the given schema, failing fast with every problem listed at once.
- * In production, development secrets are refused so a forgotten `.env` never reaches users.
+ * A process that needs real secrets (`needsRealSecrets`) refuses development values and starts only
+ * with every name of `requiredSecrets` set, so a forgotten `.env` never reaches other machines.
  */
 export function loadConfig<TSchema extends z.ZodObject>(
   schema: TSchema,
   env: NodeJS.ProcessEnv = process.env,
+  requiredSecrets: readonly (keyof z.infer<TSchema> & string)[] = [],
 ): z.infer<TSchema> {
-  const result = schema.safeParse(env);
+  const result = schema.safeParse(withFileValues(schema, env));
   if (!result.success) {
     throw new ConfigError(result.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`));
   }
   const config = result.data as Record<string, unknown>;
-  if (config.NODE_ENV === 'production') {
-    // Also inside URLs: `amqp://crm:dev-only-rabbitmq@…` carries a development password.
-    const devSecrets = Object.entries(config)
-      .filter(([key, value]) => /SECRET|PASSWORD|_KEY$|_URL$/.test(key) && typeof value === 'string')
-      .filter(([key, value]) =>
-        key.endsWith('_URL')
-          ? (value as string).includes(DEV_SECRET_PREFIX)
-          : (value as string).startsWith(DEV_SECRET_PREFIX),
-      )
-      .map(([key]) => `${key}: development default is not allowed in production`);
-    if (devSecrets.length > 0) throw new ConfigError(devSecrets);
+  if (needsRealSecrets(config)) {
+    const where = `when listening on ${String(config.HOST ?? 'any address')} or in production`;
+    const problems = [
+      ...developmentSecrets(config).map((key) => `${key}: a development value is not allowed ${where}`),
+      ...requiredSecrets
+        .filter((key) => config[key] === undefined || config[key] === '')
+        .map((key) => `${key}: required ${where}`),
+    ];
+    if (problems.length > 0) throw new ConfigError(problems);
   }
   return result.data;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Role } from '@crm/contracts';
-import { ConfigError, loadConfig, serviceEnvSchema } from '@crm/server-kit';
+import { ConfigError, loadConfig, needsRealSecrets, serviceEnvSchema } from '@crm/server-kit';
 import { isCommonPassword, isPublishedPassword } from './domain/password-policy';
 
 const optionalEmail = z.string().trim().toLowerCase().pipe(z.email()).optional();
@@ -54,8 +54,8 @@ export const authEnvSchema = serviceEnvSchema.extend({
   MFA_CHALLENGE_TTL_SECONDS: z.coerce.number().int().positive().default(300),
   /**
    * The auth service's at-rest key: seals the authenticator secrets and the token signing keys
-   * stored in the database (AES-256-GCM, one derived key each). Required in production; in
-   * development and tests, absent, a published development value is used.
+   * stored in the database (AES-256-GCM, one derived key each). Required in production and on any
+   * non-loopback HOST; on a loopback development start, absent, a development value is used.
    */
   MFA_ENCRYPTION_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   /**
@@ -99,26 +99,28 @@ const BOOTSTRAP_PASSWORDS = [
   'BOOTSTRAP_KIOSK_PASSWORD',
 ] as const;
 
-/** In production, the staff accounts created at start-up may not use a published or common password. */
+/**
+ * Exposed or in production, the at-rest key is required and the staff accounts created at start-up
+ * may not use a published or common password.
+ */
 export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig {
-  const config = loadConfig(authEnvSchema, env);
-  if (config.NODE_ENV !== 'production') return config;
-  if (!config.MFA_ENCRYPTION_KEY)
-    throw new ConfigError([
-      'MFA_ENCRYPTION_KEY: required in production (it seals the second factor secrets and the token signing keys)',
-    ]);
+  const config = loadConfig(authEnvSchema, env, ['MFA_ENCRYPTION_KEY']);
+  if (!needsRealSecrets(config)) return config;
   const weak = BOOTSTRAP_PASSWORDS.filter((key) => {
     const password = config[key];
     return password !== undefined && (isPublishedPassword(password) || isCommonPassword(password));
   });
   if (weak.length > 0)
     throw new ConfigError(
-      weak.map((key) => `${key}: a published or common password is not allowed in production`),
+      weak.map(
+        (key) =>
+          `${key}: a published or common password is not allowed when listening on ${config.HOST} or in production`,
+      ),
     );
   return config;
 }
 
-/** The development at-rest key, for `npm start` and tests without `MFA_ENCRYPTION_KEY` (refused in production). */
+/** The development at-rest key, for loopback starts without `MFA_ENCRYPTION_KEY` (refused when exposed). */
 const DEV_AT_REST_KEY = 'dev-only-auth-at-rest-key-0123456789abcdef';
 
 export function atRestKey(config: Pick<AuthConfig, 'MFA_ENCRYPTION_KEY'>): string {

@@ -26,8 +26,12 @@ describe('new passwords', () => {
 describe('production start', () => {
   it('requires its own at-rest key (MFA_ENCRYPTION_KEY)', () => {
     const { MFA_ENCRYPTION_KEY: _key, ...withoutKey } = production;
-    expect(() => loadAuthConfig(withoutKey)).toThrow(/MFA_ENCRYPTION_KEY: required in production/);
+    expect(() => loadAuthConfig(withoutKey)).toThrow(/MFA_ENCRYPTION_KEY: required/);
     expect(loadAuthConfig({ ...withoutKey, NODE_ENV: 'development' }).MFA_ENCRYPTION_KEY).toBeUndefined();
+    // A development start that listens beyond this machine needs it as well.
+    expect(() => loadAuthConfig({ ...withoutKey, NODE_ENV: 'development', HOST: '0.0.0.0' })).toThrow(
+      /MFA_ENCRYPTION_KEY: required when listening on 0\.0\.0\.0/,
+    );
   });
 
   it('takes an operator’s signing key only as a PEM private key (empty: none, the service makes its own)', () => {
@@ -64,6 +68,9 @@ describe('production start', () => {
     );
     expect(loadAuthConfig({ ...published, NODE_ENV: 'development' }).BOOTSTRAP_ADMIN_PASSWORD).toBe(
       'Admin1234!',
+    );
+    expect(() => loadAuthConfig({ ...published, NODE_ENV: 'development', HOST: '0.0.0.0' })).toThrow(
+      /BOOTSTRAP_ADMIN_PASSWORD: a published or common password is not allowed when listening on 0\.0\.0\.0/,
     );
   });
 });
