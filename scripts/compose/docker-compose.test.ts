@@ -1,0 +1,113 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { PUBLISHED_PASSWORDS } from '../../services/auth/src/domain/password-policy';
+import { REPO_ROOT } from '../lib/paths';
+import { COMPOSE_SECRETS_DIR, makeSecrets } from './secrets-volume';
+
+interface ComposeService {
+  image?: string;
+  build?: unknown;
+  command?: string[];
+  environment?: Record<string, string>;
+  volumes?: string[];
+  depends_on?: Record<string, { condition: string }>;
+}
+
+const text = fs.readFileSync(path.join(REPO_ROOT, 'docker-compose.yml'), 'utf8');
+// `merge`: the services' environments are built with `<<: *app-env`, as compose reads them.
+const compose = parse(text, { merge: true }) as { services: Record<string, ComposeService> };
+const services = Object.entries(compose.services);
+/** The gateway, every service and the e-mail worker: built from docker/node-app.Dockerfile. */
+const apps = services.filter(([, service]) => service.build);
+const SECRETS_MOUNT = `crm-secrets:${COMPOSE_SECRETS_DIR}:ro`;
+
+describe('docker-compose.yml', () => {
+  it('publishes no development secret and no published staff password', () => {
+    expect(text).not.toMatch(/dev-only-/);
+    for (const password of PUBLISHED_PASSWORDS)
+      expect(text.toLowerCase()).not.toContain(password.toLowerCase());
+  });
+
+  it('gives every app its secrets as files of the secrets volume (<NAME>_FILE), never as values', () => {
+    expect(apps.map(([name]) => name).sort()).toEqual(
+      [
+        'gateway',
+        'auth',
+        'appointments',
+        'records',
+        'rooms',
+        'config',
+        'notifications',
+        'audit',
+        'reporting',
+        'payments',
+      ].sort(),
+    );
+    for (const [name, service] of apps) {
+      const env = service.environment ?? {};
+      for (const secret of ['MONGO_URL', 'AMQP_URL', 'MFA_ENCRYPTION_KEY', 'BOOTSTRAP_ADMIN_PASSWORD'])
+        expect([name, secret, env[secret]]).toEqual([name, secret, undefined]);
+      expect(env.AMQP_URL_FILE).toBe(`${COMPOSE_SECRETS_DIR}/${name}/AMQP_URL`);
+      if (name !== 'gateway') expect(env.MONGO_URL_FILE).toBe(`${COMPOSE_SECRETS_DIR}/${name}/MONGO_URL`);
+      expect(service.volumes).toContain(SECRETS_MOUNT);
+    }
+    const auth = compose.services.auth!.environment!;
+    expect(auth.MFA_ENCRYPTION_KEY_FILE).toBe(`${COMPOSE_SECRETS_DIR}/MFA_ENCRYPTION_KEY`);
+    for (const role of ['ADMIN', 'DOCTOR', 'KIOSK'])
+      expect(auth[`BOOTSTRAP_${role}_PASSWORD_FILE`]).toBe(
+        `${COMPOSE_SECRETS_DIR}/BOOTSTRAP_${role}_PASSWORD`,
+      );
+  });
+
+  it('starts the secrets service first, and MongoDB, RabbitMQ and every app only once it has succeeded', () => {
+    const secrets = compose.services.secrets!;
+    expect(secrets.image).toBe(compose.services.redis!.image); // no image of its own to pull
+    expect(secrets.command).toEqual(['sh', '/etc/crm/secrets/make-secrets.sh']);
+    expect(secrets.volumes).toEqual([
+      `crm-secrets:${COMPOSE_SECRETS_DIR}`,
+      './docker/secrets:/etc/crm/secrets:ro',
+    ]);
+    for (const [name, service] of [
+      ...apps,
+      ['mongo', compose.services.mongo!] as const,
+      ['rabbitmq', compose.services.rabbitmq!] as const,
+    ])
+      expect([name, service.depends_on?.secrets]).toEqual([
+        name,
+        { condition: 'service_completed_successfully' },
+      ]);
+    expect(compose.services.mongo!.environment!.MONGO_INITDB_ROOT_PASSWORD_FILE).toBe(
+      `${COMPOSE_SECRETS_DIR}/MONGO_ROOT_PASSWORD`,
+    );
+    expect(compose.services.rabbitmq!.environment!.CRM_SECRETS_DIR).toBe(COMPOSE_SECRETS_DIR);
+  });
+
+  it('points every <NAME>_FILE at a file the secrets service makes', () => {
+    const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'crm-secrets-')), 'volume');
+    try {
+      expect(makeSecrets(dir).status).toBe(0);
+      const files = services.flatMap(([name, service]) =>
+        Object.entries(service.environment ?? {})
+          .filter(([key]) => key.endsWith('_FILE'))
+          .map(([key, file]) => `${name} ${key} ${file}`),
+      );
+      expect(files.length).toBeGreaterThan(20);
+      for (const entry of files) {
+        const file = entry.split(' ')[2]!;
+        expect([entry, file.startsWith(`${COMPOSE_SECRETS_DIR}/`)]).toEqual([entry, true]);
+        expect([entry, fs.existsSync(path.join(dir, path.relative(COMPOSE_SECRETS_DIR, file)))]).toEqual([
+          entry,
+          true,
+        ]);
+      }
+      // And every operator's value the script takes is passed to it, empty when unset.
+      const secretsEnv = compose.services.secrets!.environment!;
+      for (const name of fs.readdirSync(dir).filter((entry) => /^[A-Z_]+$/.test(entry)))
+        expect([name, secretsEnv[name]]).toEqual([name, `\${${name}:-}`]);
+    } finally {
+      fs.rmSync(path.dirname(dir), { recursive: true, force: true });
+    }
+  });
+});
