@@ -1,6 +1,7 @@
 /**
  * Renders every Kubernetes overlay (deploy/k8s/overlays/*) with kustomize and validates the objects
- * offline (scripts/k8s/validate-manifests.ts). Exit code 1 on any problem. Used by CI (.ci/run).
+ * offline (scripts/k8s/validate-manifests.ts). Exit code 1 on any problem. Used by CI (.ci/run), on a
+ * clean clone: the development overlay's secrets (ignored by git) are made first when missing.
  *
  *   npm run k8s:validate              all overlays
  *   npm run k8s:validate -- --print   also print the rendered YAML
@@ -8,12 +9,14 @@
 import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { ensureDevSecrets } from './k8s/dev-secrets';
 import { ensureKustomize, K8S_DIR, OVERLAYS, render } from './k8s/kustomize';
 import { validateManifests } from './k8s/validate-manifests';
 
 async function main(): Promise<number> {
   const print = process.argv.includes('--print');
   const kustomize = await ensureKustomize((line) => console.log(line));
+  ensureDevSecrets();
   let failed = false;
   for (const overlay of OVERLAYS) {
     const dir = path.join(K8S_DIR, 'overlays', overlay);

@@ -1,8 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { parseEnv } from 'node:util';
 import { parse, parseAllDocuments } from 'yaml';
 import { brokerPasswordVariable, BUS_PARTICIPANTS } from '@crm/contracts';
+import { ensureDevSecrets } from '../k8s/dev-secrets';
 import { REPO_ROOT } from '../lib/paths';
 import { deploymentDefinitions, printableDefinitions } from './definitions';
 
@@ -68,16 +71,29 @@ describe('the broker definitions of compose and Kubernetes', () => {
       expect(refs).toContain(`crm-${participant}-bus`);
     }
     const overlay = parse(read('deploy/k8s/overlays/dev/kustomization.yaml')) as {
-      secretGenerator: { name: string; literals: string[] }[];
+      secretGenerator: { name: string; literals?: string[]; envs?: string[] }[];
     };
-    const secret = (name: string) => overlay.secretGenerator.find((s) => s.name === name)?.literals ?? [];
-    expect(secret('crm-shared').some((literal) => literal.startsWith('AMQP_URL='))).toBe(false);
+    const generator = (name: string) => overlay.secretGenerator.find((s) => s.name === name);
+    expect(generator('crm-shared')?.literals?.some((literal) => literal.startsWith('AMQP_URL='))).toBe(false);
     for (const participant of BUS_PARTICIPANTS)
-      expect(secret(`crm-${participant}-bus`)).toEqual([
-        `AMQP_URL=amqp://${participant}:dev-only-rabbitmq-${participant}@rabbitmq:5672`,
-      ]);
-    const users = secret('crm-rabbitmq-users').map((literal) => literal.split('=')[0]);
-    expect(users.sort()).toEqual(placeholders(read('deploy/k8s/overlays/dev/rabbitmq/definitions.json')));
+      expect(generator(`crm-${participant}-bus`)).toEqual({
+        name: `crm-${participant}-bus`,
+        envs: [`secrets/${participant}-bus.env`],
+      });
+    // The users' passwords: this checkout's (scripts/k8s/dev-secrets.ts), made into a scratch directory here.
+    const users = generator('crm-rabbitmq-users')!;
+    expect(users.envs).toEqual(['secrets/rabbitmq-users.env']);
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'k8s-dev-secrets-'));
+    try {
+      ensureDevSecrets(scratch);
+      const passwords = Object.keys(
+        parseEnv(fs.readFileSync(path.join(scratch, 'rabbitmq-users.env'), 'utf8')),
+      );
+      const names = [...users.literals!.map((literal) => literal.split('=')[0]!), ...passwords];
+      expect(names.sort()).toEqual(placeholders(read('deploy/k8s/overlays/dev/rabbitmq/definitions.json')));
+    } finally {
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
   });
 
   it('prints definitions for another broker only with every deployable’s password', () => {

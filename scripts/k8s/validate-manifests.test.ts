@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { brokerPasswordVariable, BUS_PARTICIPANTS } from '@crm/contracts';
+import { PUBLISHED_PASSWORDS } from '../../services/auth/src/domain/password-policy';
+import { ensureDevSecrets } from './dev-secrets';
 import { ensureKustomize, K8S_DIR, OVERLAYS, parseYamlDocuments, render } from './kustomize';
 import { validateManifests, type Manifest } from './validate-manifests';
 
@@ -12,6 +15,7 @@ const rendered = new Map<string, Manifest[]>();
 
 beforeAll(async () => {
   kustomize = await ensureKustomize();
+  ensureDevSecrets(); // the development overlay reads them (ignored by git: absent on a clean clone)
   for (const overlay of OVERLAYS) {
     rendered.set(overlay, await render(kustomize, path.join(K8S_DIR, 'overlays', overlay)));
   }
@@ -39,6 +43,29 @@ describe('the Kubernetes manifests in deploy/k8s', () => {
     expect(find(manifests, 'Ingress', 'crm').spec.rules[0].http.paths[0].backend.service.name).toBe(
       'gateway',
     );
+  });
+
+  it('dev: make its Secrets from this checkout’s random values, never from published ones', () => {
+    const manifests = rendered.get('dev')!;
+    const secret = (name: string): Record<string, string> =>
+      Object.fromEntries(
+        Object.entries(find(manifests, 'Secret', name).data as Record<string, string>).map(([key, value]) => [
+          key,
+          Buffer.from(value, 'base64').toString('utf8'),
+        ]),
+      );
+    const values = manifests
+      .filter((m) => m.kind === 'Secret')
+      .flatMap((m) => Object.values(secret(m.metadata.name)));
+    expect(values.filter((value) => value.includes('dev-only-'))).toEqual([]);
+    const published = PUBLISHED_PASSWORDS.map((password) => password.toLowerCase());
+    expect(values.filter((value) => published.includes(value.toLowerCase()))).toEqual([]);
+    const users = secret('crm-rabbitmq-users');
+    for (const participant of BUS_PARTICIPANTS) {
+      const url = new URL(secret(`crm-${participant}-bus`).AMQP_URL!);
+      expect([url.username, url.password]).toEqual([participant, users[brokerPasswordVariable(participant)]]);
+    }
+    expect(secret('crm-auth-bootstrap').BOOTSTRAP_ADMIN_PASSWORD).toMatch(/^[A-Za-z0-9]{20}$/);
   });
 
   it('run two replicas at least in production, with every secret left out of git', () => {
