@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { PUBLISHED_PASSWORDS } from '../../services/auth/src/domain/password-policy';
+import { CONFIG_LOADERS } from '../../test-support/config-loaders';
 import { REPO_ROOT } from '../lib/paths';
 import { COMPOSE_SECRETS_DIR, makeSecrets } from './secrets-volume';
 
@@ -106,6 +107,33 @@ describe('docker-compose.yml', () => {
       const secretsEnv = compose.services.secrets!.environment!;
       for (const name of fs.readdirSync(dir).filter((entry) => /^[A-Z_]+$/.test(entry)))
         expect([name, secretsEnv[name]]).toEqual([name, `\${${name}:-}`]);
+    } finally {
+      fs.rmSync(path.dirname(dir), { recursive: true, force: true });
+    }
+  });
+
+  it('gives every app what its own configuration loader needs to start on 0.0.0.0 (real secrets only)', () => {
+    const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'crm-secrets-')), 'volume');
+    try {
+      expect(makeSecrets(dir).status).toBe(0);
+      for (const [name, service] of apps) {
+        // As compose hands it over with an empty .env: `${NAME:-default}` → default, and the volume here.
+        const env = Object.fromEntries(
+          Object.entries(service.environment ?? {}).map(([key, value]) => [
+            key,
+            String(value)
+              .replace(/\$\{\w+(?::-([^}]*))?\}/g, (_match, fallback: string | undefined) => fallback ?? '')
+              .replace(COMPOSE_SECRETS_DIR, dir),
+          ]),
+        );
+        expect(env.HOST).toBe('0.0.0.0');
+        const config = CONFIG_LOADERS[name]!(env);
+        expect(config.AMQP_URL).toBe(fs.readFileSync(path.join(dir, name, 'AMQP_URL'), 'utf8').trimEnd());
+        if (name === 'auth') {
+          expect(config.MFA_ENCRYPTION_KEY).toMatch(/^[A-Za-z0-9]{64}$/);
+          expect(config.BOOTSTRAP_ADMIN_PASSWORD).toMatch(/^[A-Za-z0-9]{20}$/);
+        }
+      }
     } finally {
       fs.rmSync(path.dirname(dir), { recursive: true, force: true });
     }

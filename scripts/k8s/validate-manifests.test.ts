@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { brokerPasswordVariable, BUS_PARTICIPANTS } from '@crm/contracts';
 import { PUBLISHED_PASSWORDS } from '../../services/auth/src/domain/password-policy';
+import { CONFIG_LOADERS } from '../../test-support/config-loaders';
 import { ensureDevSecrets } from './dev-secrets';
 import { ensureKustomize, K8S_DIR, OVERLAYS, parseYamlDocuments, render } from './kustomize';
 import { validateManifests, type Manifest } from './validate-manifests';
@@ -66,6 +67,33 @@ describe('the Kubernetes manifests in deploy/k8s', () => {
       expect([url.username, url.password]).toEqual([participant, users[brokerPasswordVariable(participant)]]);
     }
     expect(secret('crm-auth-bootstrap').BOOTSTRAP_ADMIN_PASSWORD).toMatch(/^[A-Za-z0-9]{20}$/);
+  });
+
+  it('dev: give every deployable what its own configuration loader needs to start on 0.0.0.0', () => {
+    const manifests = rendered.get('dev')!;
+    const dataOf = (kind: 'ConfigMap' | 'Secret', name: string): Record<string, string> | undefined => {
+      const object = manifests.find((m) => m.kind === kind && m.metadata.name === name);
+      if (!object || kind === 'ConfigMap') return object?.data;
+      return Object.fromEntries(
+        Object.entries(object.data as Record<string, string>).map(([key, value]) => [
+          key,
+          Buffer.from(value, 'base64').toString('utf8'),
+        ]),
+      );
+    };
+    for (const [name, load] of Object.entries(CONFIG_LOADERS)) {
+      const container = appContainer(manifests, name);
+      const env: Record<string, string> = {};
+      for (const source of container.envFrom as Manifest[]) {
+        const ref = source.configMapRef ?? source.secretRef;
+        const data = dataOf(source.configMapRef ? 'ConfigMap' : 'Secret', ref.name);
+        if (!data && !ref.optional) throw new Error(`${name}: ${ref.name} is not rendered`);
+        Object.assign(env, data);
+      }
+      for (const variable of (container.env ?? []) as Manifest[]) env[variable.name] = variable.value;
+      expect([name, env.HOST]).toEqual([name, '0.0.0.0']);
+      expect(() => load(env)).not.toThrow();
+    }
   });
 
   it('run two replicas at least in production, with every secret left out of git', () => {
