@@ -7,17 +7,10 @@ import type { AddressInfo } from 'node:net';
 import { infrastructure, TEST_VERIFIER_ENV } from '@crm/testing';
 import { createLogger } from '@crm/server-kit';
 import { loadGatewayConfig } from '../gateway/src/config';
-import { loadAppointmentsConfig } from '../services/appointments/src/config';
-import { loadAuditConfig } from '../services/audit/src/config';
 import { loadAuthConfig } from '../services/auth/src/config';
-import { loadConfigServiceConfig } from '../services/config/src/config';
-import { loadNotificationsConfig } from '../services/notifications/src/config';
-import { loadPaymentsConfig } from '../services/payments/src/config';
-import { loadRecordsConfig } from '../services/records/src/config';
-import { loadReportingConfig } from '../services/reporting/src/config';
-import { loadRoomsConfig } from '../services/rooms/src/config';
 import { startGateway } from '../gateway/src/start-gateway';
 import { devEnvDefaults, withDevEnv } from '../scripts/lib/dev-env';
+import { CONFIG_LOADERS } from '../test-support/config-loaders';
 import { Summary } from './support/summary';
 
 const summary = new Summary('default binding and secrets');
@@ -62,19 +55,7 @@ describe('a default start', () => {
   });
 });
 
-/** Every deployable's configuration loader, as its process calls it at start-up. */
-const loaders: [string, (env: NodeJS.ProcessEnv) => unknown][] = [
-  ['gateway', loadGatewayConfig],
-  ['auth', loadAuthConfig],
-  ['appointments', loadAppointmentsConfig],
-  ['records', loadRecordsConfig],
-  ['rooms', loadRoomsConfig],
-  ['config', loadConfigServiceConfig],
-  ['notifications', loadNotificationsConfig],
-  ['audit', loadAuditConfig],
-  ['reporting', loadReportingConfig],
-  ['payments', loadPaymentsConfig],
-];
+const loaders = Object.entries(CONFIG_LOADERS);
 
 /** What a container gets from its operator: real passwords, and it listens on every interface. */
 const exposed = {
