@@ -60,7 +60,10 @@ describe('staff accounts: POST/GET /users/staff, POST /users/staff/:id/disable a
         }),
       ]),
     );
-    expect(list.body.staff.every((s: { rol: string }) => s.rol === 'DOCTOR' || s.rol === 'ADMIN')).toBe(true);
+    // Staff are the doctors, the admins and the kiosk accounts (an admin disables a kiosk like the others).
+    const roles = new Set(list.body.staff.map((s: { rol: string }) => s.rol));
+    expect([...roles].every((rol) => ['DOCTOR', 'ADMIN', 'SERVICE_ACCOUNT'].includes(rol as string))).toBe(true);
+    expect(roles.has('SERVICE_ACCOUNT')).toBe(true);
 
     // A doctor (signed in with the factor their role requires) manages no staff.
     const doctorToken = (await enrolled('not-admin')).session;
