@@ -14,7 +14,7 @@ import { MailTally, mailKey } from './support/mail-tally';
 import { Summary } from './support/summary';
 import { startSystemStack, STAFF_ACCOUNTS, type SystemStack } from './support/system-stack';
 
-jest.setTimeout(240_000);
+jest.setTimeout(300_000);
 
 const PATIENTS = 250; // 250 sign-ups + 250 bookings = 500 operations, 500 e-mails
 const CONCURRENCY = 25;
@@ -99,7 +99,9 @@ it('loses and duplicates no e-mail and fails no call when RabbitMQ stops and sta
     mailKey(emailOf(i), 'Cita confirmada'),
   ]).flat();
   await mail.stop();
-  await mail.waitFor(expected, 120_000);
+  // One worker sends one e-mail at a time (a crash repeats at most one): the backlog of 500 takes
+  // a minute or two on a CI machine, so lateness is allowed for, loss and duplicates are not.
+  await mail.waitFor(expected, 180_000);
   const allArrivedAfter = Date.now() - loadDoneAt;
   // Late copies would show up shortly after the last original: look again after a pause.
   await new Promise((resolve) => setTimeout(resolve, 5000));

@@ -12,10 +12,10 @@ import {
   type EventEnvelope,
 } from '@crm/contracts';
 import { on } from '@crm/event-bus';
-import QRCode from 'qrcode';
 import type { CentreProfileReader } from '../data/centre-profile.client';
 import type { PatientAccessReader } from '../data/patient-access.store';
 import { buildIcs } from '../mail/ics';
+import { qrCodePng } from '../mail/qr-code';
 import type { Attachment, Mailer } from '../mail/mailer';
 import type { Email } from '../mail/templates/layout';
 import {
@@ -34,15 +34,10 @@ import {
 } from '../mail/templates/appointment.templates';
 
 /** The booking code as a QR image (PNG), shown inside the e-mail under the code. */
-async function qrImage(bookingCode: string): Promise<Attachment> {
+function qrImage(bookingCode: string): Attachment {
   return {
     filename: 'codigo-cita.png',
-    content: await QRCode.toBuffer(bookingCode, {
-      type: 'png',
-      width: 320,
-      margin: 2,
-      errorCorrectionLevel: 'M',
-    }),
+    content: qrCodePng(bookingCode),
     contentType: 'image/png',
     cid: BOOKING_CODE_QR_CID,
   };
@@ -127,7 +122,7 @@ export function appointmentMailHandlers(
   ) => {
     // A confirmation shows the booking code with its QR code, an inline image (docs/product/kiosk.md#proof).
     const qr =
-      method === 'PUBLISH' && event.data.bookingCode ? await qrImage(event.data.bookingCode) : undefined;
+      method === 'PUBLISH' && event.data.bookingCode ? qrImage(event.data.bookingCode) : undefined;
     return mail(
       event,
       (centre, when) => write(centre, when, qr !== undefined),
