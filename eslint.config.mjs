@@ -47,6 +47,18 @@ const sharedRouterOnly = ['react-router', 'react-router-dom'].map((name) => ({
 }));
 const browserImportPaths = [contractsIndexInBrowser, ...sharedRouterOnly];
 
+/**
+ * The public API, the events and the stored documents keep the names the first version gave them
+ * (`pacientId`, `/users/pacients`); domain code says `patient`. The edge maps one to the other: route
+ * handlers (api/), the payloads of published events (events/), the documents' fields (data/). String
+ * values are not names: the role 'PACIENT' and the Spanish "paciente" stay allowed.
+ */
+const wireNamesAtTheEdge = {
+  selector: 'Identifier[name=/[Pp][Aa][Cc][Ii][Ee][Nn][Tt]/]',
+  message:
+    "Domain code says 'patient': the wire name 'pacient' stays at the edge (api/, events/, data/, contracts), which maps it.",
+};
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.infra/**', 'artifacts/**', 'coverage/**'] },
   js.configs.recommended,
@@ -75,6 +87,7 @@ export default tseslint.config(
   {
     files: ['services/*/src/domain/**/*.ts'],
     rules: {
+      'no-restricted-syntax': ['error', wireNamesAtTheEdge],
       'no-restricted-imports': [
         'error',
         {

@@ -80,7 +80,7 @@ async function fillDay(day: string, except: string): Promise<Map<string, string>
     const user = { id, name: 'Paciente Ocupado', email: `ocupado-${id}@example.test` };
     const by = { id, rol: 'PACIENT' as const };
     const booked = await service().repositories.appointments.book(
-      { date: slot, pacientId: id, user, bookedBy: by, channel: 'patient', walkIn: false },
+      { date: slot, patientId: id, user, bookedBy: by, channel: 'patient', walkIn: false },
       ({ id: appointmentId, bookingCode }) =>
         createEnvelope(
           appointmentBooked,
@@ -197,7 +197,7 @@ describe.each(WIDTHS.map((width, index) => ({ ...width, index })))(
       const user = { id: patient.id, name: `Paciente Cambio ${name}`, email: patient.email };
       const by = { id: patient.id, rol: 'PACIENT' as const };
       await service().repositories.appointments.book(
-        { date: soon, pacientId: patient.id, user, bookedBy: by, channel: 'patient', walkIn: false },
+        { date: soon, patientId: patient.id, user, bookedBy: by, channel: 'patient', walkIn: false },
         ({ id, bookingCode }) =>
           createEnvelope(
             appointmentBooked,

@@ -32,7 +32,7 @@ async function fillDay(day: string, except: string): Promise<void> {
     const user = { id, name: 'Paciente Ocupado', email: `ocupado-${id}@example.test` };
     const by = { id, rol: 'PACIENT' as const };
     await service.repositories.appointments.book(
-      { date: slot, pacientId: id, user, bookedBy: by, channel: 'patient', walkIn: false },
+      { date: slot, patientId: id, user, bookedBy: by, channel: 'patient', walkIn: false },
       ({ id: appointmentId, bookingCode }) =>
         createEnvelope(
           appointmentBooked,

@@ -112,7 +112,7 @@ describe('every appointment has a booking code', () => {
     const second = await repository.book(
       {
         date: minutesFromNow(90),
-        pacientId: b.id,
+        patientId: b.id,
         user: { id: b.id, name: b.name, email: b.email },
         bookedBy: { id: b.id, rol: 'PACIENT' },
         channel: 'staff',

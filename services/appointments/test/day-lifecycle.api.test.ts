@@ -61,8 +61,8 @@ describe('a clinical record saved before the check-in window opens', () => {
     const now = await bookedAt(service(), ghostPatient('Ahora'), minutesFromNow(90));
 
     await publishRecordCreated(stack.busUrl, stack.exchange, record(booked.body.id, patient.id));
-    await publishRecordCreated(stack.busUrl, stack.exchange, record(soon.id, soon.pacientId));
-    await publishRecordUpdated(stack.busUrl, stack.exchange, record(now.id, now.pacientId));
+    await publishRecordCreated(stack.busUrl, stack.exchange, record(soon.id, soon.patientId));
+    await publishRecordUpdated(stack.busUrl, stack.exchange, record(now.id, now.patientId));
 
     await eventually(async () => ((await statusOf(now.id)) === 'attended' ? true : undefined));
     // Give the other two events (published first) time to be handled too.

@@ -44,6 +44,9 @@ export const instantField = z
   .pipe(z.iso.datetime({ offset: true, error: DATE_INVALID }))
   .transform((value) => new Date(value));
 
+/** The request field that names the patient: the errors about that patient point at it. */
+export const PATIENT_ID_FIELD = 'pacientId';
+
 const pacientIdField = z
   .string({
     error: (issue) => (issue.input === undefined ? 'El paciente es obligatorio' : 'Identificador no válido'),

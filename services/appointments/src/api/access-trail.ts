@@ -15,8 +15,8 @@ export function recordAccess(trail: AuditTrail, req: Request, what: AuditWhat): 
 }
 
 /** The appointments' patients, once each, for a list view's entry. */
-export const patientsOf = (appointments: readonly { pacientId: string }[]): string[] => [
-  ...new Set(appointments.map((appointment) => appointment.pacientId)),
+export const patientsOf = (appointments: readonly { patientId: string }[]): string[] => [
+  ...new Set(appointments.map((appointment) => appointment.patientId)),
 ];
 
 /**

@@ -10,7 +10,7 @@ export function toAppointmentView(appointment: Appointment): AppointmentView {
     date: appointment.date.toISOString(),
     status: appointment.status,
     name: appointment.user.name,
-    pacientId: appointment.pacientId,
+    pacientId: appointment.patientId,
     user: appointment.user,
     channel: appointment.channel,
     createdAt: appointment.createdAt.toISOString(),

@@ -44,7 +44,7 @@ export function bookingHandlers(
       action,
       resource: 'appointment',
       resourceId: appointment.id,
-      patientIds: [appointment.pacientId],
+      patientIds: [appointment.patientId],
     });
     return appointment;
   };
@@ -69,9 +69,9 @@ export function bookingHandlers(
     'POST /dates/admin': [
       validate('body', bookForPatientBody),
       async (req, res) => {
-        const { date, pacientId } = validated(res, 'body', bookForPatientBody);
-        const booked = await disclosingHeld(trail, req, pacientId, () =>
-          bookings.bookForPatient(callerWithToken(req), pacientId, date),
+        const { date, pacientId: patientId } = validated(res, 'body', bookForPatientBody);
+        const booked = await disclosingHeld(trail, req, patientId, () =>
+          bookings.bookForPatient(callerWithToken(req), patientId, date),
         );
         res.status(201).json(toAppointmentView(await recorded(req, 'appointment.book', booked)));
       },
@@ -79,12 +79,12 @@ export function bookingHandlers(
     'POST /dates/service': [
       validate('body', bookWalkInBody),
       async (req, res) => {
-        const { date, pacientId, code } = validated(res, 'body', bookWalkInBody);
+        const { date, pacientId: patientId, code } = validated(res, 'body', bookWalkInBody);
         const caller = callerWithToken(req);
         // Nothing is read or changed for a person who has not shown the patient's code.
-        await proof.require(caller, pacientId, code);
-        const booked = await disclosingHeld(trail, req, pacientId, () =>
-          bookings.bookWalkIn(caller, pacientId, date),
+        await proof.require(caller, patientId, code);
+        const booked = await disclosingHeld(trail, req, patientId, () =>
+          bookings.bookWalkIn(caller, patientId, date),
         );
         res.status(201).json(toAppointmentView(await recorded(req, 'appointment.book', booked)));
       },
@@ -92,9 +92,9 @@ export function bookingHandlers(
     'POST /dates/code/verify': [
       validate('body', bookingCodeCheckBody),
       async (req, res) => {
-        const { pacientId, code } = validated(res, 'body', bookingCodeCheckBody);
-        await proof.verifyBookingCode(pacientId, code);
-        res.json({ pacientId });
+        const { pacientId: patientId, code } = validated(res, 'body', bookingCodeCheckBody);
+        await proof.verifyBookingCode(patientId, code);
+        res.json({ pacientId: patientId });
       },
     ],
     'POST /dates/reschedule': [

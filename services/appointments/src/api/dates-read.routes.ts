@@ -95,7 +95,7 @@ export function datesReadHandlers(bookings: BookingService, trail: AuditTrail) {
           action: 'appointment.read',
           resource: 'appointment',
           resourceId: appointment.id,
-          patientIds: [appointment.pacientId],
+          patientIds: [appointment.patientId],
         });
         res.json(toAppointmentView(appointment));
       },

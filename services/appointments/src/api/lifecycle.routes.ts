@@ -40,7 +40,7 @@ export function lifecycleHandlers(
       action,
       resource: 'appointment',
       resourceId: appointment.id,
-      patientIds: [appointment.pacientId],
+      patientIds: [appointment.patientId],
     });
     res.status(status).json(toAppointmentView(appointment));
   };
@@ -75,11 +75,11 @@ export function lifecycleHandlers(
     'POST /dates/checkin': [
       validate('body', pacientBody),
       async (req, res) => {
-        const { pacientId, code } = validated(res, 'body', pacientBody);
+        const { pacientId: patientId, code } = validated(res, 'body', pacientBody);
         const caller = callerWithToken(req);
         // The kiosk's proof first: whether the patient has an appointment today is theirs to know.
-        await proof.require(caller, pacientId, code);
-        const checkedIn = await lifecycle.checkInPatient(caller, pacientId);
+        await proof.require(caller, patientId, code);
+        const checkedIn = await lifecycle.checkInPatient(caller, patientId);
         await recordAndAnswer(req, res, 'appointment.check-in', checkedIn);
       },
     ],
@@ -95,11 +95,11 @@ export function lifecycleHandlers(
     'POST /dates/service/now': [
       validate('body', pacientBody),
       async (req, res) => {
-        const { pacientId, code } = validated(res, 'body', pacientBody);
+        const { pacientId: patientId, code } = validated(res, 'body', pacientBody);
         const caller = callerWithToken(req);
-        await proof.require(caller, pacientId, code);
+        await proof.require(caller, patientId, code);
         // A walk-in now (replacing a later appointment, if any): a booking by the kiosk.
-        const walkIn = await disclosingHeld(trail, req, pacientId, () => bookings.seeNow(caller, pacientId));
+        const walkIn = await disclosingHeld(trail, req, patientId, () => bookings.seeNow(caller, patientId));
         await recordAndAnswer(req, res, 'appointment.book', walkIn, 201);
       },
     ],

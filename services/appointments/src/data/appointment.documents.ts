@@ -11,7 +11,7 @@ import type { AppointmentDocument } from './appointment.model';
  *
  * | document                      | slotKey            | activePatientKey |
  * |-------------------------------|--------------------|------------------|
- * | active                        | slot ISO / walkin: | pacientId        |
+ * | active                        | slot ISO / walkin: | the patient's id |
  * | checkin                       | checkin:A          | released:A       |
  * | final, ended from booked      | released:A         | released:A       |
  * | final, ended from checked in  | released:A         | ended:A          |
@@ -37,7 +37,7 @@ export function toAppointment(doc: AppointmentDocument): Appointment {
     id: doc.appointmentId,
     date: doc.date,
     status: doc.status,
-    pacientId: doc.pacientId,
+    patientId: doc.pacientId,
     user: { id: user.id, name: user.name, email: user.email, ...(user.phone ? { phone: user.phone } : {}) },
     bookedBy: { id: doc.bookedBy.id, rol: doc.bookedBy.rol },
     channel: doc.channel,
@@ -92,17 +92,19 @@ export function activeDocument(
   bookingCode: string,
   event: EventEnvelope,
 ) {
+  const { patientId, ...rest } = appointment;
   return withOutbox(
     {
       _id: new Types.ObjectId(id),
       appointmentId: id,
       kind: 'active' as const,
-      ...appointment,
+      pacientId: patientId,
+      ...rest,
       status: 'booked' as const,
       nameKey: foldName(appointment.user.name),
       bookedAt: new Date(),
       slotKey: appointment.walkIn ? keys.walkIn(id) : appointment.date.toISOString(),
-      activePatientKey: appointment.pacientId,
+      activePatientKey: patientId,
       ...codeFields(bookingCode),
     },
     event,

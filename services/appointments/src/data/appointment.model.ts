@@ -52,6 +52,7 @@ const appointmentSchema = new Schema(
     kind: { type: String, enum: ['active', 'checkin', 'final', 'hold', 'offer'], required: true },
     date: { type: Date, required: true },
     status: { type: String, enum: APPOINTMENT_STATUSES, required: true },
+    /** The patient's id, stored under the API's name: another name would mean migrating every document. */
     pacientId: { type: String, required: true },
     user: { type: patientSnapshotSchema, required: true },
     /** The name folded to lower case without accents, so sorting and search treat "Álvaro" like "alvaro". */

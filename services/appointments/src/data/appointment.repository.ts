@@ -66,16 +66,16 @@ export class MongoAppointmentRepository implements AppointmentRepository {
           if (++draws >= MAX_CODE_DRAWS) throw error;
           continue;
         }
-        const refusal = await this.explainConflict(error, doc.slotKey, appointment.pacientId);
+        const refusal = await this.explainConflict(error, doc.slotKey, appointment.patientId);
         if (refusal !== 'retry') throw refusal;
         if (++attempt > MAX_BOOK_ATTEMPTS) throw new SlotTakenError();
       }
     }
   }
 
-  async codeHolder(pacientId: string, bookingCode: string): Promise<AppointmentUser | undefined> {
+  async codeHolder(patientId: string, bookingCode: string): Promise<AppointmentUser | undefined> {
     // The code of the patient's live appointment: the one holding the patient key.
-    const held = await this.models.Appointment.findOne({ activePatientKey: pacientId, codeKey: bookingCode })
+    const held = await this.models.Appointment.findOne({ activePatientKey: patientId, codeKey: bookingCode })
       .select({ user: 1 })
       .lean<Pick<AppointmentDocument, 'user'>>();
     if (!held) return undefined;
@@ -138,15 +138,15 @@ export class MongoAppointmentRepository implements AppointmentRepository {
     return currentOf(docs)[0];
   }
 
-  async findHeldBy(pacientId: string): Promise<Appointment | undefined> {
+  async findHeldBy(patientId: string): Promise<Appointment | undefined> {
     const held = await this.models.Appointment.findOne({
-      activePatientKey: pacientId,
+      activePatientKey: patientId,
     }).lean<AppointmentDocument>();
     return held ? this.findById(held.appointmentId) : undefined;
   }
 
-  async listByPatient(pacientId: string): Promise<Appointment[]> {
-    const docs = await this.models.Appointment.find({ pacientId })
+  async listByPatient(patientId: string): Promise<Appointment[]> {
+    const docs = await this.models.Appointment.find({ pacientId: patientId })
       .sort({ date: -1, _id: -1 })
       .lean<AppointmentDocument[]>();
     return currentOf(docs);
@@ -288,7 +288,7 @@ export class MongoAppointmentRepository implements AppointmentRepository {
   private async explainConflict(
     error: unknown,
     slotKey: string,
-    pacientId: string,
+    patientId: string,
   ): Promise<Error | 'retry'> {
     const field = violatedField(error, ['slotKey', 'activePatientKey'] as const);
     const [bySlot, byPatient] = await Promise.all([
@@ -297,7 +297,7 @@ export class MongoAppointmentRepository implements AppointmentRepository {
         : this.models.Appointment.findOne({ slotKey }).lean<AppointmentDocument>(),
       field === 'slotKey'
         ? null
-        : this.models.Appointment.findOne({ activePatientKey: pacientId }).lean<AppointmentDocument>(),
+        : this.models.Appointment.findOne({ activePatientKey: patientId }).lean<AppointmentDocument>(),
     ]);
     for (const holder of [byPatient, bySlot]) {
       if (holder && (await this.repairIfEnded(holder))) return 'retry';

@@ -49,8 +49,11 @@ export class AuthServiceClient implements PatientSource, OneTimeCodes {
     return found && found.id === id && found.rol === 'PACIENT' ? toPatient(found) : undefined;
   }
 
-  async verify(pacientId: string, code: string, caller: Caller): Promise<Patient | undefined> {
-    const response = await this.call('/users/onboarding/verify', caller.bearerToken, { pacientId, code });
+  async verify(patientId: string, code: string, caller: Caller): Promise<Patient | undefined> {
+    const response = await this.call('/users/onboarding/verify', caller.bearerToken, {
+      pacientId: patientId,
+      code,
+    });
     if (response.status === 403) {
       await response.body?.cancel();
       return undefined;
@@ -63,7 +66,7 @@ export class AuthServiceClient implements PatientSource, OneTimeCodes {
     }
     if (!response.ok) throw serviceUnavailable();
     const parsed = proofAnswer.safeParse(await response.json().catch(() => undefined));
-    if (!parsed.success || parsed.data.pacientId !== pacientId || parsed.data.patient.id !== pacientId)
+    if (!parsed.success || parsed.data.pacientId !== patientId || parsed.data.patient.id !== patientId)
       throw serviceUnavailable();
     return toPatient({ ...parsed.data.patient, rol: 'PACIENT' });
   }

@@ -3,6 +3,7 @@ import type { CodeTries } from '../domain/kiosk-proof';
 
 interface CodeTryDocument {
   _id: Types.ObjectId;
+  /** The patient's id, stored under the API's name: another name would mean migrating every document. */
   pacientId: string;
   at: Date;
 }
@@ -32,13 +33,13 @@ export class MongoCodeTries implements CodeTries {
       connection.model<CodeTryDocument>('KioskCodeTry', codeTrySchema);
   }
 
-  async reserve(pacientId: string, now: Date): Promise<{ id: string; retryAfterSeconds?: number }> {
+  async reserve(patientId: string, now: Date): Promise<{ id: string; retryAfterSeconds?: number }> {
     const since = new Date(now.getTime() - this.policy.windowMs);
-    await this.model.deleteMany({ pacientId, at: { $lt: since } });
+    await this.model.deleteMany({ pacientId: patientId, at: { $lt: since } });
     const _id = new Types.ObjectId();
-    await this.model.create({ _id, pacientId, at: now });
+    await this.model.create({ _id, pacientId: patientId, at: now });
     const tries = await this.model
-      .find({ pacientId, at: { $gte: since } })
+      .find({ pacientId: patientId, at: { $gte: since } })
       .sort({ at: 1 })
       .select({ at: 1 })
       .lean<Array<{ at: Date }>>();

@@ -17,7 +17,7 @@ const toOffer = (doc: OfferDocument): SlotOffer => ({
   id: doc.appointmentId,
   date: doc.date,
   expiresAt: doc.offerExpiresAt,
-  pacientId: doc.pacientId,
+  patientId: doc.pacientId,
 });
 
 /**
@@ -55,10 +55,10 @@ export class MongoOfferHolds implements OfferHolds {
       kind: 'offer',
       date: offer.date,
       status: 'booked',
-      pacientId: offer.pacientId,
+      pacientId: offer.patientId,
       user: patient,
       nameKey: foldName(patient.name),
-      bookedBy: { id: offer.pacientId, rol: 'PACIENT' },
+      bookedBy: { id: offer.patientId, rol: 'PACIENT' },
       bookedAt: new Date(),
       channel: 'patient',
       walkIn: false,
@@ -78,8 +78,10 @@ export class MongoOfferHolds implements OfferHolds {
     return doc ? toOffer(doc) : undefined;
   }
 
-  async liveOffersOf(pacientId: string): Promise<SlotOffer[]> {
-    const docs = await this.models.Appointment.find({ kind: 'offer', pacientId }).lean<OfferDocument[]>();
+  async liveOffersOf(patientId: string): Promise<SlotOffer[]> {
+    const docs = await this.models.Appointment.find({ kind: 'offer', pacientId: patientId }).lean<
+      OfferDocument[]
+    >();
     return docs.map(toOffer);
   }
 

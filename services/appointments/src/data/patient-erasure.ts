@@ -9,10 +9,10 @@ import type { AppointmentModels } from './appointment.model';
 export class PatientErasure {
   constructor(private readonly models: AppointmentModels) {}
 
-  async pseudonymise(pacientId: string): Promise<void> {
-    const email = erasedEmail(pacientId);
+  async pseudonymise(patientId: string): Promise<void> {
+    const email = erasedEmail(patientId);
     await this.models.Appointment.updateMany(
-      { pacientId },
+      { pacientId: patientId },
       {
         $set: {
           'user.name': ERASED_PATIENT_NAME,
@@ -23,7 +23,7 @@ export class PatientErasure {
       },
     );
     await this.models.Patient.updateOne(
-      { _id: pacientId },
+      { _id: patientId },
       { $set: { name: ERASED_PATIENT_NAME, email, asOf: new Date() }, $unset: { phone: '' } },
     );
   }

@@ -63,7 +63,7 @@ export class MongoSlotHolds implements SlotHolds {
       kind: 'hold',
       date: target,
       status: 'booked',
-      pacientId: from.pacientId,
+      pacientId: from.patientId,
       user: from.user,
       nameKey: foldName(from.user.name),
       bookedBy: from.bookedBy,
@@ -105,8 +105,8 @@ export class MongoSlotHolds implements SlotHolds {
     await this.models.Appointment.deleteOne({ _id: id, kind: 'hold' });
   }
 
-  async movingFor(pacientId: string): Promise<boolean> {
-    return (await this.models.Appointment.exists({ kind: 'hold', pacientId })) !== null;
+  async movingFor(patientId: string): Promise<boolean> {
+    return (await this.models.Appointment.exists({ kind: 'hold', pacientId: patientId })) !== null;
   }
 
   async staleHolds(before: Date): Promise<Array<{ id: string; fromId: string }>> {

@@ -4,6 +4,7 @@ import { outboxPlugin } from '@crm/event-bus';
 /** One patient in one day's waiting line; the unique key makes joining twice a no-op. */
 const entrySchema = new Schema(
   {
+    /** The patient's id, stored under the API's name: another name would mean migrating every document. */
     pacientId: { type: String, required: true },
     day: { type: String, required: true },
     joinedAt: { type: Date, required: true },
@@ -22,6 +23,7 @@ const offerRecordSchema = new Schema(
   {
     _id: { type: String },
     offerId: { type: String, required: true },
+    /** The patient's id, stored under the API's name: another name would mean migrating every document. */
     pacientId: { type: String, required: true },
     date: { type: Date, required: true },
     offeredAt: { type: Date, required: true },

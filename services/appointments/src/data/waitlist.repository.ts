@@ -4,12 +4,25 @@ import { isDuplicateKey } from '@crm/server-kit';
 import type { SlotOffer, WaitlistEntry, WaitlistRepository } from '../domain/waitlist';
 import type { WaitlistModels } from './waitlist.model';
 
-const offerRecordId = (date: Date, pacientId: string) => `${date.toISOString()}|${pacientId}`;
+const offerRecordId = (date: Date, patientId: string) => `${date.toISOString()}|${patientId}`;
 
-const toEntry = (doc: WaitlistEntry): WaitlistEntry => ({
-  pacientId: doc.pacientId,
+/** An entry as stored (waitlist.model.ts). */
+interface EntryDocument {
+  pacientId: string;
+  day: string;
+  joinedAt: Date;
+}
+
+const toEntry = (doc: EntryDocument): WaitlistEntry => ({
+  patientId: doc.pacientId,
   day: doc.day,
   joinedAt: doc.joinedAt,
+});
+
+const toEntryDocument = (entry: WaitlistEntry): EntryDocument => ({
+  pacientId: entry.patientId,
+  day: entry.day,
+  joinedAt: entry.joinedAt,
 });
 
 export class MongoWaitlistRepository implements WaitlistRepository {
@@ -20,7 +33,7 @@ export class MongoWaitlistRepository implements WaitlistRepository {
 
   async join(entry: WaitlistEntry): Promise<boolean> {
     try {
-      await this.models.WaitlistEntry.create(entry);
+      await this.models.WaitlistEntry.create(toEntryDocument(entry));
       return true;
     } catch (error) {
       if (isDuplicateKey(error)) return false;
@@ -28,36 +41,36 @@ export class MongoWaitlistRepository implements WaitlistRepository {
     }
   }
 
-  async leave(pacientId: string, day: string): Promise<boolean> {
-    const { deletedCount } = await this.models.WaitlistEntry.deleteOne({ pacientId, day });
+  async leave(patientId: string, day: string): Promise<boolean> {
+    const { deletedCount } = await this.models.WaitlistEntry.deleteOne({ pacientId: patientId, day });
     return deletedCount > 0;
   }
 
-  async entriesOf(pacientId: string, fromDay: string): Promise<WaitlistEntry[]> {
-    const docs = await this.models.WaitlistEntry.find({ pacientId, day: { $gte: fromDay } })
+  async entriesOf(patientId: string, fromDay: string): Promise<WaitlistEntry[]> {
+    const docs = await this.models.WaitlistEntry.find({ pacientId: patientId, day: { $gte: fromDay } })
       .sort({ day: 1 })
-      .lean<WaitlistEntry[]>();
+      .lean<EntryDocument[]>();
     return docs.map(toEntry);
   }
 
   async line(day: string): Promise<WaitlistEntry[]> {
     const docs = await this.models.WaitlistEntry.find({ day })
       .sort({ joinedAt: 1, _id: 1 })
-      .lean<WaitlistEntry[]>();
+      .lean<EntryDocument[]>();
     return docs.map(toEntry);
   }
 
-  async wasOffered(date: Date, pacientId: string): Promise<boolean> {
-    return (await this.models.WaitlistOffer.exists({ _id: offerRecordId(date, pacientId) })) !== null;
+  async wasOffered(date: Date, patientId: string): Promise<boolean> {
+    return (await this.models.WaitlistOffer.exists({ _id: offerRecordId(date, patientId) })) !== null;
   }
 
   async recordOffer(offer: SlotOffer, event: EventEnvelope): Promise<void> {
     await this.models.WaitlistOffer.create(
       withOutbox(
         {
-          _id: offerRecordId(offer.date, offer.pacientId),
+          _id: offerRecordId(offer.date, offer.patientId),
           offerId: offer.id,
-          pacientId: offer.pacientId,
+          pacientId: offer.patientId,
           date: offer.date,
           offeredAt: new Date(),
         },
@@ -72,7 +85,7 @@ export class MongoWaitlistRepository implements WaitlistRepository {
       await this.models.WaitlistOffer.create({
         _id: `claim:${offer.id}`,
         offerId: offer.id,
-        pacientId: offer.pacientId,
+        pacientId: offer.patientId,
         date: offer.date,
         offeredAt: new Date(),
       });
@@ -94,7 +107,7 @@ export class MongoWaitlistRepository implements WaitlistRepository {
           {
             _id: `expired:${offer.id}`,
             offerId: offer.id,
-            pacientId: offer.pacientId,
+            pacientId: offer.patientId,
             date: offer.date,
             offeredAt: offer.expiresAt,
             expiresAt: offer.expiresAt,
@@ -110,15 +123,15 @@ export class MongoWaitlistRepository implements WaitlistRepository {
     return true;
   }
 
-  async expiredOffersOf(pacientId: string, from: Date): Promise<SlotOffer[]> {
+  async expiredOffersOf(patientId: string, from: Date): Promise<SlotOffer[]> {
     const docs = await this.models.WaitlistOffer.find({
-      pacientId,
+      pacientId: patientId,
       date: { $gte: from },
       expiresAt: { $exists: true },
     }).lean<Array<{ offerId: string; pacientId: string; date: Date; expiresAt: Date }>>();
     return docs.map((doc) => ({
       id: doc.offerId,
-      pacientId: doc.pacientId,
+      patientId: doc.pacientId,
       date: doc.date,
       expiresAt: doc.expiresAt,
     }));
@@ -129,8 +142,8 @@ export class MongoWaitlistRepository implements WaitlistRepository {
     return deletedCount;
   }
 
-  async forget(pacientId: string): Promise<void> {
-    await this.models.WaitlistEntry.deleteMany({ pacientId });
-    await this.models.WaitlistOffer.deleteMany({ pacientId });
+  async forget(patientId: string): Promise<void> {
+    await this.models.WaitlistEntry.deleteMany({ pacientId: patientId });
+    await this.models.WaitlistOffer.deleteMany({ pacientId: patientId });
   }
 }

@@ -17,7 +17,7 @@ export interface Appointment {
   id: string;
   date: Date;
   status: AppointmentStatus;
-  pacientId: string;
+  patientId: string;
   /** The patient as they were when the appointment was booked (kept fresh by `auth.user.updated`). */
   user: AppointmentUser;
   bookedBy: Actor;
@@ -145,16 +145,16 @@ export interface AppointmentRepository {
    * The patient as their live appointment knows them, when that appointment carries this booking
    * code (the kiosk's proof); undefined otherwise.
    */
-  codeHolder(pacientId: string, bookingCode: string): Promise<AppointmentUser | undefined>;
+  codeHolder(patientId: string, bookingCode: string): Promise<AppointmentUser | undefined>;
   /** Gives a code to live appointments made before codes existed; returns how many it gave. */
   assignMissingCodes(): Promise<number>;
   /** Copies a patient's changed details into their active appointment (search and e-mails use them). */
   refreshPatient(patient: AppointmentUser): Promise<void>;
   findById(id: string): Promise<Appointment | undefined>;
   /** The appointment holding the patient's active key (at most one exists), as it is now. */
-  findHeldBy(pacientId: string): Promise<Appointment | undefined>;
+  findHeldBy(patientId: string): Promise<Appointment | undefined>;
   /** Every appointment of the patient, newest first. */
-  listByPatient(pacientId: string): Promise<Appointment[]>;
+  listByPatient(patientId: string): Promise<Appointment[]>;
   page(query: AppointmentPageQuery): Promise<{ items: Appointment[]; total: number }>;
   /** Instants of grid slots held by active appointments from `from` on. */
   bookedSlotsFrom(from: Date): Promise<Date[]>;
@@ -209,7 +209,7 @@ export interface SlotHolds {
   ): Promise<Appointment | 'patientBusy' | 'gone'>;
   release(id: string): Promise<void>;
   /** A move of one of the patient's appointments is under way (a hold of theirs exists). */
-  movingFor(pacientId: string): Promise<boolean>;
+  movingFor(patientId: string): Promise<boolean>;
   /** Holds made before `before` (left by a crash, or by a move still under way), with the appointment they move. */
   staleHolds(before: Date): Promise<Array<{ id: string; fromId: string }>>;
 }

@@ -1,4 +1,4 @@
-import type { HeldAppointment, PatientAlreadyBookedBody } from '@crm/contracts';
+import { PATIENT_ID_FIELD, type HeldAppointment, type PatientAlreadyBookedBody } from '@crm/contracts';
 import { conflict, HttpError, notFound } from '@crm/server-kit';
 import type { Initiator, Refusal, Target } from './lifecycle.rules';
 
@@ -45,7 +45,7 @@ export const selfAlreadyBooked = (held?: HeldAppointment) =>
   new AlreadyBookedError('Ya tienes una cita reservada', 'date', held);
 
 export const patientAlreadyBooked = (held?: HeldAppointment) =>
-  new AlreadyBookedError('El paciente ya tiene una cita reservada', 'pacientId', held);
+  new AlreadyBookedError('El paciente ya tiene una cita reservada', PATIENT_ID_FIELD, held);
 
 /** `POST /dates/service/now` when the patient's appointment is now: check in instead. */
 export const appointmentIsNow = (held: HeldAppointment) =>
@@ -53,11 +53,11 @@ export const appointmentIsNow = (held: HeldAppointment) =>
     held.status === 'checkedIn'
       ? 'La llegada del paciente ya está registrada'
       : 'El paciente tiene su cita ahora: registre su llegada',
-    'pacientId',
+    PATIENT_ID_FIELD,
     held,
   );
 
-export const patientNotFound = (field = 'pacientId') => withField(404, 'Paciente no encontrado', field);
+export const patientNotFound = (field = PATIENT_ID_FIELD) => withField(404, 'Paciente no encontrado', field);
 
 export const appointmentNotFound = () => notFound('Cita no encontrada');
 
@@ -79,14 +79,14 @@ export const nothingToMove = () => withField(404, 'No tiene ninguna cita reserva
 const OUTSIDE_WINDOW =
   'La llegada se registra desde 2 horas antes hasta 30 minutos después de la hora de la cita';
 
-/** `POST /dates/checkin {pacientId}`: no active appointment at all, or none whose window is open. */
+/** `POST /dates/checkin`: no active appointment at all, or none whose window is open. */
 export const noAppointmentToCheckIn = (hasOne: boolean) =>
   withField(
     404,
     hasOne
       ? `El paciente no tiene ninguna cita que registrar ahora. ${OUTSIDE_WINDOW}`
       : 'El paciente no tiene ninguna cita para hoy',
-    'pacientId',
+    PATIENT_ID_FIELD,
   );
 
 const ENDED: Record<Target, string> = {

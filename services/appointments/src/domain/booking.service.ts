@@ -1,6 +1,7 @@
 import { appointmentBooked, dayStatus, type BookingChannel, type HeldAppointment } from '@crm/contracts';
 import { createEnvelope } from '@crm/event-bus';
 import { correlationIdOrNew } from '@crm/server-kit';
+import { eventData } from '../events/appointment.payloads';
 import {
   PatientAlreadyBookedError,
   SlotTakenError,
@@ -23,7 +24,7 @@ import {
   slotTaken,
 } from './booking.messages';
 import { checkInOpen, checkInOpensAt, isCurrent, isToday } from './lifecycle.rules';
-import { eventData, type LifecycleService } from './lifecycle.service';
+import type { LifecycleService } from './lifecycle.service';
 import type { Patient, PatientDirectory } from './patient';
 import { PUBLIC_HOLIDAYS_ONLY, type CentreCalendar } from './centre-calendar';
 import { slotRefusal, slotsOfDay, startOfLocalDay, walkInRefusal, type WalkInHours } from './slot-rules';
@@ -71,18 +72,18 @@ export class BookingService {
   }
 
   /** `POST /dates/admin`: a doctor or admin books a grid slot for a patient. */
-  async bookForPatient(caller: Caller, pacientId: string, date: Date): Promise<Appointment> {
+  async bookForPatient(caller: Caller, patientId: string, date: Date): Promise<Appointment> {
     await this.assertSlot(date);
-    return this.book(await this.patientForStaff(caller, pacientId), date, caller, 'staff');
+    return this.book(await this.patientForStaff(caller, patientId), date, caller, 'staff');
   }
 
   /** `POST /dates/service`: the kiosk books a walk-in for right now; no grid slot is taken. */
-  async bookWalkIn(caller: Caller, pacientId: string, date?: Date): Promise<Appointment> {
+  async bookWalkIn(caller: Caller, patientId: string, date?: Date): Promise<Appointment> {
     const now = this.clock();
     const when = date ?? walkInInstant(now);
     const refusal = walkInRefusal(when, now, await this.calendar.closures(), this.walkInHours);
     if (refusal) throw dateRefused(refusal);
-    return this.book(await this.patientForStaff(caller, pacientId), when, caller, 'kiosk');
+    return this.book(await this.patientForStaff(caller, patientId), when, caller, 'kiosk');
   }
 
   /**
@@ -91,14 +92,14 @@ export class BookingService {
    * by a walk-in in one step (README, "Be seen now"); with no appointment it is a plain walk-in; with
    * one that can be checked in now (or is), 409 with it.
    */
-  async seeNow(caller: Caller, pacientId: string): Promise<Appointment> {
+  async seeNow(caller: Caller, patientId: string): Promise<Appointment> {
     const now = this.clock();
     const refusal = walkInRefusal(walkInInstant(now), now, await this.calendar.closures(), this.walkInHours);
     if (refusal) throw dateRefused(refusal);
-    const patient = await this.patientForStaff(caller, pacientId);
+    const patient = await this.patientForStaff(caller, patientId);
     for (let attempt = 1; ; attempt++) {
       const now = this.clock();
-      const held = await this.appointments.findHeldBy(pacientId);
+      const held = await this.appointments.findHeldBy(patientId);
       if (held?.status !== 'booked' || now.getTime() >= checkInOpensAt(held)) {
         if (held && isCurrent(held, now)) throw appointmentIsNow(heldView(held, now));
         return this.book(patient, walkInInstant(now), caller, 'kiosk');
@@ -147,7 +148,7 @@ export class BookingService {
   /** `GET /dates/id/:id`: staff see any appointment; a patient only their own (else "not found"). */
   async findForCaller(caller: Actor, id: string): Promise<Appointment> {
     const appointment = await this.appointments.findById(id);
-    if (!appointment || (!isStaff(caller) && appointment.pacientId !== caller.id))
+    if (!appointment || (!isStaff(caller) && appointment.patientId !== caller.id))
       throw appointmentNotFound();
     return appointment;
   }
@@ -155,21 +156,21 @@ export class BookingService {
   /** `GET /dates/userid/:id`: the patient and their active appointments. */
   async activeOf(
     caller: Caller,
-    pacientId: string,
+    patientId: string,
   ): Promise<{ patient: Patient; appointments: Appointment[] }> {
-    const patient = await this.patientVisibleTo(caller, pacientId);
+    const patient = await this.patientVisibleTo(caller, patientId);
     const now = this.clock();
-    const all = await this.appointments.listByPatient(pacientId);
+    const all = await this.appointments.listByPatient(patientId);
     return { patient, appointments: all.filter((appointment) => isCurrent(appointment, now)) };
   }
 
   /** `GET /dates/history/userid/:id`: the patient and all their appointments, newest first. */
   async historyOf(
     caller: Caller,
-    pacientId: string,
+    patientId: string,
   ): Promise<{ patient: Patient; appointments: Appointment[] }> {
-    const patient = await this.patientVisibleTo(caller, pacientId);
-    return { patient, appointments: await this.appointments.listByPatient(pacientId) };
+    const patient = await this.patientVisibleTo(caller, patientId);
+    return { patient, appointments: await this.appointments.listByPatient(patientId) };
   }
 
   list(query: AppointmentPageQuery) {
@@ -233,17 +234,17 @@ export class BookingService {
     if (refusal) throw dateRefused(refusal);
   }
 
-  private async patientForStaff(caller: Caller, pacientId: string): Promise<Patient> {
-    const patient = await this.patients.find(pacientId, { bearerToken: caller.bearerToken, self: false });
+  private async patientForStaff(caller: Caller, patientId: string): Promise<Patient> {
+    const patient = await this.patients.find(patientId, { bearerToken: caller.bearerToken, self: false });
     if (!patient) throw patientNotFound();
     return patient;
   }
 
   /** A patient may only look at themself; asking about someone else answers like an unknown id. */
-  private async patientVisibleTo(caller: Caller, pacientId: string): Promise<Patient> {
-    const self = caller.id === pacientId;
+  private async patientVisibleTo(caller: Caller, patientId: string): Promise<Patient> {
+    const self = caller.id === patientId;
     if (!isStaff(caller) && !self) throw patientNotFound('id');
-    const patient = await this.patients.find(pacientId, {
+    const patient = await this.patients.find(patientId, {
       bearerToken: caller.bearerToken,
       self: !isStaff(caller),
     });
@@ -289,7 +290,7 @@ export class BookingService {
 function newAppointment(patient: Patient, date: Date, by: Actor, channel: BookingChannel): NewAppointment {
   return {
     date,
-    pacientId: patient.id,
+    patientId: patient.id,
     user: patient,
     bookedBy: { id: by.id, rol: by.rol },
     channel,

@@ -9,7 +9,7 @@ import { createEnvelope } from '@crm/event-bus';
 import { correlationIdOrNew } from '@crm/server-kit';
 import type { AppointmentRepository } from './appointment';
 import type { CentreCalendar } from './centre-calendar';
-import { eventData } from './lifecycle.service';
+import { eventData } from '../events/appointment.payloads';
 import { localDayOf, localMinuteOfDay } from './slot-rules';
 
 export interface ClosureNotices {

@@ -18,6 +18,7 @@ import {
   type Ending,
   type TransitionRepository,
 } from './appointment';
+import { eventData } from '../events/appointment.payloads';
 import { appointmentNotFound, noAppointmentToCheckIn, refusalError } from './booking.messages';
 import {
   centreDay,
@@ -101,9 +102,9 @@ export class LifecycleService {
     return this.transition(id, { to: 'checkedIn', initiator: initiatorOf(caller), by: caller });
   }
 
-  /** `POST /dates/checkin {pacientId}`: the patient's appointment whose check-in window is open now. */
-  async checkInPatient(caller: Actor, pacientId: string): Promise<Appointment> {
-    const held = await this.appointments.findHeldBy(pacientId);
+  /** `POST /dates/checkin`: the patient's appointment whose check-in window is open now. */
+  async checkInPatient(caller: Actor, patientId: string): Promise<Appointment> {
+    const held = await this.appointments.findHeldBy(patientId);
     const now = this.clock();
     const active = held && (held.status === 'booked' || held.status === 'checkedIn') ? held : undefined;
     if (!active) throw noAppointmentToCheckIn(false);
@@ -237,19 +238,3 @@ function person(ending: Ending): Actor {
 
 const envelope = <C extends EventContract>(contract: C, data: Parameters<typeof createEnvelope<C>>[1]) =>
   createEnvelope(contract, data, correlationIdOrNew());
-
-/** What every appointment event carries (`by` only when a person did it). */
-export function eventData(
-  appointment: Pick<Appointment, 'id' | 'date' | 'pacientId' | 'user' | 'channel' | 'bookingCode'>,
-  by: Actor | undefined,
-) {
-  return {
-    id: appointment.id,
-    date: appointment.date.toISOString(),
-    pacientId: appointment.pacientId,
-    user: appointment.user,
-    channel: appointment.channel,
-    ...(appointment.bookingCode ? { bookingCode: appointment.bookingCode } : {}),
-    ...(by ? { by: { id: by.id, rol: by.rol } } : {}),
-  };
-}

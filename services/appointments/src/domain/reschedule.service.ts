@@ -1,6 +1,7 @@
 import { appointmentRescheduled } from '@crm/contracts';
 import { createEnvelope } from '@crm/event-bus';
 import { correlationIdOrNew } from '@crm/server-kit';
+import { eventData } from '../events/appointment.payloads';
 import {
   calendarOf,
   type Actor,
@@ -20,7 +21,7 @@ import {
   sameSlot,
   slotTaken,
 } from './booking.messages';
-import { eventData, initiatorOf, type LifecycleService } from './lifecycle.service';
+import { initiatorOf, type LifecycleService } from './lifecycle.service';
 import { PUBLIC_HOLIDAYS_ONLY, type CentreCalendar } from './centre-calendar';
 import { slotRefusal } from './slot-rules';
 
@@ -60,9 +61,9 @@ export class RescheduleService {
     throw nothingToMove();
   }
 
-  private async movedMomentsAgo(pacientId: string): Promise<boolean> {
+  private async movedMomentsAgo(patientId: string): Promise<boolean> {
     const since = this.clock().getTime() - RECENT_MOVE_MS;
-    return (await this.appointments.listByPatient(pacientId)).some(
+    return (await this.appointments.listByPatient(patientId)).some(
       (a) => a.rescheduledTo !== undefined && (a.endedAt?.getTime() ?? 0) >= since,
     );
   }

@@ -41,10 +41,10 @@ export class UnconfirmedRelease {
       new Date(now - this.policy.holdMs),
       new Date(now + this.policy.beforeStartMs),
     );
-    const unconfirmed = await this.patients.unconfirmedAmong(candidates.map((a) => a.pacientId));
+    const unconfirmed = await this.patients.unconfirmedAmong(candidates.map((a) => a.patientId));
     let released = 0;
     for (const appointment of candidates) {
-      if (!unconfirmed.has(appointment.pacientId)) continue;
+      if (!unconfirmed.has(appointment.patientId)) continue;
       if (bookedInsideWindow(appointment, this.policy)) continue;
       const outcome = await this.lifecycle.attempt(appointment, {
         to: 'cancelled',

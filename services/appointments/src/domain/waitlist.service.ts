@@ -8,6 +8,7 @@ import {
 } from '@crm/contracts';
 import { createEnvelope } from '@crm/event-bus';
 import { correlationIdOrNew, isDuplicateKey } from '@crm/server-kit';
+import { eventData, offerExpiredData, slotOfferedData } from '../events/appointment.payloads';
 import type { Actor, Appointment, AppointmentRepository } from './appointment';
 import type { Caller } from './booking.service';
 import {
@@ -20,7 +21,6 @@ import {
   waitlistDayClosed,
   waitlistDayPast,
 } from './booking.messages';
-import { eventData } from './lifecycle.service';
 import type { PatientDirectory } from './patient';
 import type { RescheduleService } from './reschedule.service';
 import { PUBLIC_HOLIDAYS_ONLY, type CentreCalendar } from './centre-calendar';
@@ -64,7 +64,7 @@ export class WaitlistService {
     // (a patient who just signed up may join before auth's event about them has arrived).
     const patient = await this.patients.find(caller.id, { bearerToken: caller.bearerToken, self: true });
     if (!patient) throw patientNotFound('day');
-    const created = await this.entries.join({ pacientId: caller.id, day, joinedAt: this.clock() });
+    const created = await this.entries.join({ patientId: caller.id, day, joinedAt: this.clock() });
     const entry = (await this.entriesOf(caller)).find((e) => e.day === day);
     // Only a leave racing this join can remove it in between.
     if (!entry) throw notOnWaitlist();
@@ -101,7 +101,7 @@ export class WaitlistService {
         return {
           day: entry.day,
           joinedAt: entry.joinedAt.toISOString(),
-          position: line.findIndex((e) => e.pacientId === caller.id) + 1,
+          position: line.findIndex((e) => e.patientId === caller.id) + 1,
           ...(offer ? { offer: view(offer) } : {}),
           ...(missedThatDay.length > 0 ? { missedOffers: missedThatDay.map(view) } : {}),
         };
@@ -112,7 +112,7 @@ export class WaitlistService {
   /** The caller's live offer behind an e-mailed token (404 for anyone else's, or once it is over). */
   async offerFor(caller: Actor, token: string): Promise<SlotOffer> {
     const offer = await this.offers.findByToken(hashOf(token));
-    if (!offer || offer.pacientId !== caller.id || offer.expiresAt <= this.clock()) throw offerGone();
+    if (!offer || offer.patientId !== caller.id || offer.expiresAt <= this.clock()) throw offerGone();
     return offer;
   }
 
@@ -159,28 +159,21 @@ export class WaitlistService {
     const now = this.clock();
     if (slotRefusal(date, now, await this.calendar.closures())) return undefined;
     for (const entry of await this.entries.line(localDayOf(date))) {
-      if (await this.entries.wasOffered(date, entry.pacientId)) continue;
-      const patient = await this.patients.known(entry.pacientId);
+      if (await this.entries.wasOffered(date, entry.patientId)) continue;
+      const patient = await this.patients.known(entry.patientId);
       if (!patient) continue;
       const offer: SlotOffer = {
         id: this.appointments.newId(),
         date,
         expiresAt: new Date(now.getTime() + this.options.offerMs),
-        pacientId: entry.pacientId,
+        patientId: entry.patientId,
       };
       const token = randomBytes(32).toString('base64url');
       // Taken meanwhile (booked, or offered by another replica): nothing to offer.
       if (!(await this.offers.hold(offer, patient, hashOf(token)))) return undefined;
       const event = createEnvelope(
         waitlistSlotOffered,
-        {
-          offerId: offer.id,
-          token,
-          date: date.toISOString(),
-          expiresAt: offer.expiresAt.toISOString(),
-          pacientId: patient.id,
-          user: patient,
-        },
+        slotOfferedData(offer, patient, token),
         correlationIdOrNew(),
       );
       try {
@@ -196,28 +189,18 @@ export class WaitlistService {
 
   /** The patient learns that the slot held for them is gone and will not be offered again. */
   private async tellExpired(offer: SlotOffer): Promise<void> {
-    const patient = await this.patients.known(offer.pacientId);
+    const patient = await this.patients.known(offer.patientId);
     if (!patient) return;
     await this.entries.recordExpiry(
       offer,
-      createEnvelope(
-        waitlistOfferExpired,
-        {
-          offerId: offer.id,
-          date: offer.date.toISOString(),
-          expiresAt: offer.expiresAt.toISOString(),
-          pacientId: patient.id,
-          user: patient,
-        },
-        correlationIdOrNew(),
-      ),
+      createEnvelope(waitlistOfferExpired, offerExpiredData(offer, patient), correlationIdOrNew()),
     );
   }
 
   /** A patient who erased their account: off every line, and any slot held for them goes to the next. */
-  async forget(pacientId: string): Promise<void> {
-    await this.entries.forget(pacientId);
-    for (const offer of await this.offers.liveOffersOf(pacientId))
+  async forget(patientId: string): Promise<void> {
+    await this.entries.forget(patientId);
+    for (const offer of await this.offers.liveOffersOf(patientId))
       if (await this.offers.drop(offer.id)) await this.slotFreed(offer.date);
   }
 

@@ -4,7 +4,7 @@ import type { Patient } from './patient';
 
 /** A patient waiting for a slot of one day (Atlantic/Canary `YYYY-MM-DD`) to free up. */
 export interface WaitlistEntry {
-  pacientId: string;
+  patientId: string;
   day: string;
   joinedAt: Date;
 }
@@ -14,7 +14,7 @@ export interface SlotOffer {
   id: string;
   date: Date;
   expiresAt: Date;
-  pacientId: string;
+  patientId: string;
 }
 
 /** The waiting lists: one entry per patient and day, in the order they joined. */
@@ -22,13 +22,13 @@ export interface WaitlistRepository {
   /** Joins the day's line; false when the patient is on it already. */
   join(entry: WaitlistEntry): Promise<boolean>;
   /** Leaves it; false when the patient was not on it. */
-  leave(pacientId: string, day: string): Promise<boolean>;
+  leave(patientId: string, day: string): Promise<boolean>;
   /** The patient's entries from `fromDay` on, by day. */
-  entriesOf(pacientId: string, fromDay: string): Promise<WaitlistEntry[]>;
+  entriesOf(patientId: string, fromDay: string): Promise<WaitlistEntry[]>;
   /** The day's line, first come first. */
   line(day: string): Promise<WaitlistEntry[]>;
   /** Whether this patient was offered this slot before (each slot is offered once per patient). */
-  wasOffered(date: Date, pacientId: string): Promise<boolean>;
+  wasOffered(date: Date, patientId: string): Promise<boolean>;
   /** Remembers the offer and stores its event (the e-mail) in the same insert. */
   recordOffer(offer: SlotOffer, event: EventEnvelope): Promise<void>;
   /**
@@ -41,11 +41,11 @@ export interface WaitlistRepository {
   /** Remembers, once, that the offer ended unclaimed, with its event (the e-mail) in the same insert. */
   recordExpiry(offer: SlotOffer, event: EventEnvelope): Promise<boolean>;
   /** The patient's offers that ended unclaimed, for slots from `from` on. */
-  expiredOffersOf(pacientId: string, from: Date): Promise<SlotOffer[]>;
+  expiredOffersOf(patientId: string, from: Date): Promise<SlotOffer[]>;
   /** Drops the entries of days before `day`. */
   dropBefore(day: string): Promise<number>;
   /** Drops every entry and offer record of the patient (account erasure). */
-  forget(pacientId: string): Promise<void>;
+  forget(patientId: string): Promise<void>;
 }
 
 /**
@@ -57,7 +57,7 @@ export interface OfferHolds {
   hold(offer: SlotOffer, patient: Patient, tokenHash: string): Promise<boolean>;
   findByToken(tokenHash: string): Promise<SlotOffer | undefined>;
   /** The patient's live offers. */
-  liveOffersOf(pacientId: string): Promise<SlotOffer[]>;
+  liveOffersOf(patientId: string): Promise<SlotOffer[]>;
   /** The offer becomes the patient's booked appointment, with `event`; 'patientBusy' if they hold one. */
   claim(
     id: string,

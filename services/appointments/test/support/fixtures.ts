@@ -42,7 +42,7 @@ export async function bookedAt(
   const by = channel === 'patient' ? { id: patient.id, rol: 'PACIENT' as const } : system;
   const appointment = {
     date,
-    pacientId: patient.id,
+    patientId: patient.id,
     user: patient,
     bookedBy: by,
     channel,
@@ -73,7 +73,7 @@ export async function checkedInAt(
       {
         id: a.id,
         date: a.date.toISOString(),
-        pacientId: a.pacientId,
+        pacientId: a.patientId,
         user: a.user,
         channel: a.channel,
         by: system,

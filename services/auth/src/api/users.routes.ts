@@ -9,6 +9,7 @@ import {
   pageQuery,
   type OnboardingAnswer,
   type OnboardingCodeSent,
+  type OnboardingProof,
   ROLES,
   type PacientsPage,
   type UsersPage,
@@ -142,14 +143,15 @@ export function usersHandlers(accounts: AccountService, kiosk: KioskService, tra
     'POST /users/onboarding/verify': [
       validate('body', onboardingVerifyBody),
       async (req, res) => {
-        const { email, pacientId, code } = validated(res, 'body', onboardingVerifyBody);
-        const proof = await kiosk.verify(
-          email !== undefined ? { email } : { pacientId: pacientId! },
+        const { email, pacientId: patientId, code } = validated(res, 'body', onboardingVerifyBody);
+        const { patientId: proven, ...proof } = await kiosk.verify(
+          email !== undefined ? { email } : { patientId: patientId! },
           code,
           callerWithToken(req),
         );
-        await recordOne(req, 'user.read', proof.pacientId);
-        res.json(proof);
+        await recordOne(req, 'user.read', proven);
+        const body: OnboardingProof = { pacientId: proven, ...proof };
+        res.json(body);
       },
     ],
   } satisfies Partial<RouteHandlers<'auth'>>;

@@ -12,7 +12,7 @@ export class BookingCodeClient implements BookingCodeCheck {
     private readonly timeoutMs: number,
   ) {}
 
-  async matches(pacientId: string, code: string, caller: { bearerToken: string }): Promise<boolean> {
+  async matches(patientId: string, code: string, caller: { bearerToken: string }): Promise<boolean> {
     let response: Response;
     try {
       response = await fetch(`${this.appointmentsUrl.replace(/\/+$/, '')}/dates/code/verify`, {
@@ -21,7 +21,7 @@ export class BookingCodeClient implements BookingCodeCheck {
           authorization: `Bearer ${caller.bearerToken}`,
           'content-type': 'application/json',
         },
-        body: JSON.stringify({ pacientId, code }),
+        body: JSON.stringify({ pacientId: patientId, code }),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch {

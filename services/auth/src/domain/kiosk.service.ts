@@ -30,7 +30,7 @@ export interface OnboardingCodes {
 
 /** The appointments service: does the patient's live appointment carry this booking code? */
 export interface BookingCodeCheck {
-  matches(pacientId: string, code: string, caller: { bearerToken: string }): Promise<boolean>;
+  matches(patientId: string, code: string, caller: { bearerToken: string }): Promise<boolean>;
 }
 
 export interface KioskPolicy {
@@ -54,7 +54,17 @@ const refused = () =>
   new HttpError(403, KIOSK_PROOF_MESSAGES.wrong, [{ message: KIOSK_PROOF_MESSAGES.wrong, field: 'code' }]);
 
 /** Who the kiosk names: by e-mail (the kiosk), or by id (the appointments service passing a code on). */
-export type AccountRef = { email: string } | { pacientId: string };
+export type AccountRef = { email: string } | { patientId: string };
+
+/**
+ * The account a code proves and the fields it lacks; named by id, also the patient (for the
+ * appointments service's read model).
+ */
+export interface AccountProof {
+  patientId: string;
+  missing: OnboardingField[];
+  patient?: OnboardingProof['patient'];
+}
 
 /**
  * The kiosk and the accounts of the people in front of it (docs/product/kiosk.md#proof): the kiosk
@@ -112,12 +122,12 @@ export class KioskService {
    * may fill in. An unknown address, a staff account and a wrong code get the same 403. Named by id
    * (the appointments service), the answer also carries the patient, for its read model.
    */
-  async verify(ref: AccountRef, code: string, caller: { bearerToken: string }): Promise<OnboardingProof> {
+  async verify(ref: AccountRef, code: string, caller: { bearerToken: string }): Promise<AccountProof> {
     const patient = await this.proven(ref, code, caller, 'any');
     return {
-      pacientId: patient.id,
+      patientId: patient.id,
       missing: missingFields(patient),
-      ...('pacientId' in ref
+      ...('patientId' in ref
         ? {
             patient: {
               id: patient.id,
@@ -181,7 +191,7 @@ export class KioskService {
     accepted: 'any' | 'oneTime',
   ): Promise<User> {
     const user =
-      'email' in ref ? await this.users.findByEmail(ref.email) : await this.users.findById(ref.pacientId);
+      'email' in ref ? await this.users.findByEmail(ref.email) : await this.users.findById(ref.patientId);
     if (!user || user.rol !== 'PACIENT') throw refused();
     if (isOneTimeCode(code)) {
       const found = await this.codes.check(user.id, this.hash(user.id, code), this.policy.codeMaxTries);

@@ -18,6 +18,7 @@ import {
   notFound,
   type AuthenticatedUser,
 } from '@crm/server-kit';
+import { paymentFacts } from '../events/payment.payloads';
 import type { CentreTermsSource } from './centre-terms';
 import type { InvoiceService } from './invoices.service';
 import {
@@ -129,7 +130,7 @@ export class PaymentsService {
         { field: 'Ds_MerchantParameters', message: 'El importe no coincide' },
       ]);
     const at = this.now();
-    const facts = this.facts(payment, notification.method);
+    const facts = paymentFacts(payment, notification.method);
     if (notification.succeeded) {
       const changed = await this.payments.markSucceeded(
         payment.id,
@@ -195,7 +196,7 @@ export class PaymentsService {
       recordedById: caller.id,
     };
     const event = envelope(paymentSucceeded, {
-      ...this.facts(payment, input.method),
+      ...paymentFacts(payment, input.method),
       paidAt: at.toISOString(),
     });
     if ((await this.payments.insert(payment, event)) === 'duplicate') {
@@ -314,7 +315,7 @@ export class PaymentsService {
     }
     const at = this.now();
     const event = envelope(refundIssued, {
-      ...this.facts(payment, payment.method),
+      ...paymentFacts(payment, payment.method),
       refundedAt: at.toISOString(),
       refundCents: refund.amountCents,
       cause: refund.cause,
@@ -352,17 +353,5 @@ export class PaymentsService {
     if (!appointment) throw notFound('Cita no encontrada');
     if (appointment.patientId !== caller.id) throw forbidden();
     return appointment;
-  }
-
-  private facts(payment: Payment, method: Payment['method']) {
-    return {
-      paymentId: payment.id,
-      appointmentId: payment.appointmentId,
-      pacientId: payment.patientId,
-      provider: payment.provider,
-      method,
-      amountCents: payment.amountCents,
-      currency: payment.currency,
-    };
   }
 }

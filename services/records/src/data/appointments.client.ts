@@ -37,6 +37,6 @@ export class AppointmentsClient implements AppointmentSource {
     const parsed = appointmentAnswer.safeParse(await jsonOf(response));
     if (!parsed.success) throw serviceUnavailable();
     const { id, date, status, pacientId, user } = parsed.data;
-    return { id, date: new Date(date), status, pacientId, patientName: user.name };
+    return { id, date: new Date(date), status, patientId: pacientId, patientName: user.name };
   }
 }

@@ -93,7 +93,7 @@ export class RecordService {
       this.staff.nameOf(caller),
     ]);
     if (!appointment) throw fieldError(400, 'dateId', messages.appointmentNotFound);
-    if (appointment.pacientId !== input.userId)
+    if (appointment.patientId !== input.userId)
       throw fieldError(400, 'userId', messages.appointmentOfAnotherPatient);
     if (ENDED_STATUSES.has(appointment.status))
       throw conflict(messages.appointmentEnded, [{ message: messages.appointmentEnded, field: 'dateId' }]);
@@ -105,7 +105,7 @@ export class RecordService {
     const now = this.clock();
     const record: ClinicalRecord = {
       id: appointment.id,
-      userId: appointment.pacientId,
+      userId: appointment.patientId,
       dateId: appointment.id,
       doctor: { id: caller.id, name: doctorName },
       user: { name: appointment.patientName },

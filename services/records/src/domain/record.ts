@@ -59,7 +59,7 @@ export interface AppointmentSnapshot {
   id: string;
   date: Date;
   status: AppointmentStatus;
-  pacientId: string;
+  patientId: string;
   patientName: string;
 }
 
