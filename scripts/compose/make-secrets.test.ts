@@ -9,17 +9,7 @@ import { REPO_ROOT } from '../lib/paths';
 import { makeSecrets, readSecret } from './secrets-volume';
 
 /** The services with a database and a MongoDB user of their own (docker/mongo/init-service-users.js). */
-const MONGO_SERVICES = [
-  'auth',
-  'appointments',
-  'records',
-  'rooms',
-  'config',
-  'notifications',
-  'audit',
-  'reporting',
-  'payments',
-];
+const MONGO_SERVICES = BUS_PARTICIPANTS.filter((participant) => participant !== 'gateway');
 const STAFF_PASSWORDS = ['BOOTSTRAP_ADMIN_PASSWORD', 'BOOTSTRAP_DOCTOR_PASSWORD', 'BOOTSTRAP_KIOSK_PASSWORD'];
 const INFRA_PASSWORDS = [
   'MONGO_ROOT_PASSWORD',
@@ -174,7 +164,7 @@ describe('MongoDB’s first start (docker/mongo/init-service-users.js)', () => {
   it('creates each service’s user with the password of that service’s URL', () => {
     const dir = firstStart();
     const created = createMongoUsers({ CRM_SECRETS_DIR: dir });
-    expect(created.map((user) => user.user)).toEqual(MONGO_SERVICES);
+    expect(created.map((user) => user.user).sort()).toEqual([...MONGO_SERVICES].sort());
     for (const user of created) {
       expect(user.db).toBe(user.user);
       expect(user.roles).toEqual([{ role: 'readWrite', db: user.user }]);
