@@ -1,56 +1,37 @@
+import { CentreProfileValue } from './centre-profile-value';
 import type { Logger } from './logger';
 
 /** The seeded centre profile's refund window: refunded when cancelled more than 24 hours before. */
 export const DEFAULT_REFUND_WINDOW_HOURS = 24;
 
 /**
- * The refund window of the centre profile, `GET /config/centre` on the config service (public),
- * cached for `cacheMs` and dropped on `config.centre.updated.v1` (reporting, appointments). When the config service cannot
- * answer, the last value read is kept, else the default (24 h), so events are never held up by it.
+ * The refund window of the centre profile (reporting, appointments), cached and dropped on
+ * `config.centre.updated.v1`; the last value read, else 24 h, when the config service cannot answer.
  */
 export class CentreRefundWindow {
-  private value: { hours: number; until: number } | undefined;
-  private pending: Promise<number> | undefined;
+  private readonly source: CentreProfileValue<number>;
 
-  constructor(
-    private readonly baseUrl: string,
-    private readonly options: { timeoutMs: number; cacheMs: number; logger?: Logger },
-  ) {}
-
-  async hours(): Promise<number> {
-    if (this.value && this.value.until > Date.now()) return this.value.hours;
-    this.pending ??= this.fetch().finally(() => {
-      this.pending = undefined;
+  constructor(baseUrl: string, options: { timeoutMs: number; cacheMs: number; logger?: Logger }) {
+    this.source = new CentreProfileValue({
+      ...options,
+      baseUrl,
+      retryAfterMs: 60_000,
+      fallback: DEFAULT_REFUND_WINDOW_HOURS,
+      what: 'refund window',
+      read: (body) => {
+        const hours = (body.prices as { refundWindowHours?: unknown } | undefined)?.refundWindowHours;
+        if (typeof hours !== 'number' || !Number.isFinite(hours) || hours < 0)
+          throw new Error('centre profile without a refund window');
+        return hours;
+      },
     });
-    return this.pending;
   }
 
-  /** `config.centre.updated.v1`: read it again next time. */
-  invalidate() {
-    if (this.value) this.value.until = 0;
+  hours(): Promise<number> {
+    return this.source.get();
   }
 
-  private async fetch(): Promise<number> {
-    try {
-      const response = await fetch(new URL('/config/centre', this.baseUrl), {
-        signal: AbortSignal.timeout(this.options.timeoutMs),
-      });
-      if (!response.ok) throw new Error(`config service answered ${response.status}`);
-      const body = (await response.json()) as { prices?: { refundWindowHours?: unknown } };
-      const hours = body.prices?.refundWindowHours;
-      if (typeof hours !== 'number' || !Number.isFinite(hours) || hours < 0)
-        throw new Error('centre profile without a refund window');
-      this.value = { hours, until: Date.now() + this.options.cacheMs };
-      return hours;
-    } catch (error) {
-      const fallback = this.value?.hours ?? DEFAULT_REFUND_WINDOW_HOURS;
-      this.options.logger?.warn(
-        { err: (error as Error).message, hours: fallback },
-        'refund window not read from the config service; using the last known or default',
-      );
-      // Try again in a minute rather than on every event.
-      this.value = { hours: fallback, until: Date.now() + 60_000 };
-      return fallback;
-    }
+  invalidate(): void {
+    this.source.invalidate();
   }
 }

@@ -1,4 +1,5 @@
 export * from './auth';
+export * from './centre-profile-value';
 export * from './centre-refund-window';
 export * from './config';
 export * from './duplicate-key';
@@ -12,4 +13,4 @@ export * from './shutdown';
 export * from './signing-keys';
 export * from './validation';
 export * from './verification-keys';
-export { getFromService, jsonOf } from './service-call';
+export { callService, getFromService, jsonOf } from './service-call';

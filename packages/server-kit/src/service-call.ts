@@ -2,25 +2,30 @@ import { serviceUnavailable, unauthorized } from './errors';
 import { currentCorrelationId } from './request-context';
 
 /**
- * GET on another service with the caller's own token (so that service applies its own rules) and
- * this request's correlation id. A network failure or timeout is 503; a 401 is the caller's (e.g. a
- * signed-out session the auth service knows about). Other answers are the client's to interpret.
+ * A call to another service with the caller's own token (so that service applies its own rules) and
+ * this request's correlation id: GET, or POST of `body` as JSON. A network failure or timeout is 503;
+ * a 401 is the caller's (e.g. a signed-out session the auth service knows about). Other answers are
+ * the client's to interpret.
  */
-export async function getFromService(
+export async function callService(
   baseUrl: string,
   path: string,
   caller: { bearerToken: string },
   timeoutMs: number,
+  body?: object,
 ): Promise<Response> {
   const correlationId = currentCorrelationId();
   let response: Response;
   try {
     response = await fetch(`${baseUrl.replace(/\/+$/, '')}${path}`, {
+      method: body ? 'POST' : 'GET',
       headers: {
         accept: 'application/json',
         authorization: `Bearer ${caller.bearerToken}`,
+        ...(body ? { 'content-type': 'application/json' } : {}),
         ...(correlationId ? { 'x-request-id': correlationId } : {}),
       },
+      ...(body ? { body: JSON.stringify(body) } : {}),
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch {
@@ -32,6 +37,14 @@ export async function getFromService(
   }
   return response;
 }
+
+/** `callService` without a body: a GET. */
+export const getFromService = (
+  baseUrl: string,
+  path: string,
+  caller: { bearerToken: string },
+  timeoutMs: number,
+): Promise<Response> => callService(baseUrl, path, caller, timeoutMs);
 
 /** The JSON body, or 503 when the other service answered something unreadable. */
 export async function jsonOf(response: Response): Promise<unknown> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { currentCorrelationId, HttpError, serviceUnavailable, unauthorized } from '@crm/server-kit';
+import { callService, HttpError, serviceUnavailable } from '@crm/server-kit';
 import type { Caller } from '../domain/booking.service';
 import type { OneTimeCodes } from '../domain/kiosk-proof';
 import type { Patient, PatientLookup, PatientSource } from '../domain/patient';
@@ -71,29 +71,8 @@ export class AuthServiceClient implements PatientSource, OneTimeCodes {
     return toPatient({ ...parsed.data.patient, rol: 'PACIENT' });
   }
 
-  /** A network failure or timeout is 503; a 401 is the caller's (the auth service knows ended sessions). */
-  private async call(path: string, bearerToken: string, body?: object): Promise<Response> {
-    const correlationId = currentCorrelationId();
-    let response: Response;
-    try {
-      response = await fetch(`${this.baseUrl.replace(/\/+$/, '')}${path}`, {
-        method: body ? 'POST' : 'GET',
-        headers: {
-          authorization: `Bearer ${bearerToken}`,
-          ...(body ? { 'content-type': 'application/json' } : {}),
-          ...(correlationId ? { 'x-request-id': correlationId } : {}),
-        },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-    } catch {
-      throw serviceUnavailable();
-    }
-    if (response.status === 401) {
-      await response.body?.cancel();
-      throw unauthorized();
-    }
-    return response;
+  private call(path: string, bearerToken: string, body?: object): Promise<Response> {
+    return callService(this.baseUrl, path, { bearerToken }, this.timeoutMs, body);
   }
 }
 
