@@ -112,17 +112,7 @@ describe('the Kubernetes manifests in deploy/k8s', () => {
         .filter((source) => source.secretRef)
         .map((source) => source.secretRef.name as string);
     expect(secretsOf('auth')).toEqual(expect.arrayContaining(['crm-auth-mfa', 'crm-auth-signing']));
-    for (const name of [
-      'gateway',
-      'appointments',
-      'records',
-      'rooms',
-      'config',
-      'audit',
-      'reporting',
-      'payments',
-      'notifications',
-    ]) {
+    for (const name of BUS_PARTICIPANTS.filter((participant) => participant !== 'auth')) {
       expect(secretsOf(name)).toContain('crm-shared');
       expect(
         secretsOf(name).filter((secret) => secret.startsWith('crm-auth') || secret === 'crm-token'),

@@ -93,15 +93,17 @@ export const appointmentDeleted = defineEvent('appointments.appointment.deleted.
  * day's check-ins, a new booking replacing a missed appointment) or a clinical record did (`recordId`).
  */
 const lifecycleChange = appointmentChange.extend({ by: actor.optional() });
+/** Who sends and who reads the lifecycle events. */
+const lifecycleParties = {
+  publishers: ['appointments'],
+  consumers: ['notifications', 'payments', 'reporting'],
+} as const;
 
 /** booked → checkedIn: the patient arrived (kiosk, doctor or admin). */
 export const appointmentCheckedIn = defineEvent(
   'appointments.appointment.checkedIn.v1',
   lifecycleChange.extend({ checkedInAt: instant }),
-  {
-    publishers: ['appointments'],
-    consumers: ['notifications', 'payments', 'reporting'],
-  },
+  lifecycleParties,
 );
 /** booked or checkedIn → attended. */
 export const appointmentAttended = defineEvent(
@@ -112,19 +114,13 @@ export const appointmentAttended = defineEvent(
     /** The clinical record whose creation marked it attended. */
     recordId: z.string().optional(),
   }),
-  {
-    publishers: ['appointments'],
-    consumers: ['notifications', 'payments', 'reporting'],
-  },
+  lifecycleParties,
 );
 /** booked → noShow. */
 export const appointmentNoShow = defineEvent(
   'appointments.appointment.noShow.v1',
   lifecycleChange.extend({ endedAt: instant }),
-  {
-    publishers: ['appointments'],
-    consumers: ['notifications', 'payments', 'reporting'],
-  },
+  lifecycleParties,
 );
 
 /**
