@@ -16,6 +16,7 @@ import { verificationKeysFor, type VerificationKeys } from '../verification-keys
 import { auditEntriesQueue, createAuditTrail } from './audit-trail';
 import { createEndedSessions } from './ended-sessions';
 import { connectMongo, syncIndexes } from './mongo';
+import type { BackgroundTask } from './types';
 
 /** The environment every service with a database and the event bus reads (see serviceEnvSchema). */
 export interface RuntimeConfig {
@@ -42,13 +43,6 @@ export interface RuntimeConfig {
 export type ConsumerSpec = Omit<SubscribeOptions<readonly EventContract[]>, 'queue' | 'idempotency'> & {
   purpose: string;
 };
-
-/** Work that runs every `intervalMs` while the service runs (first run at start-up). */
-export interface BackgroundTask {
-  name: string;
-  intervalMs: number;
-  run: () => Promise<unknown>;
-}
 
 /**
  * The plumbing every service wires the same way: its database, the event bus (one connection, a
