@@ -25,13 +25,15 @@ const otherServices = {
 };
 
 /**
- * Browser code takes only types from the contracts' index: its values come from the zod-free modules
- * (`@crm/contracts/src/<module>`), because importing the index bundles every zod schema (~30 KB gzip).
+ * Browser code takes only types from the contracts' index: its values come from the zod-free entry
+ * points the package declares (`@crm/contracts/<module>`, its package.json `exports`), because
+ * importing the index bundles every zod schema (~30 KB gzip).
  */
 const contractsIndexInBrowser = {
   name: '@crm/contracts',
   allowTypeImports: true,
-  message: "Import values from '@crm/contracts/src/<module>' (zod-free); the index bundles every schema.",
+  message:
+    "Import values from a zod-free entry point, '@crm/contracts/<module>' (packages/contracts/package.json); the index bundles every schema.",
 };
 
 /**
@@ -46,6 +48,11 @@ const sharedRouterOnly = ['react-router', 'react-router-dom'].map((name) => ({
   message: 'The shared router offers only the exports of frontends/shell/build/router-client-exports.json.',
 }));
 const browserImportPaths = [contractsIndexInBrowser, ...sharedRouterOnly];
+
+const featuresApart = {
+  group: ['@/features/*', '../../*', '../../../features/*'],
+  message: 'Features do not import each other: share code through src/lib, src/components or @crm/web-kit.',
+};
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.infra/**', 'artifacts/**', 'coverage/**'] },
@@ -120,15 +127,14 @@ export default tseslint.config(
         'error',
         {
           paths: browserImportPaths,
-          patterns: [
-            {
-              group: ['@/features/*', '../../*', '../../../features/*'],
-              message:
-                'Features do not import each other: share code through src/lib, src/components or @crm/web-kit.',
-            },
-          ],
+          patterns: [featuresApart],
         },
       ],
     },
+  },
+  // Front-end tests run in Node, not in a bundle: they may take values (the seed) from the contracts' index.
+  {
+    files: ['frontends/*/src/**/*.test.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { paths: sharedRouterOnly, patterns: [featuresApart] }] },
   },
 );
