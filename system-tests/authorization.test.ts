@@ -10,7 +10,7 @@
  *  - Object level: a patient can never read or change another patient's appointment, user or record.
  */
 import { API_ROUTES, routeAllows, type ApiRoute } from '@crm/contracts';
-import { listenForMessages, mintToken } from '@crm/testing';
+import { listenForMessages, mintToken, sleep } from '@crm/testing';
 import { publicRouteMatcher } from '../gateway/src/auth';
 import { firstSegment, PROXY_TABLE } from '../gateway/src/proxy-table';
 import {
@@ -20,7 +20,6 @@ import {
   recordMetadata,
   signInStaff,
   signUpPatient,
-  sleep,
   slotSource,
   unknownId,
   uniqueAddress,

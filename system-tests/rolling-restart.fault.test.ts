@@ -11,9 +11,9 @@ import {
   signInStaff,
   signUpPatient,
   slotSource,
-  sleep,
   type Actor,
 } from './support/actors';
+import { sleep } from '@crm/testing';
 import { call, type RawResponse } from './support/http';
 import { runPool, StatusTally } from './support/load';
 import { Summary } from './support/summary';

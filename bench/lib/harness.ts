@@ -50,23 +50,6 @@ export class BenchProcesses {
   }
 }
 
-export async function waitUntil(
-  check: () => Promise<boolean>,
-  what: string,
-  timeoutMs = 30000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if (await check()) return;
-    } catch {
-      /* not up yet */
-    }
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 export function load(url: string, token: string, seconds: number): Promise<autocannon.Result> {
   return autocannon({
     url,

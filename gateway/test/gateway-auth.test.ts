@@ -5,6 +5,7 @@ import jwt from 'jsonwebtoken';
 import { sessionKeys } from '@crm/contracts';
 import { publicJwkOf } from '@crm/server-kit';
 import {
+  eventually,
   hostileTokens,
   mintSession,
   mintToken,
@@ -12,7 +13,7 @@ import {
   TEST_SIGNING_KEY,
   uniqueName,
 } from '@crm/testing';
-import { REDIS_URL, startGateway, waitFor, type RunningGateway } from './support/gateway';
+import { REDIS_URL, startGateway, type RunningGateway } from './support/gateway';
 import { rawRequest, startEchoUpstream, type Echo, type TestServer } from './support/upstreams';
 
 const patient = () => ({ id: uniqueName('user'), rol: 'PACIENT' as const });
@@ -157,7 +158,7 @@ describe('protected routes', () => {
   });
 
   it('answers 401 at once for a signed-out token (revoked jti in Redis, announced), though it was just used', async () => {
-    await waitFor(() => gw.gateway.sessions.remembering(), 5000, 'the announcements subscription');
+    await eventually(() => gw.gateway.sessions.remembering(), 5000, 'the announcements subscription');
     const { token, claims } = mintSession(patient());
     // Used twice: the second answer comes from what the gateway remembers.
     expect((await call('/api/v1/dates', { headers: bearer(token) })).status).toBe(200);
@@ -171,7 +172,7 @@ describe('protected routes', () => {
   });
 
   it('refuses a password-reset user’s older token at once after the announcement, though it was just used', async () => {
-    await waitFor(() => gw.gateway.sessions.remembering(), 5000, 'the announcements subscription');
+    await eventually(() => gw.gateway.sessions.remembering(), 5000, 'the announcements subscription');
     const user = patient();
     const token = mintToken(user);
     expect((await call('/api/v1/dates', { headers: bearer(token) })).status).toBe(200);
@@ -191,7 +192,7 @@ describe('protected routes', () => {
       SESSION_CHECK_CACHE_MS: '0',
     });
     try {
-      await waitFor(() => short.gateway.sessions.remembering(), 5000, 'the announcements subscription');
+      await eventually(() => short.gateway.sessions.remembering(), 5000, 'the announcements subscription');
       expect(never.gateway.sessions.remembering()).toBe(false);
       const { token, claims } = mintSession(patient());
       const status = async (g: RunningGateway) =>

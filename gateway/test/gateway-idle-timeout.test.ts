@@ -1,4 +1,4 @@
-import { mintToken, uniqueName } from '@crm/testing';
+import { mintToken, sleep, uniqueName } from '@crm/testing';
 import { startGateway, type RunningGateway } from './support/gateway';
 import { startEchoUpstream, type TestServer } from './support/upstreams';
 
@@ -23,7 +23,6 @@ afterAll(async () => {
   await appointments.close();
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const call = async (token: string, idleMs?: number) => {
   const res = await fetch(`${gw.url}/api/v1/dates/agenda`, {
     headers: {

@@ -8,9 +8,8 @@
  * Shown: 200 sign-ups and 200 bookings spread over both replicas produce exactly 200 + 200 e-mails,
  * no slot is booked twice, and a slot booked at once through both replicas goes to exactly one patient.
  */
-import amqp from 'amqplib';
 import mongoose from 'mongoose';
-import { infrastructure } from '@crm/testing';
+import { infrastructure, waitForQueue } from '@crm/testing';
 import { startStack, type Stack } from '../../test-support/stack';
 import { upcomingSlots } from '../../services/appointments/src/domain/slot-rules';
 import { mailsToDomain, waitForMails } from './support/mailbox';
@@ -40,27 +39,6 @@ const nextSlot = () => slots.next().value!.toISOString();
 interface Patient {
   email: string;
   token: string;
-}
-
-async function consumersOn(queue: string): Promise<number> {
-  const connection = await amqp.connect(stack.amqpUrl);
-  try {
-    const channel = await connection.createChannel();
-    channel.on('error', () => undefined); // a queue not declared yet closes the channel: checked again
-    const { consumerCount } = await channel.checkQueue(queue);
-    await channel.close().catch(() => undefined);
-    return consumerCount;
-  } finally {
-    await connection.close();
-  }
-}
-
-async function waitForConsumers(queue: string, count: number): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while ((await consumersOn(queue).catch(() => 0)) < count) {
-    if (Date.now() > deadline) throw new Error(`fewer than ${count} consumers on ${queue}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** Runs `work` for 0..n-1, `BATCH` at a time (a burst of clients, not one giant spike). */
@@ -121,9 +99,12 @@ beforeAll(async () => {
   appointmentReplicas = started.slice(0, 2);
   const prefix = stack.env.QUEUE_PREFIX!;
   await Promise.all([
-    waitForConsumers(`${prefix}.notifications.account-mail`, 2),
-    waitForConsumers(`${prefix}.notifications.appointment-mail`, 2),
-    waitForConsumers(`${prefix}.appointments.patients`, 2),
+    waitForQueue(stack.amqpUrl, `${prefix}.notifications.account-mail`, { consumers: 2, timeoutMs: 20_000 }),
+    waitForQueue(stack.amqpUrl, `${prefix}.notifications.appointment-mail`, {
+      consumers: 2,
+      timeoutMs: 20_000,
+    }),
+    waitForQueue(stack.amqpUrl, `${prefix}.appointments.patients`, { consumers: 2, timeoutMs: 20_000 }),
   ]);
 }, 90_000);
 

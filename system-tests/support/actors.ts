@@ -59,8 +59,6 @@ export function slotSource(daysAhead = 3) {
   return { next: (): string => slots.next().value!.toISOString() };
 }
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /** A complete clinical record (the seeded driving-licence form), as the back office sends it. */
 export function recordMetadata(observations = 'Sin incidencias'): ReturnType<typeof renewalWith> {
   return renewalWith({ observations });

@@ -1,3 +1,5 @@
+import { eventually } from './polling';
+
 /** Reads e-mails from Mailpit's HTTP API (`GET /api/v1/search`, `GET /api/v1/message/{ID}`). */
 export interface CaughtMailSummary {
   ID: string;
@@ -37,16 +39,19 @@ export class MailCatcher {
 
   /** Waits until `count` messages to the address arrived, then returns them in full. */
   async waitForMessagesTo(address: string, count = 1, timeoutMs = 15000): Promise<CaughtMail[]> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = await this.messagesTo(address);
-      if (found.length >= count) return Promise.all(found.map((m) => this.message(m.ID)));
-      if (Date.now() > deadline) {
-        throw new Error(
-          `expected ${count} e-mail(s) to ${address} within ${timeoutMs} ms, got ${found.length}`,
-        );
-      }
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    let got = 0;
+    const found = await eventually(
+      async () => {
+        const messages = await this.messagesTo(address);
+        got = messages.length;
+        return got >= count && messages;
+      },
+      timeoutMs,
+      `${count} e-mail(s) to ${address}`,
+      { intervalMs: 200 },
+    ).catch((error: Error) => {
+      throw new Error(`${error.message} (got ${got})`);
+    });
+    return Promise.all(found.map((m) => this.message(m.ID)));
   }
 }

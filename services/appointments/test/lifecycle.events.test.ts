@@ -1,6 +1,6 @@
 import { Types } from 'mongoose';
 import { createLogger } from '@crm/server-kit';
-import { eventually, listenForMessages } from '@crm/testing';
+import { eventually, listenForMessages, waitForQueue } from '@crm/testing';
 import { kioskCodes } from '../../../test-support/kiosk-codes';
 import { startStack, type Stack } from '../../../test-support/stack';
 import { createAppointmentsService, type AppointmentsService } from '../src/app';
@@ -21,7 +21,6 @@ import {
   appointmentsStackReady,
   createPatients,
   staffTokens,
-  waitForConsumer,
   type StaffTokens,
   type TestPatient,
 } from './support/people';
@@ -55,7 +54,7 @@ beforeAll(async () => {
     env: { NO_SHOW_SWEEP_INTERVAL_MS: '3600000' },
   });
   await appointmentsStackReady(stack);
-  await waitForConsumer(stack.amqpUrl, `${stack.env.QUEUE_PREFIX}.appointments.records`);
+  await waitForQueue(stack.amqpUrl, `${stack.env.QUEUE_PREFIX}.appointments.records`);
   staff = await staffTokens(stack);
   patients = await createPatients(stack, staff.DOCTOR, 5, 'events');
 }, 60_000);

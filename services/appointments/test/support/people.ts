@@ -1,4 +1,4 @@
-import amqp from 'amqplib';
+import { waitForQueue } from '@crm/testing';
 import { BOOTSTRAP, startStack, uniqueEmail, type Stack } from '../../../../test-support/stack';
 
 export interface TestPatient {
@@ -54,29 +54,9 @@ export async function createPatients(
   );
 }
 
-/** Waits until a consumer is attached to the queue, so events published from now on are handled. */
-export async function waitForConsumer(amqpUrl: string, queue: string, timeoutMs = 15000): Promise<void> {
-  const connection = await amqp.connect(amqpUrl);
-  try {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      // A missing queue closes the channel, so every check gets a fresh one.
-      const channel = await connection.createChannel();
-      channel.on('error', () => undefined);
-      const found = await channel.checkQueue(queue).catch(() => undefined);
-      await channel.close().catch(() => undefined);
-      if (found && found.consumerCount > 0) return;
-      if (Date.now() > deadline) throw new Error(`no consumer on ${queue} within ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  } finally {
-    await connection.close().catch(() => undefined);
-  }
-}
-
 /** The stack every appointments API test uses, ready for e-mails about appointments. */
 export async function appointmentsStackReady(stack: Stack): Promise<void> {
-  await waitForConsumer(stack.amqpUrl, `${stack.env.QUEUE_PREFIX}.notifications.appointment-mail`);
+  await waitForQueue(stack.amqpUrl, `${stack.env.QUEUE_PREFIX}.notifications.appointment-mail`);
 }
 
 export interface AppointmentsTestStack {
