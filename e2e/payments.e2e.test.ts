@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import type { PaymentsApp } from '../services/payments/src/app';
-import { slotAllocator } from '../services/appointments/test/support/slots';
+import { slotAllocator } from '../test-support/slots';
 import { screenshot, DESKTOP, MOBILE, type Browser } from './support/browser';
 import { browserOnProduct } from './support/browser-product';
 import { answerDialog } from './support/dialogs';

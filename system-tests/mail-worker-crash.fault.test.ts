@@ -8,7 +8,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { eventually, sleep } from '@crm/testing';
-import { slotSource, uniquePhone } from './support/actors';
+import { slotAllocator } from '../test-support/slots';
+import { uniquePhone } from '../test-support/patients';
 import { call } from './support/http';
 import { runPool, StatusTally } from './support/load';
 import { MailTally, mailKey } from './support/mail-tally';
@@ -38,7 +39,7 @@ workerOnSystemStack(
 );
 
 it('loses no e-mail and duplicates at most one per kill when the worker is SIGKILLed twice', async () => {
-  const slots = slotSource(21);
+  const slots = slotAllocator(21);
   const answers = new StatusTally();
   const failures: string[] = [];
   const load = runPool(0, PATIENTS, 10, async (i) => {

@@ -89,24 +89,3 @@ export const LIFTED_LIMITS = {
   RESEND_CONFIRMATION_MAX_ATTEMPTS_PER_CLIENT: '1000000',
   ONBOARDING_CODE_MAX_SENDS: '100000',
 };
-
-export type StaffAccounts = Record<'admin' | 'doctor' | 'kiosk', { email: string; password: string }>;
-
-/** The bootstrap staff accounts of a test stack, their e-mail addresses under `domain`. */
-export const staffAccountsAt = (domain: string): StaffAccounts => ({
-  admin: { email: `admin@${domain}`, password: 'Admin1234!' },
-  doctor: { email: `doctor@${domain}`, password: 'Doctor1234!' },
-  kiosk: { email: `kiosk@${domain}`, password: 'Kiosk1234!' },
-});
-
-/** The bootstrap staff accounts of a stack, as environment. */
-export function staffAccountsEnv(accounts: StaffAccounts) {
-  return {
-    BOOTSTRAP_ADMIN_EMAIL: accounts.admin.email,
-    BOOTSTRAP_ADMIN_PASSWORD: accounts.admin.password,
-    BOOTSTRAP_DOCTOR_EMAIL: accounts.doctor.email,
-    BOOTSTRAP_DOCTOR_PASSWORD: accounts.doctor.password,
-    BOOTSTRAP_KIOSK_EMAIL: accounts.kiosk.email,
-    BOOTSTRAP_KIOSK_PASSWORD: accounts.kiosk.password,
-  };
-}

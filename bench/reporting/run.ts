@@ -35,6 +35,7 @@ import {
   eventually,
   prepareBus,
   publishEnvelopes,
+  uniqueId,
   waitForQueue,
 } from '@crm/testing';
 import { MongoFactStore } from '../../services/reporting/src/data/facts.repository';
@@ -56,7 +57,6 @@ const HISTORY_YEAR = 2025;
 const CATCH_UP_YEAR = 2027;
 const CHANNELS: BookingChannel[] = ['patient', 'patient', 'staff', 'kiosk'];
 const CERTIFICATES = ['Permiso de conducir', 'Licencia de armas', 'Seguridad privada', 'Estudios'];
-const newId = () => randomBytes(12).toString('hex');
 const processes = new BenchProcesses();
 
 /** The grid slots of the weekdays of a year, as instants, in order. */
@@ -74,7 +74,7 @@ function slotsOf(year: number): Date[] {
 function appointmentsOf(year: number, count: number) {
   const slots = slotsOf(year);
   return Array.from({ length: count }, (_, i) => ({
-    id: newId(),
+    id: uniqueId(),
     date: slots[Math.floor((i * slots.length) / count)]!.toISOString(),
     channel: CHANNELS[i % CHANNELS.length]!,
     i,
@@ -119,8 +119,8 @@ function catchUpEvents() {
   const bookings = Math.ceil(EVENTS / 2);
   const rest = EVENTS - bookings;
   const appointments = appointmentsOf(CATCH_UP_YEAR, bookings);
-  const patient = { id: newId(), name: 'Paciente', email: 'bench@example.test' };
-  const by = { id: newId(), rol: 'ADMIN' as const };
+  const patient = { id: uniqueId(), name: 'Paciente', email: 'bench@example.test' };
+  const by = { id: uniqueId(), rol: 'ADMIN' as const };
   const data = (a: (typeof appointments)[number]) => ({ ...a, pacientId: patient.id, user: patient, by });
   const envelopes: EventEnvelope[] = appointments.map((a) => createEnvelope(appointmentBooked, data(a), RUN));
   const expected = { booked: bookings, attended: 0, noShow: 0, cancelled: 0, records: 0 };
@@ -173,7 +173,7 @@ const percentile = (sorted: number[], p: number) =>
 async function main(): Promise<void> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const token = benchToken({ id: newId(), rol: 'ADMIN' });
+  const token = benchToken({ id: uniqueId(), rol: 'ADMIN' });
   const summary = async (year: number) => {
     const response = await fetch(`${url}/reports/summary?from=${year}-01-01&to=${year}-12-31`, {
       headers: { authorization: `Bearer ${token}` },

@@ -9,10 +9,10 @@
  * no slot is booked twice, and a slot booked at once through both replicas goes to exactly one patient.
  */
 import mongoose from 'mongoose';
-import { infrastructure, waitForQueue } from '@crm/testing';
+import { waitForQueue } from '@crm/testing';
 import { startStack, type Stack } from '../../test-support/stack';
 import { upcomingSlots } from '../../services/appointments/src/domain/slot-rules';
-import { mailsToDomain, waitForMails } from './support/mailbox';
+import { waitForMails } from './support/mailbox';
 import { startReplica, type ReplicaProcess } from './support/replica-process';
 
 // Heavy for a 2-core machine (240 argon2 sign-ups, 3 extra Node processes): generous limits.
@@ -25,7 +25,6 @@ const CONTENDERS_PER_SLOT = 4; // two through each replica
 const SLOT_TAKEN = 'Ese horario ya no está disponible';
 
 let stack: Stack;
-let mailApiUrl: string;
 let appointmentsDb: string;
 const replicas: ReplicaProcess[] = [];
 let appointmentReplicas: ReplicaProcess[] = [];
@@ -74,7 +73,6 @@ async function book(replica: ReplicaProcess, patient: Patient, date: string) {
 }
 
 beforeAll(async () => {
-  mailApiUrl = (await infrastructure()).mailApiUrl;
   // Auth and the first e-mail worker in-process; the gateway is used for the sign-ups.
   stack = await startStack({ components: ['auth', 'notifications'], env: { LOG_LEVEL: 'warn' } });
   appointmentsDb = `${stack.env.QUEUE_PREFIX}_appointments`;
@@ -165,7 +163,7 @@ describe('two replicas of appointments and of the e-mail worker', () => {
     expect(bookings.filter((b) => b.status !== 201)).toEqual([]);
 
     const t2 = Date.now();
-    const mails = await waitForMails(mailApiUrl, domain, 2 * PATIENTS);
+    const mails = await waitForMails(stack.mail, domain, 2 * PATIENTS);
     const deliveredMs = Date.now() - t2;
     const confirmations = mails.filter((m) => m.Subject === 'Confirme su cuenta');
     const booked = mails.filter((m) => m.Subject.startsWith('Cita confirmada'));
@@ -227,9 +225,9 @@ describe('two replicas of appointments and of the e-mail worker', () => {
         `${outcomes.reduce((a, b) => a + b, 0)} winners`,
     );
     // One booking e-mail per winner (and one confirmation per contender), none twice.
-    const mails = await waitForMails(mailApiUrl, contestDomain, contenders.length + CONTESTED_SLOTS);
+    const mails = await waitForMails(stack.mail, contestDomain, contenders.length + CONTESTED_SLOTS);
     expect(mails.filter((m) => m.Subject.startsWith('Cita confirmada'))).toHaveLength(CONTESTED_SLOTS);
     expect(mails).toHaveLength(contenders.length + CONTESTED_SLOTS);
-    expect((await mailsToDomain(mailApiUrl, domain)).length).toBe(2 * PATIENTS); // nothing late either
+    expect((await stack.mail.messagesTo(`@${domain}`)).length).toBe(2 * PATIENTS); // nothing late either
   });
 });

@@ -1,3 +1,4 @@
+export * from './accounts';
 export * from './broker';
 export * from './http';
 export * from './polling';

@@ -14,16 +14,39 @@ export interface CaughtMail extends CaughtMailSummary {
   Attachments: Array<{ FileName: string; ContentType: string; PartID: string }>;
 }
 
+/** The token of the first link to `/<route>/<token>` in an e-mail's text (`reset-password`, `confirm-account`). */
+export function linkToken(text: string, route: string): string {
+  const token = new RegExp(`/${route}/([A-Za-z0-9_-]+)`).exec(text)?.[1];
+  if (!token) throw new Error(`no ${route} link in the e-mail`);
+  return token;
+}
+
+const PAGE = 250;
+const toQuery = (part: string) => encodeURIComponent(`to:"${part}"`);
+
 export class MailCatcher {
   constructor(private readonly apiUrl: string) {}
 
-  /** Messages sent to one address (tests use unique addresses, so runs never see each other's mail). */
-  async messagesTo(address: string): Promise<CaughtMailSummary[]> {
-    const url = `${this.apiUrl}/api/v1/search?query=${encodeURIComponent(`to:"${address}"`)}&limit=200`;
-    const response = await fetch(url);
-    if (!response.ok) throw new Error(`mail catcher answered ${response.status}`);
-    const body = (await response.json()) as { messages: CaughtMailSummary[] };
-    return body.messages;
+  /**
+   * Messages sent to an address, or to any address containing `part` (`@domain`, a run's prefix),
+   * all of them, page by page. Tests use unique addresses, so runs never see each other's mail.
+   */
+  async messagesTo(part: string): Promise<CaughtMailSummary[]> {
+    const found: CaughtMailSummary[] = [];
+    for (let start = 0; ; start += PAGE) {
+      const response = await fetch(
+        `${this.apiUrl}/api/v1/search?query=${toQuery(part)}&start=${start}&limit=${PAGE}`,
+      );
+      if (!response.ok) throw new Error(`mail catcher answered ${response.status}`);
+      const page = (await response.json()) as { messages: CaughtMailSummary[]; messages_count?: number };
+      found.push(...page.messages);
+      if (page.messages.length < PAGE || found.length >= (page.messages_count ?? Infinity)) return found;
+    }
+  }
+
+  /** Deletes the messages `messagesTo(part)` finds (frees the catcher's space for other test files). */
+  async deleteMessagesTo(part: string): Promise<void> {
+    await fetch(`${this.apiUrl}/api/v1/search?query=${toQuery(part)}`, { method: 'DELETE' });
   }
 
   async message(id: string): Promise<CaughtMail> {

@@ -1,5 +1,6 @@
 import { Types } from 'mongoose';
 import { eventually, waitForQueue } from '@crm/testing';
+import { slotAllocator } from '../../../test-support/slots';
 import { kioskCodes } from '../../../test-support/kiosk-codes';
 import type { Stack } from '../../../test-support/stack';
 import type { AppointmentsService } from '../src/app';
@@ -12,7 +13,6 @@ import {
   publishRecordUpdated,
 } from './support/fixtures';
 import { appointmentsTestStack, type StaffTokens, type TestPatient } from './support/people';
-import { slotAllocator } from './support/slots';
 
 /**
  * A working day without surprises: a record prepared before the appointment's check-in window

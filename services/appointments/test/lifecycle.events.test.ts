@@ -1,6 +1,7 @@
 import { Types } from 'mongoose';
 import { createLogger } from '@crm/server-kit';
 import { eventually, listenForMessages, waitForQueue } from '@crm/testing';
+import { slotAllocator } from '../../../test-support/slots';
 import { kioskCodes } from '../../../test-support/kiosk-codes';
 import { startStack, type Stack } from '../../../test-support/stack';
 import { createAppointmentsService, type AppointmentsService } from '../src/app';
@@ -24,7 +25,6 @@ import {
   type StaffTokens,
   type TestPatient,
 } from './support/people';
-import { slotAllocator } from './support/slots';
 
 /**
  * The lifecycle, what happens without a call: a clinical record saved (records.record.created.v1 on the

@@ -16,11 +16,12 @@ import {
   infrastructure,
   prepareBus,
   TEST_VERIFIER_ENV,
+  uniqueId,
   uniqueName,
 } from '@crm/testing';
 import { createAuditService, type AuditApp } from '../src/app';
 import { loadAuditConfig } from '../src/config';
-import { newId, startProducer, type Producer } from './support/producer';
+import { startProducer, type Producer } from '../../../test-support/audit-producer';
 
 jest.setTimeout(240_000);
 
@@ -70,8 +71,8 @@ async function recordEntries(actorId: string): Promise<number> {
       actorName: 'Dra. Núñez',
       action: 'record.read',
       resource: 'record',
-      resourceId: newId(),
-      patientIds: Array.from({ length: PATIENTS_PER_ENTRY }, newId),
+      resourceId: uniqueId(),
+      patientIds: Array.from({ length: PATIENTS_PER_ENTRY }, uniqueId),
     });
     slowest = Math.max(slowest, Date.now() - started);
   }
@@ -130,7 +131,7 @@ afterAll(async () => {
 });
 
 it('keeps recording while RabbitMQ is stopped, and every entry reaches the trail exactly once when it is back', async () => {
-  const actorId = newId();
+  const actorId = uniqueId();
   await rabbitmqctl('stop_app');
   const down = Date.now();
   try {
@@ -151,7 +152,7 @@ it('keeps recording while RabbitMQ is stopped, and every entry reaches the trail
 });
 
 it('keeps entries while the audit service is stopped, and stores them all once when it starts again', async () => {
-  const actorId = newId();
+  const actorId = uniqueId();
   await audit.stop();
   figures['slowest record, audit service down (ms)'] = await recordEntries(actorId);
   // Published to the audit service's durable queue, which holds them while nobody consumes.
