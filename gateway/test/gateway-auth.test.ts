@@ -10,18 +10,19 @@ import {
   mintSession,
   mintToken,
   newSigningKey,
+  type RunningServer,
   TEST_SIGNING_KEY,
   uniqueName,
 } from '@crm/testing';
 import { REDIS_URL, startGateway, type RunningGateway } from './support/gateway';
-import { rawRequest, startEchoUpstream, type Echo, type TestServer } from './support/upstreams';
+import { rawRequest, startEchoUpstream, type Echo } from './support/upstreams';
 
 const patient = () => ({ id: uniqueName('user'), rol: 'PACIENT' as const });
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-let auth: TestServer;
-let appointments: TestServer;
-let rooms: TestServer;
+let auth: RunningServer;
+let appointments: RunningServer;
+let rooms: RunningServer;
 let gw: RunningGateway;
 let redis: Redis;
 

@@ -1,6 +1,6 @@
-import { mintToken, sleep, uniqueName } from '@crm/testing';
+import { mintToken, type RunningServer, sleep, uniqueName } from '@crm/testing';
 import { startGateway, type RunningGateway } from './support/gateway';
-import { startEchoUpstream, type TestServer } from './support/upstreams';
+import { startEchoUpstream } from './support/upstreams';
 
 /**
  * Doctor and admin sessions end after STAFF_IDLE_TIMEOUT_MINUTES without activity (here
@@ -8,7 +8,7 @@ import { startEchoUpstream, type TestServer } from './support/upstreams';
  * polling; patients are not timed out.
  */
 const TIMEOUT_MS = 1500;
-let appointments: TestServer;
+let appointments: RunningServer;
 let gw: RunningGateway;
 
 beforeAll(async () => {

@@ -1,12 +1,12 @@
 import { Redis } from 'ioredis';
-import { eventually, mintToken, uniqueName } from '@crm/testing';
+import { eventually, mintToken, type RunningServer, uniqueName } from '@crm/testing';
 import { retryAfterSeconds } from '../src/rate-limit';
 import { isReady, REDIS_URL, startGateway } from './support/gateway';
 import { hasRedisServerBinary, PrivateRedis } from './support/private-redis';
-import { startEchoUpstream, type TestServer } from './support/upstreams';
+import { startEchoUpstream } from './support/upstreams';
 
-let auth: TestServer;
-let rooms: TestServer;
+let auth: RunningServer;
+let rooms: RunningServer;
 
 beforeAll(async () => {
   [auth, rooms] = await Promise.all([startEchoUpstream('auth'), startEchoUpstream('rooms')]);

@@ -2,10 +2,9 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
-import { eventually, TEST_VERIFIER_ENV, uniqueName } from '@crm/testing';
+import { eventually, listen, TEST_VERIFIER_ENV, uniqueName } from '@crm/testing';
 import { createGateway, type Gateway, type GatewayOptions } from '../../src/app';
 import { loadGatewayConfig } from '../../src/config';
-import { listen } from './upstreams';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 

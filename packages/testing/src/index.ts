@@ -3,6 +3,7 @@ export * from './broker';
 export * from './http';
 export * from './polling';
 export * from './infrastructure';
+export * from './loaded-modules';
 export * from './names';
 export * from './mail-catcher';
 export * from './messages';
