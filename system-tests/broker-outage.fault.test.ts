@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { slotAllocator } from '../test-support/slots';
 import { uniquePhone } from '../test-support/patients';
-import { ensureBrokerRunning, rabbitmqctl } from './support/faults';
+import { ensureBrokerRunning, rabbitmqctl } from '../test-support/faults';
 import { call } from './support/http';
 import { runPool, StatusTally } from './support/load';
 import { MailTally, mailKey } from './support/mail-tally';

@@ -10,7 +10,7 @@ import { eventually } from '@crm/testing';
 import { signInStaff, type Actor } from './support/actors';
 import { isReady } from '../gateway/test/support/gateway';
 import { PrivateRedis } from '../gateway/test/support/private-redis';
-import { timed } from './support/faults';
+import { timed } from '../test-support/faults';
 import { call } from './support/http';
 import { Summary } from './support/summary';
 import { startSystemStack, STAFF_ACCOUNTS, type SystemStack } from './support/system-stack';

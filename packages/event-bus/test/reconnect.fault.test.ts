@@ -14,13 +14,8 @@ import {
 } from '../src';
 import { eventually, sleep } from '@crm/testing/src/polling';
 import { uniqueName } from '@crm/testing/src/names';
-import {
-  ensureBrokerRunning,
-  MONGO_URL,
-  rabbitmqctl,
-  recordingLogger,
-  thingHappened,
-} from './support/test-infra';
+import { ensureBrokerRunning, rabbitmqctl } from '../../../test-support/faults';
+import { MONGO_URL, recordingLogger, thingHappened } from './support/test-infra';
 import { startThingBus, type ThingBus } from './support/thing-bus';
 
 // These tests stop the shared local RabbitMQ (`rabbitmqctl stop_app`) and always start it again.
@@ -52,11 +47,11 @@ afterAll(async () => {
 /** Runs `whileDown` with RabbitMQ stopped; the broker is started again whatever happens. */
 async function withBrokerStopped<T>(whileDown: () => Promise<T>): Promise<T> {
   try {
-    rabbitmqctl('stop_app');
+    await rabbitmqctl('stop_app');
     await eventually(() => !connection.isConnected(), 15_000, 'the connection to notice the broker is gone');
     return await whileDown();
   } finally {
-    rabbitmqctl('start_app'); // unconditionally: the broker must never be left stopped
+    await rabbitmqctl('start_app'); // unconditionally: the broker must never be left stopped
   }
 }
 

@@ -5,9 +5,6 @@
  * stops it) is back, every entry is in the trail exactly once. Fault tests stop shared
  * infrastructure: `npm test` runs them alone, and RabbitMQ is always started again (finally/afterAll).
  */
-import { execFile } from 'node:child_process';
-import net from 'node:net';
-import { promisify } from 'node:util';
 import mongoose from 'mongoose';
 import { createLogger } from '@crm/server-kit';
 import {
@@ -19,27 +16,12 @@ import {
   uniqueId,
   uniqueName,
 } from '@crm/testing';
+import { ensureBrokerRunning, rabbitmqctl } from '../../../test-support/faults';
 import { createAuditService, type AuditApp } from '../src/app';
 import { loadAuditConfig } from '../src/config';
 import { startProducer, type Producer } from '../../../test-support/audit-producer';
 
 jest.setTimeout(240_000);
-
-const run = promisify(execFile);
-const rabbitmqctl = (command: 'stop_app' | 'start_app') => run('rabbitmqctl', [command], { timeout: 90_000 });
-
-function brokerPortOpen(): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port: 5672 });
-    const done = (open: boolean) => {
-      socket.destroy();
-      resolve(open);
-    };
-    socket.setTimeout(1000, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
-}
 
 const ENTRIES = 25;
 const PATIENTS_PER_ENTRY = 2;
@@ -117,7 +99,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (!(await brokerPortOpen())) await rabbitmqctl('start_app').catch(() => undefined);
+  await ensureBrokerRunning().catch(() => undefined);
   process.stdout.write(`audit outage figures: ${JSON.stringify(figures)}\n`);
   await producer?.stop();
   await audit?.stop();

@@ -1,5 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import net from 'node:net';
 import amqp, { type Channel, type GetMessage } from 'amqplib';
 import { z } from 'zod';
 import type { EventContract } from '@crm/contracts';
@@ -21,33 +19,6 @@ export const thingHappened: EventContract<typeof thingSchema> = {
   publishers: [TEST_BROKER_USER],
   consumers: [TEST_BROKER_USER],
 };
-
-export function rabbitmqctl(...args: string[]): void {
-  execFileSync('rabbitmqctl', args, { stdio: 'pipe', timeout: 60_000 });
-}
-
-/**
- * Used in finally/afterAll so no test leaves the broker down. `start_app` returns once the app has
- * booted and is a no-op on a running node; the port probe first saves a slow CLI call.
- */
-export async function ensureBrokerRunning(): Promise<void> {
-  if (await amqpPortOpen()) return;
-  rabbitmqctl('start_app');
-}
-
-function amqpPortOpen(): Promise<boolean> {
-  const { hostname, port } = new URL(AMQP_URL);
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: hostname, port: Number(port || 5672) });
-    const done = (open: boolean): void => {
-      socket.destroy();
-      resolve(open);
-    };
-    socket.setTimeout(1_000, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
-}
 
 export interface LogEntry {
   level: keyof Logger;
