@@ -5,8 +5,8 @@
  * admin disables the account; the admin turns the factor on from "Seguridad".
  */
 import type { Page } from 'playwright-core';
+import { signInThroughUi, signOutThroughUi } from './support/session';
 import { codeAt } from '../test-support/staff-accounts';
-import { signInThroughUi } from './support/backoffice';
 import { screenshot, DESKTOP, MOBILE } from './support/browser';
 import { answerDialog } from './support/dialogs';
 import { browserOnProduct } from './support/browser-product';
@@ -20,11 +20,7 @@ browserOnProduct(
   (started) => ({ stack, page } = started),
 );
 
-const signOut = async () => {
-  await page.goto(`${stack.gatewayUrl}/signOut`);
-  await answerDialog(page);
-  await page.waitForURL(`${stack.gatewayUrl}/`);
-};
+const signOut = () => signOutThroughUi(page, stack.gatewayUrl);
 const typePassword = async (email: string, password: string) => {
   await page.goto(`${stack.gatewayUrl}/login`);
   await page.getByLabel('Correo Electrónico').fill(email);
