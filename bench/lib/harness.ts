@@ -1,6 +1,7 @@
 /**
  * What the autocannon benchmarks share: their settings from the environment, child processes run
- * with tsx, readiness polling, and one measured run with the CPU time each process spent on it.
+ * with tsx, and one measured run with the CPU time each process spent on it (readiness is polled
+ * with `@crm/testing`'s `eventually`).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
