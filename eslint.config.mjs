@@ -25,13 +25,15 @@ const otherServices = {
 };
 
 /**
- * Browser code takes only types from the contracts' index: its values come from the zod-free modules
- * (`@crm/contracts/src/<module>`), because importing the index bundles every zod schema (~30 KB gzip).
+ * Browser code takes only types from the contracts' index: its values come from the zod-free entry
+ * points the package declares (`@crm/contracts/<module>`, its package.json `exports`), because
+ * importing the index bundles every zod schema (~30 KB gzip).
  */
 const contractsIndexInBrowser = {
   name: '@crm/contracts',
   allowTypeImports: true,
-  message: "Import values from '@crm/contracts/src/<module>' (zod-free); the index bundles every schema.",
+  message:
+    "Import values from a zod-free entry point, '@crm/contracts/<module>' (packages/contracts/package.json); the index bundles every schema.",
 };
 
 /**
@@ -57,6 +59,11 @@ const wireNamesAtTheEdge = {
   selector: 'Identifier[name=/[Pp][Aa][Cc][Ii][Ee][Nn][Tt]/]',
   message:
     "Domain code says 'patient': the wire name 'pacient' stays at the edge (api/, events/, data/, contracts), which maps it.",
+};
+
+const featuresApart = {
+  group: ['@/features/*', '../../*', '../../../features/*'],
+  message: 'Features do not import each other: share code through src/lib, src/components or @crm/web-kit.',
 };
 
 export default tseslint.config(
@@ -133,15 +140,14 @@ export default tseslint.config(
         'error',
         {
           paths: browserImportPaths,
-          patterns: [
-            {
-              group: ['@/features/*', '../../*', '../../../features/*'],
-              message:
-                'Features do not import each other: share code through src/lib, src/components or @crm/web-kit.',
-            },
-          ],
+          patterns: [featuresApart],
         },
       ],
     },
+  },
+  // Front-end tests run in Node, not in a bundle: they may take values (the seed) from the contracts' index.
+  {
+    files: ['frontends/*/src/**/*.test.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { paths: sharedRouterOnly, patterns: [featuresApart] }] },
   },
 );

@@ -5,9 +5,9 @@
  * the invitation link, sets a password and lands in their area.
  */
 import type { Page } from 'playwright-core';
+import { signInThroughUi, signOutThroughUi } from './support/session';
 import { screenshot, DESKTOP, type Browser } from './support/browser';
 import { browserOnProduct } from './support/browser-product';
-import { signInThroughUi } from './support/backoffice';
 import { acceptCookies, answerDialog } from './support/dialogs';
 import { BOOTSTRAP, startFullProduct, uniqueEmail, type Stack } from './support/product';
 
@@ -29,9 +29,7 @@ const password = 'Contraseña-Segura-1';
 const banner = () => page.getByRole('heading', { name: 'Confirme su correo electrónico' });
 
 async function signOut() {
-  await page.goto(`${stack.gatewayUrl}/signOut`);
-  expect((await answerDialog(page)).title).toBe('Sesión cerrada exitosamente');
-  await page.waitForURL(`${stack.gatewayUrl}/`);
+  expect((await signOutThroughUi(page, stack.gatewayUrl)).title).toBe('Sesión cerrada exitosamente');
 }
 
 async function bothScreens(name: string) {

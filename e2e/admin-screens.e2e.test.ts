@@ -10,6 +10,7 @@
 import type { Locator, Page } from 'playwright-core';
 import type { CentreProfile, RoomReservationView, UsersPage, ViewConfigView } from '@crm/contracts';
 import { eventually } from '@crm/testing';
+import { signOutThroughUi } from './support/session';
 import { appStarted, launchBrowser, screenshot, DESKTOP, type Browser } from './support/browser';
 import { centreInstant, nextMonthWeekdays } from './support/backoffice';
 import { acceptCookies, answerDialog, fieldError } from './support/dialogs';
@@ -41,11 +42,6 @@ async function signIn(page: Page, account: { email: string; password: string }):
   await page.getByRole('button', { name: 'Acceder' }).click();
   await answerDialog(page);
   await page.waitForURL('**/doctor/appointments');
-}
-
-async function signOut(page: Page): Promise<void> {
-  await page.goto(`${stack.gatewayUrl}/signOut`);
-  await answerDialog(page);
 }
 
 const staffName = async (rol: 'ADMIN' | 'DOCTOR', id: string): Promise<string> => {
@@ -147,7 +143,7 @@ for (const [index, viewport] of [DESKTOP, PHONE].entries()) {
       expect(held).toContain(adminsHour);
       // The freed hour is offered again in the calendar.
       await page.locator(`[data-slot="${first}"]`).waitFor();
-      await signOut(page);
+      await signOutThroughUi(page, stack.gatewayUrl);
     });
 
     it('an admin changes the centre phone in "Perfil del centro" and the public site shows it', async () => {
@@ -262,7 +258,7 @@ for (const [index, viewport] of [DESKTOP, PHONE].entries()) {
       expect(after.body.version).toBe(before.version + 1);
       const options = after.body.fields.find((field) => field.name === 'extraReport')!.options;
       expect(options).toContainEqual({ value: String(amount), label: optionText });
-      await signOut(page);
+      await signOutThroughUi(page, stack.gatewayUrl);
     });
   });
 }

@@ -6,7 +6,8 @@
  * ADMIN at 390×844 (cards).
  */
 import type { Page } from 'playwright-core';
-import { centreInstant, nextMonthWeekdays, seedAppointments, signInThroughUi } from './support/backoffice';
+import { signInThroughUi } from './support/session';
+import { centreInstant, nextMonthWeekdays, seedAppointments } from './support/backoffice';
 import { screenshot, type Browser } from './support/browser';
 import { browserOnProduct } from './support/browser-product';
 import { answerDialog } from './support/dialogs';

@@ -10,76 +10,31 @@
  * that entries the services record for this test's own calls (today) stay out of the filtered views.
  */
 import fs from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import mongoose from 'mongoose';
 import type { Page } from 'playwright-core';
 import type { AuditPage } from '@crm/contracts';
-import { createServiceBus } from '@crm/event-bus';
-import { createLogger } from '@crm/server-kit';
-import { createAuditTrail, type AuditTrail } from '@crm/server-kit/service';
-import { eventually, uniqueName } from '@crm/testing';
+import { eventually, uniqueId } from '@crm/testing';
+import { startProducer, type Producer } from '../test-support/audit-producer';
+import { signedUpPatient } from '../test-support/patients';
 import { screenshot, DESKTOP, type Browser } from './support/browser';
 import { browserOnProduct } from './support/browser-product';
 import { columnTexts } from './support/backoffice';
-import { BOOTSTRAP, startProductServing, uniqueEmail, type Stack } from './support/product';
+import { BOOTSTRAP, startProductServing, type Stack } from './support/product';
 
 const PHONE = { width: 390, height: 844 };
-const newId = () => randomBytes(12).toString('hex');
 
 let stack: Stack;
 let browser: Browser;
 let page: Page;
 let admin: string;
-let producer: { trail: AuditTrail; stop(): Promise<void> };
+let producer: Producer;
 
-const doctor = { id: newId(), name: 'Dra. Lucía Núñez' };
-const manager = { id: newId(), name: 'Marta Déniz' };
-const kiosk = { id: newId(), name: 'Quiosco de entrada' };
-const hostile = { id: newId(), name: '=HYPERLINK("http://evil.test")' };
+const doctor = { id: uniqueId(), name: 'Dra. Lucía Núñez' };
+const manager = { id: uniqueId(), name: 'Marta Déniz' };
+const kiosk = { id: uniqueId(), name: 'Quiosco de entrada' };
+const hostile = { id: uniqueId(), name: '=HYPERLINK("http://evil.test")' };
 let ana: { id: string; token: string };
 let ben: { id: string; token: string };
 let nobody: { id: string; token: string };
-
-/** A patient who signed up on their own (no staff involved): the sign-up answers with a session. */
-async function signUpPatient(name: string) {
-  const response = await stack.api.post<{ sessiontoken: string; id: string }>('/auth/signUp', {
-    name,
-    phone: '612345678',
-    email: uniqueEmail('audit'),
-    password: 'Paciente1234!',
-  });
-  if (response.status !== 201 && response.status !== 200)
-    throw new Error(`sign-up failed: ${response.status} ${JSON.stringify(response.body)}`);
-  return { id: response.body.id, token: response.body.sessiontoken };
-}
-
-/** A throwaway producer service: own database with its audit_outbox, own relay to the stack's exchange. */
-async function startProducer() {
-  const logger = createLogger('producer', 'silent');
-  const connection = await mongoose
-    .createConnection(stack.mongoUrl, { dbName: uniqueName('e2e_producer'), serverSelectionTimeoutMS: 2000 })
-    .asPromise();
-  // As the records service: the audit service accepts entries only from services that record accesses.
-  const bus = createServiceBus({
-    url: stack.busUrl('records'),
-    exchange: stack.exchange,
-    logger,
-    name: 'producer',
-  });
-  const trail = createAuditTrail(connection, { onWrite: () => relay.kick() });
-  const relay = bus.outboxRelay([trail.model]);
-  bus.connection.start();
-  relay.start();
-  return {
-    trail,
-    async stop() {
-      await relay.stop();
-      await bus.connection.close();
-      await connection.dropDatabase().catch(() => undefined);
-      await connection.close();
-    },
-  };
-}
 
 /** Seeded window: 1–5 July 2025 at the centre (UTC+1 in summer). */
 const FROM = '2025-07-01';
@@ -92,10 +47,26 @@ browserOnProduct(
 
 beforeAll(async () => {
   admin = await stack.signIn(BOOTSTRAP.admin.email, BOOTSTRAP.admin.password);
-  ana = await signUpPatient('Ana Torres Medina');
-  ben = await signUpPatient('Benito Cabrera Luis');
-  nobody = await signUpPatient('Nadia Ojeda Falcón');
-  producer = await startProducer();
+  ana = await signedUpPatient(stack.api, {
+    name: 'Ana Torres Medina',
+    label: 'audit',
+    phone: '612345678',
+  });
+  ben = await signedUpPatient(stack.api, {
+    name: 'Benito Cabrera Luis',
+    label: 'audit',
+    phone: '612345678',
+  });
+  nobody = await signedUpPatient(stack.api, {
+    name: 'Nadia Ojeda Falcón',
+    label: 'audit',
+    phone: '612345678',
+  });
+  producer = await startProducer({
+    mongoUrl: stack.mongoUrl,
+    amqpUrl: stack.busUrl('records'),
+    exchange: stack.exchange,
+  });
   const at = (iso: string) => new Date(iso);
   await producer.trail.record(
     {
@@ -104,7 +75,7 @@ beforeAll(async () => {
       actorRol: 'DOCTOR',
       action: 'record.read',
       resource: 'record',
-      resourceId: newId(),
+      resourceId: uniqueId(),
       patientIds: [ana.id],
       at: at('2025-07-01T08:30:00Z'),
     },
@@ -114,7 +85,7 @@ beforeAll(async () => {
       actorRol: 'ADMIN',
       action: 'appointment.read',
       resource: 'appointment',
-      resourceId: newId(),
+      resourceId: uniqueId(),
       patientIds: [ana.id],
       at: at('2025-07-02T10:00:00Z'),
     },
@@ -153,7 +124,7 @@ beforeAll(async () => {
       actorRol: 'DOCTOR',
       action: 'record.update',
       resource: 'record',
-      resourceId: newId(),
+      resourceId: uniqueId(),
       patientIds: [ben.id],
       at: at('2025-07-05T09:00:00Z'),
     },

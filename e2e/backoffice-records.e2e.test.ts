@@ -8,10 +8,11 @@
  * patient's list, edit it, and check what the server stored each time.
  */
 import type { Page } from 'playwright-core';
+import { signInThroughUi } from './support/session';
 import { screenshot, DESKTOP, MOBILE, type Browser } from './support/browser';
 import { browserOnProduct } from './support/browser-product';
 import { answerDialog } from './support/dialogs';
-import { centreInstant, nextMonthWeekdays, seedAppointments, signInThroughUi } from './support/backoffice';
+import { centreInstant, nextMonthWeekdays, seedAppointments } from './support/backoffice';
 import { BOOTSTRAP, centreDateTime, startFullProduct, type Stack } from './support/product';
 
 let stack: Stack;

@@ -5,6 +5,7 @@
  * reserve room slots; ADMIN deletes an appointment; a PACIENT is sent to /login.
  */
 import type { Page } from 'playwright-core';
+import { signInThroughUi } from './support/session';
 import { screenshot, DESKTOP, MOBILE, type Browser } from './support/browser';
 import { browserOnProduct } from './support/browser-product';
 import {
@@ -12,7 +13,6 @@ import {
   columnTexts,
   nextMonthWeekdays,
   seedAppointments,
-  signInThroughUi,
   type SeededAppointment,
 } from './support/backoffice';
 import { acceptCookies, answerDialog, fieldError } from './support/dialogs';

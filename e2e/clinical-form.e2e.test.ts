@@ -11,10 +11,11 @@
  * Screenshots at 1280×800 and 390×844 in artifacts/screenshots (clinical-form-*).
  */
 import type { Locator, Page } from 'playwright-core';
+import { signInThroughUi } from './support/session';
 import { screenshot, DESKTOP, type Browser } from './support/browser';
 import { browserOnProduct } from './support/browser-product';
 import { answerDialog } from './support/dialogs';
-import { centreInstant, nextMonthWeekdays, seedAppointments, signInThroughUi } from './support/backoffice';
+import { centreInstant, nextMonthWeekdays, seedAppointments } from './support/backoffice';
 import { BOOTSTRAP, startFullProduct, type Stack } from './support/product';
 
 const PHONE = { width: 390, height: 844 };

@@ -10,9 +10,9 @@
 import type { Page } from 'playwright-core';
 import type { ReportSummary } from '@crm/contracts';
 import { eventually, publishEnvelopes } from '@crm/testing';
+import { signInThroughUi } from './support/session';
 import { screenshot, DESKTOP } from './support/browser';
 import { browserOnProduct } from './support/browser-product';
-import { signInThroughUi } from './support/backoffice';
 import { BOOTSTRAP, startProductServing, type Stack } from './support/product';
 import { centsWeek, seededWeek } from '../services/reporting/test/support/seeded-week';
 

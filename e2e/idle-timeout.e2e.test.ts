@@ -4,7 +4,7 @@
  * keeps the session open.
  */
 import type { Page } from 'playwright-core';
-import { signInThroughUi } from './support/backoffice';
+import { signInThroughUi } from './support/session';
 import { screenshot } from './support/browser';
 import { answerDialog } from './support/dialogs';
 import { browserOnProduct } from './support/browser-product';

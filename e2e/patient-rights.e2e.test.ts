@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
-import { signInThroughUi } from './support/backoffice';
+import { signInThroughUi } from './support/session';
 import { screenshot, MOBILE } from './support/browser';
 import { answerDialog } from './support/dialogs';
 import { browserOnProduct } from './support/browser-product';

@@ -4,8 +4,9 @@
  * and 390 px, and a payment recorded at the desk in the back office's appointment list.
  */
 import type { Page } from 'playwright-core';
+import { signOutThroughUi } from './support/session';
 import type { PaymentsApp } from '../services/payments/src/app';
-import { slotAllocator } from '../services/appointments/test/support/slots';
+import { slotAllocator } from '../test-support/slots';
 import { screenshot, DESKTOP, MOBILE, type Browser } from './support/browser';
 import { browserOnProduct } from './support/browser-product';
 import { answerDialog } from './support/dialogs';
@@ -33,11 +34,7 @@ async function signIn(email: string, password: string) {
   await page.waitForURL(/\/(user|doctor)/);
 }
 
-async function signOut() {
-  await page.goto(`${stack.gatewayUrl}/signOut`);
-  await answerDialog(page);
-  await page.waitForURL(`${stack.gatewayUrl}/`);
-}
+const signOut = () => signOutThroughUi(page, stack.gatewayUrl);
 
 /** A confirmed patient with a booked appointment the payments service already knows. */
 async function bookedPatient(name: string) {

@@ -8,9 +8,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
+import { signInThroughUi } from './support/session';
 import { REPO_ROOT, screenshot, DESKTOP } from './support/browser';
 import { browserOnProduct } from './support/browser-product';
-import { columnTexts, signInThroughUi } from './support/backoffice';
+import { columnTexts } from './support/backoffice';
 import { answerDialog, fieldError } from './support/dialogs';
 import { kioskBackend, kioskScreenshot, signInAsKiosk, startKioskProduct } from './support/kiosk-product';
 import { BOOTSTRAP, uniqueEmail } from './support/product';

@@ -5,9 +5,10 @@
  * appointment with "Editar Cita".
  */
 import type { Page } from 'playwright-core';
+import { signInThroughUi, signOutThroughUi } from './support/session';
 import type { AppointmentsService } from '../services/appointments/src/app';
 import { bookedAt } from '../services/appointments/test/support/fixtures';
-import { centreInstant, nextMonthWeekdays, signInThroughUi } from './support/backoffice';
+import { centreInstant, nextMonthWeekdays } from './support/backoffice';
 import { pickFutureSlot } from './support/booking';
 import { screenshot, DESKTOP, MOBILE, type Browser } from './support/browser';
 import { answerDialog } from './support/dialogs';
@@ -33,11 +34,7 @@ const signIn = async (email: string, password: string) => {
   await signInThroughUi(page, stack.gatewayUrl, email, password);
   await page.waitForURL(/\/(user|doctor)/);
 };
-const signOut = async () => {
-  await page.goto(`${stack.gatewayUrl}/signOut`);
-  await answerDialog(page);
-  await page.waitForURL(`${stack.gatewayUrl}/`);
-};
+const signOut = () => signOutThroughUi(page, stack.gatewayUrl);
 const book = async (token: string, date: string) => {
   const response = await stack.api.post<{ id: string }>('/dates', { date }, token);
   expect(response.status).toBe(201);

@@ -4,9 +4,9 @@
  * first sign-in (QR code, first code, recovery codes); later sign-ins ask for the code (desktop); the
  * admin disables the account; the admin turns the factor on from "Seguridad".
  */
-import { authenticator } from 'otplib';
 import type { Page } from 'playwright-core';
-import { signInThroughUi } from './support/backoffice';
+import { signInThroughUi, signOutThroughUi } from './support/session';
+import { codeAt } from '../test-support/staff-accounts';
 import { screenshot, DESKTOP, MOBILE } from './support/browser';
 import { answerDialog } from './support/dialogs';
 import { browserOnProduct } from './support/browser-product';
@@ -20,18 +20,7 @@ browserOnProduct(
   (started) => ({ stack, page } = started),
 );
 
-/**
- * A code of the step `offset` steps from now. Each step is accepted once, one step either side of
- * the server's: the set-up uses this step's code, sign-ins the next step's (never the same one).
- */
-const codeAt = (secret: string, offset = 0) =>
-  authenticator.clone({ epoch: Date.now() + offset * 30_000 }).generate(secret);
-
-const signOut = async () => {
-  await page.goto(`${stack.gatewayUrl}/signOut`);
-  await answerDialog(page);
-  await page.waitForURL(`${stack.gatewayUrl}/`);
-};
+const signOut = () => signOutThroughUi(page, stack.gatewayUrl);
 const typePassword = async (email: string, password: string) => {
   await page.goto(`${stack.gatewayUrl}/login`);
   await page.getByLabel('Correo Electrónico').fill(email);

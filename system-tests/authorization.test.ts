@@ -10,7 +10,9 @@
  *  - Object level: a patient can never read or change another patient's appointment, user or record.
  */
 import { API_ROUTES, routeAllows, type ApiRoute } from '@crm/contracts';
-import { listenForMessages, mintToken } from '@crm/testing';
+import { listenForMessages, mintToken, sleep, uniqueEmail, uniqueId } from '@crm/testing';
+import { slotAllocator } from '../test-support/slots';
+import { uniquePhone } from '../test-support/patients';
 import { publicRouteMatcher } from '../gateway/src/auth';
 import { firstSegment, PROXY_TABLE } from '../gateway/src/proxy-table';
 import {
@@ -20,11 +22,6 @@ import {
   recordMetadata,
   signInStaff,
   signUpPatient,
-  sleep,
-  slotSource,
-  unknownId,
-  uniqueAddress,
-  uniquePhone,
   type Actor,
   type CallerKind,
 } from './support/actors';
@@ -43,7 +40,7 @@ function samplePath(route: ApiRoute): string {
     .replace(':token', 'x'.repeat(32))
     .replace(':day', '2030-01-07')
     .replace(':date', encodeURIComponent('2030-01-07T10:00:00.000Z'))
-    .replace(/:[A-Za-z]+/g, () => unknownId());
+    .replace(/:[A-Za-z]+/g, () => uniqueId());
   return route.path === '/config/view' ? `${path}?view=doctor/appointments/:id` : path;
 }
 
@@ -151,7 +148,7 @@ describe('authorization matrix through the gateway', () => {
   });
 
   it('refuses tokens of a role the product does not know, and tokens of deleted or made-up users where it matters', async () => {
-    const bogusRole = mintToken({ id: unknownId(), rol: 'SUPERUSER' as never });
+    const bogusRole = mintToken({ id: uniqueId(), rol: 'SUPERUSER' as never });
     expect((await call(stack.gatewayUrl, 'GET', '/dates', { token: bogusRole })).status).toBe(401);
   });
 });
@@ -164,7 +161,7 @@ describe('object-level access: one patient never reaches another patient’s dat
   /** The owner's active appointment, booked after the first one was attended. */
   let activeId: string;
   let activeDate: string;
-  const slots = slotSource(5);
+  const slots = slotAllocator(5);
 
   beforeAll(async () => {
     owner = await signUpPatient(stack, 'owner');
@@ -296,7 +293,7 @@ describe('object-level access: one patient never reaches another patient’s dat
       actors.DOCTOR.token,
     );
     expect(reserved.status).toBe(201);
-    const anotherDoctor = mintToken({ id: unknownId(), rol: 'DOCTOR' });
+    const anotherDoctor = mintToken({ id: uniqueId(), rol: 'DOCTOR' });
     const response = await call(stack.gatewayUrl, 'DELETE', `/room-calendar/${reserved.body.id}`, {
       token: anotherDoctor,
     });
@@ -313,7 +310,7 @@ describe('sessions end when they should', () => {
    * sign-in right after the reset must still work.
    */
   it('ends a session issued in the same second as a password reset, and the next sign-in works', async () => {
-    const email = uniqueAddress('reset');
+    const email = uniqueEmail('reset');
     const created = await stack.api.post(
       '/auth/doctor/patient/create',
       { name: 'Reinicio Prueba', phone: uniquePhone(), email, password: 'Antigua1234!' },

@@ -6,8 +6,9 @@
  * The broker is ALWAYS started again.
  */
 import { randomBytes } from 'node:crypto';
-import { slotSource, uniquePhone } from './support/actors';
-import { ensureBrokerRunning, rabbitmqctl } from './support/faults';
+import { slotAllocator } from '../test-support/slots';
+import { uniquePhone } from '../test-support/patients';
+import { ensureBrokerRunning, rabbitmqctl } from '../test-support/faults';
 import { call } from './support/http';
 import { runPool, StatusTally } from './support/load';
 import { MailTally, mailKey } from './support/mail-tally';
@@ -40,7 +41,7 @@ afterAll(async () => {
 });
 
 it('loses and duplicates no e-mail and fails no call when RabbitMQ stops and starts mid-load', async () => {
-  const slots = slotSource(14);
+  const slots = slotAllocator(14);
   const slotOf = Array.from({ length: PATIENTS }, () => slots.next());
   const answers = new StatusTally();
   const failures: string[] = [];

@@ -7,7 +7,7 @@
  * Other tests never see the outage: they use the shared server.
  */
 import { signInStaff, signUpPatient, type Actor } from './support/actors';
-import { timed } from './support/faults';
+import { timed } from '../test-support/faults';
 import { call } from './support/http';
 import { PrivateDatabase } from './support/private-database';
 import { Summary } from './support/summary';

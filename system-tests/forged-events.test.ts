@@ -16,9 +16,10 @@ import amqp from 'amqplib';
 import { auditEntryRecorded, userErased, type BusParticipant } from '@crm/contracts';
 import { createEnvelope } from '@crm/event-bus';
 import { eventually } from '@crm/testing';
+import { slotAllocator } from '../test-support/slots';
 import type { AppointmentsService } from '../services/appointments/src/app';
 import type { AuditApp } from '../services/audit/src/app';
-import { signInStaff, signUpPatient, slotSource, type Actor } from './support/actors';
+import { signInStaff, signUpPatient, type Actor } from './support/actors';
 import { Summary } from './support/summary';
 import { startSystemStack, type SystemStack } from './support/system-stack';
 
@@ -30,7 +31,7 @@ let admin: Actor;
 let doctor: Actor;
 let patient: Actor;
 let appointmentId: string;
-const slots = slotSource(4);
+const slots = slotAllocator(4);
 const FORGER_NAME = 'Falsificador Ficticio';
 
 beforeAll(async () => {

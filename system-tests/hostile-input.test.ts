@@ -6,17 +6,15 @@
  * Mass assignment (`rol`, `confirmed`, foreign ids) is checked by its effect on the stored data.
  */
 import { API_ROUTES, CENTRE_PROFILE_SEED, type ApiRoute, type Role } from '@crm/contracts';
-import { mintToken, newSigningKey } from '@crm/testing';
+import { mintToken, newSigningKey, uniqueEmail, uniqueId } from '@crm/testing';
+import { slotAllocator } from '../test-support/slots';
+import { uniquePhone } from '../test-support/patients';
 import {
   freshRoomSlot,
   freshToken,
   recordMetadata,
   signInStaff,
   signUpPatient,
-  slotSource,
-  uniqueAddress,
-  uniquePhone,
-  unknownId,
   type Actor,
 } from './support/actors';
 import { call, chunkedBody, isJsonError, type RawResponse } from './support/http';
@@ -29,7 +27,7 @@ let stack: SystemStack;
 const staff = {} as Record<'DOCTOR' | 'ADMIN' | 'SERVICE_ACCOUNT', Actor>;
 let patient: Actor;
 let appointmentId: string;
-const slots = slotSource(9);
+const slots = slotAllocator(9);
 const summary = new Summary('hostile input');
 summary.set('5xx answers', 0);
 summary.set('2xx that should have been refused', 0);
@@ -66,7 +64,7 @@ function pathOf(route: ApiRoute): string {
   return route.path
     .replace(':token', 'x'.repeat(32))
     .replace(':day', '2030-01-07')
-    .replace(':id', route.path.startsWith('/records') ? appointmentId : unknownId())
+    .replace(':id', route.path.startsWith('/records') ? appointmentId : uniqueId())
     .replace(':appointmentId', appointmentId)
     .replace(':paymentId', '00000000-0000-4000-8000-000000000000')
     .replace(':number', 'F2030-000001');
@@ -77,7 +75,7 @@ function validBody(route: ApiRoute): Record<string, unknown> {
   const person = () => ({
     name: 'Ana Gómez',
     phone: uniquePhone(),
-    email: uniqueAddress('hostile'),
+    email: uniqueEmail('hostile'),
     password: 'Clave1234!',
   });
   switch (`${route.method} ${route.path}`) {
@@ -105,11 +103,11 @@ function validBody(route: ApiRoute): Record<string, unknown> {
       // A wrong password: the suite's patient must survive every case.
       return { password: 'no-es-la-contraseña' };
     case 'POST /users/staff':
-      return { name: 'Ana Gómez', email: uniqueAddress('staff'), rol: 'DOCTOR' };
+      return { name: 'Ana Gómez', email: uniqueEmail('staff'), rol: 'DOCTOR' };
     case 'POST /users/onboarding':
-      return { email: uniqueAddress('kiosk'), name: 'Pedro Ruiz', phone: uniquePhone(), operation: 'create' };
+      return { email: uniqueEmail('kiosk'), name: 'Pedro Ruiz', phone: uniquePhone(), operation: 'create' };
     case 'POST /users/onboarding/code':
-      return { email: uniqueAddress('kiosk-code') };
+      return { email: uniqueEmail('kiosk-code') };
     case 'POST /users/onboarding/verify':
       // A code that is not the patient's: the suite's patient is never proven.
       return { email: patient.email, code: '000000' };
@@ -381,8 +379,8 @@ describe('paging limits', () => {
 describe('mass assignment is ignored or refused, as the stored data proves', () => {
   it('a sign-up cannot choose its role, confirmation or id', async () => {
     const done = summary.case();
-    const email = uniqueAddress('mass');
-    const forcedId = unknownId();
+    const email = uniqueEmail('mass');
+    const forcedId = uniqueId();
     const response = await call(stack.gatewayUrl, 'POST', '/auth/signUp', {
       body: {
         name: 'Intruso',
@@ -424,7 +422,7 @@ describe('mass assignment is ignored or refused, as the stored data proves', () 
       body: {
         name: 'Falso Admin',
         phone: uniquePhone(),
-        email: uniqueAddress('mass'),
+        email: uniqueEmail('mass'),
         password: 'Clave1234!',
         rol: 'ADMIN',
       },
@@ -432,7 +430,7 @@ describe('mass assignment is ignored or refused, as the stored data proves', () 
     const byKiosk = await call(stack.gatewayUrl, 'POST', '/users/onboarding', {
       token: staff.SERVICE_ACCOUNT.token,
       body: {
-        email: uniqueAddress('mass'),
+        email: uniqueEmail('mass'),
         name: 'Falso Doctor',
         phone: uniquePhone(),
         operation: 'create',
@@ -460,7 +458,7 @@ describe('mass assignment is ignored or refused, as the stored data proves', () 
         status: 'cancelled',
         channel: 'kiosk',
         user: { name: 'Otro', email: 'x@y.z' },
-        _id: unknownId(),
+        _id: uniqueId(),
       },
     });
     expect(response.status).toBe(201);
@@ -475,9 +473,9 @@ describe('mass assignment is ignored or refused, as the stored data proves', () 
       token: staff.ADMIN.token,
       body: {
         metadata: { observations: { name: 'observations', value: 'Editado' } },
-        userId: unknownId(),
-        dateId: unknownId(),
-        doctor: { id: unknownId(), name: 'Falso' },
+        userId: uniqueId(),
+        dateId: uniqueId(),
+        doctor: { id: uniqueId(), name: 'Falso' },
       },
     });
     expect(update.status).toBe(200);
@@ -494,7 +492,7 @@ describe('mass assignment is ignored or refused, as the stored data proves', () 
     const done = summary.case();
     const response = await call(stack.gatewayUrl, 'POST', '/room-calendar', {
       token: staff.DOCTOR.token,
-      body: { room: 'consulta-2', dates: [freshRoomSlot()], doctor: unknownId() },
+      body: { room: 'consulta-2', dates: [freshRoomSlot()], doctor: uniqueId() },
     });
     expect(response.status).toBe(403);
     expect(isJsonError(response)).toBe(true);

@@ -11,16 +11,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { listenForMessages } from '@crm/testing';
-import {
-  recordMetadata,
-  signInStaff,
-  slotSource,
-  uniqueAddress,
-  uniquePhone,
-  unknownId,
-  type Actor,
-} from './support/actors';
+import { listenForMessages, uniqueEmail, uniqueId } from '@crm/testing';
+import { slotAllocator } from '../test-support/slots';
+import { uniquePhone } from '../test-support/patients';
+import { recordMetadata, signInStaff, type Actor } from './support/actors';
 import { call, isJsonError, type RawResponse } from './support/http';
 import { Summary } from './support/summary';
 import { startSystemStack, type SystemStack } from './support/system-stack';
@@ -99,7 +93,7 @@ describe('security headers on every kind of response', () => {
     ['API 404 unknown API route', () => call(stack.gatewayUrl, 'GET', '/nothing-here'), 404],
     [
       'API 404 from a service',
-      () => call(stack.gatewayUrl, 'GET', `/records/${unknownId()}`, { token: doctor.token }),
+      () => call(stack.gatewayUrl, 'GET', `/records/${uniqueId()}`, { token: doctor.token }),
       404,
     ],
     ['API 400 ambiguous path', () => raw('/api/v1/dates/a%2fb'), 400],
@@ -188,7 +182,7 @@ describe('secrets never reach a log line or an event', () => {
     const secondPassword = `CanaryPass-${tag}-2`;
     const clinicalText = `CanaryClinical ${tag} uno`;
     const clinicalUpdate = `CanaryClinical ${tag} dos`;
-    const email = uniqueAddress('canary');
+    const email = uniqueEmail('canary');
 
     try {
       const signUp = await call(stack.gatewayUrl, 'POST', '/auth/signUp', {
@@ -213,7 +207,7 @@ describe('secrets never reach a log line or an event', () => {
 
       const booked = await call(stack.gatewayUrl, 'POST', '/dates', {
         token: sessionToken,
-        body: { date: slotSource(11).next() },
+        body: { date: slotAllocator(11).next() },
       });
       expect(booked.status).toBe(201);
       await call(stack.gatewayUrl, 'GET', '/dates/currentDate', { token: sessionToken });

@@ -6,10 +6,11 @@
  * disables and enables it like a staff account; its session ends at closing time, 12 hours at most.
  */
 import { CENTRE_PROFILE_SEED, KIOSK_PROOF_MESSAGES, NO_CLOSURES } from '@crm/contracts';
+import { sleep } from '@crm/testing';
+import { slotAllocator } from '../test-support/slots';
 import { closingTime } from '../services/auth/src/domain/kiosk-session';
 import { emailedKioskCode } from '../test-support/kiosk-codes';
 import { BOOTSTRAP, startStack, uniqueEmail, type Stack } from '../test-support/stack';
-import { slotSource } from './support/actors';
 import { Summary } from './support/summary';
 
 jest.setTimeout(60_000);
@@ -22,7 +23,7 @@ let stack: Stack;
 let kiosk: string;
 let admin: string;
 let doctor: string;
-const slots = slotSource(9);
+const slots = slotAllocator(9);
 
 beforeAll(async () => {
   stack = await startStack({
@@ -66,7 +67,6 @@ const history = async (id: string) =>
       status: string;
     }>
   ).map((a) => [a.id, a.status]);
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("someone else's e-mail at the kiosk", () => {
   it('gets 403 in Spanish without a code, or with a wrong one, on every call; the booking stays and no walk-in is made', async () => {
@@ -160,7 +160,7 @@ describe('one-time codes', () => {
     const code = await emailedKioskCode(stack, kiosk, victim.email);
     const requestedAt = Date.now();
     expect((await asKiosk('/users/onboarding/verify', { email: victim.email, code })).status).toBe(200);
-    await wait(Math.max(0, requestedAt + (TTL_SECONDS + 2) * 1000 - Date.now()));
+    await sleep(Math.max(0, requestedAt + (TTL_SECONDS + 2) * 1000 - Date.now()));
     const late = await asKiosk('/users/onboarding/verify', { email: victim.email, code });
     expect(late).toMatchObject({ status: 403, body: { message: KIOSK_PROOF_MESSAGES.wrong } });
     expect((await asKiosk('/dates/checkin', { pacientId: victim.id, code })).status).toBe(403);

@@ -7,13 +7,15 @@
  * ends (event-bus `claimLeaseMs`), so the last e-mails may take that long.
  */
 import { randomBytes } from 'node:crypto';
-import { sleep, slotSource, uniquePhone } from './support/actors';
+import { eventually, sleep } from '@crm/testing';
+import { slotAllocator } from '../test-support/slots';
+import { uniquePhone } from '../test-support/patients';
 import { call } from './support/http';
 import { runPool, StatusTally } from './support/load';
 import { MailTally, mailKey } from './support/mail-tally';
 import { Summary } from './support/summary';
 import type { SystemStack } from './support/system-stack';
-import { until, type WorkerProcess } from './support/worker-process';
+import type { WorkerProcess } from './support/worker-process';
 import { workerOnSystemStack } from './support/worker-on-stack';
 import { MAIL_CLAIM_LEASE_MS } from '../services/notifications/src/app';
 
@@ -37,7 +39,7 @@ workerOnSystemStack(
 );
 
 it('loses no e-mail and duplicates at most one per kill when the worker is SIGKILLed twice', async () => {
-  const slots = slotSource(21);
+  const slots = slotAllocator(21);
   const answers = new StatusTally();
   const failures: string[] = [];
   const load = runPool(0, PATIENTS, 10, async (i) => {
@@ -59,7 +61,11 @@ it('loses no e-mail and duplicates at most one per kill when the worker is SIGKI
   // Two kills, each once the current worker is busy sending, each followed by a new worker.
   let lastKillAt = 0;
   for (let kill = 0; kill < 2; kill += 1) {
-    expect(await until(() => worker.handled >= KILL_AFTER_HANDLED, 60_000)).toBe(true);
+    await eventually(
+      () => worker.handled >= KILL_AFTER_HANDLED,
+      60_000,
+      `${KILL_AFTER_HANDLED} e-mails handled`,
+    );
     await worker.kill();
     lastKillAt = Date.now();
     worker.start();

@@ -6,10 +6,11 @@
  * outage never reaches other tests.
  */
 import type { ApiService } from '@crm/contracts';
+import { eventually } from '@crm/testing';
 import { signInStaff, type Actor } from './support/actors';
-import { isReady, waitFor } from '../gateway/test/support/gateway';
+import { isReady } from '../gateway/test/support/gateway';
 import { PrivateRedis } from '../gateway/test/support/private-redis';
-import { timed } from './support/faults';
+import { timed } from '../test-support/faults';
 import { call } from './support/http';
 import { Summary } from './support/summary';
 import { startSystemStack, STAFF_ACCOUNTS, type SystemStack } from './support/system-stack';
@@ -144,7 +145,7 @@ it('refuses a session signed out while Redis is down, at every service and throu
     await redis.start();
   }
   summary.set('signed out while Redis down: refused everywhere after (ms)', refusedAfterMs);
-  await waitFor(() => isReady(stack.gateway.redis), 10_000, 'the gateway to reconnect to Redis');
+  await eventually(() => isReady(stack.gateway.redis), 10_000, 'the gateway to reconnect to Redis');
   // Redis came back without the sign-out (its write failed): the services still refuse, and the
   // gateway's copy (which its config cache relies on) is written again by the auth service's
   // re-sync (every SESSION_REDIS_SYNC_MS, 1 s here).

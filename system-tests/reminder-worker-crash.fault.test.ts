@@ -8,11 +8,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import mongoose from 'mongoose';
-import { sleep } from './support/actors';
+import { eventually, sleep } from '@crm/testing';
 import { MailTally, mailKey } from './support/mail-tally';
 import { Summary } from './support/summary';
 import type { SystemStack } from './support/system-stack';
-import { until, type WorkerProcess } from './support/worker-process';
+import type { WorkerProcess } from './support/worker-process';
 import { workerOnSystemStack } from './support/worker-on-stack';
 import { MAIL_CLAIM_LEASE_MS } from '../services/notifications/src/app';
 
@@ -55,7 +55,7 @@ it('loses no reminder and duplicates at most one per kill when the worker dies a
   await sleep(Math.max(0, dueAt.getTime() - Date.now()) + 300);
   await worker.kill();
   worker.start();
-  expect(await until(() => worker.handled >= 5, 60_000)).toBe(true);
+  await eventually(() => worker.handled >= 5, 60_000, 'five reminders handled');
   await worker.kill();
   const lastKillAt = Date.now();
   worker.start();

@@ -5,15 +5,9 @@
  * the stored data proves that nothing was lost or duplicated — one appointment per patient and per
  * slot, one record per appointment, one reservation per room-slot — and no call answered 500.
  */
-import {
-  freshRoomSlot,
-  recordMetadata,
-  signInStaff,
-  signUpPatient,
-  slotSource,
-  sleep,
-  type Actor,
-} from './support/actors';
+import { slotAllocator } from '../test-support/slots';
+import { freshRoomSlot, recordMetadata, signInStaff, signUpPatient, type Actor } from './support/actors';
+import { sleep } from '@crm/testing';
 import { call, type RawResponse } from './support/http';
 import { runPool, StatusTally } from './support/load';
 import { Summary } from './support/summary';
@@ -60,7 +54,7 @@ async function withRetry(
 }
 
 it('loses and duplicates no appointment, record or reservation, and never answers 500', async () => {
-  const slots = slotSource(28);
+  const slots = slotAllocator(28);
   const slotOf = patients.map(() => slots.next());
   const roomSlots = Array.from({ length: ROOM_RESERVATIONS }, () => freshRoomSlot(9));
   const booked = new Map<string, string>(); // patient id → appointment id

@@ -7,6 +7,7 @@
  * enrolment gets no session from it.
  */
 import { Redis } from 'ioredis';
+import { sleep } from '@crm/testing';
 import { BOOTSTRAP, startStack, type Stack } from '../test-support/stack';
 import { codeAt, invitedDoctor } from '../test-support/staff-accounts';
 import { Summary } from './support/summary';
@@ -38,7 +39,6 @@ const wrongCodeFor = (secret: string) => {
   while (valid.has(String(code))) code += 1;
   return String(code);
 };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** An invited doctor who set a password; signed in once to set up the factor unless `enrol` is false. */
 async function doctor(label: string, enrol = true) {

@@ -5,96 +5,73 @@
  * Loaded lazily, so a test file that starts two services does not load the others.
  */
 import type { DeployableSpec, GatewayStarter } from '@crm/testing';
+import type { Logger } from '@crm/server-kit';
+import type { ServiceHandle } from '@crm/server-kit/service';
 import { loadGatewayConfig } from '../gateway/src/config';
 import { startGateway } from '../gateway/src/start-gateway';
 
-export const DEPLOYABLES = {
-  auth: {
-    create: async (env, logger) => {
-      const [{ createAuthService }, { loadAuthConfig }] = await Promise.all([
-        import('../services/auth/src/app'),
-        import('../services/auth/src/config'),
-      ]);
-      return createAuthService(loadAuthConfig(env), logger);
-    },
-  },
-  config: {
-    create: async (env, logger) => {
-      const [{ createConfigService }, { loadConfigServiceConfig }] = await Promise.all([
-        import('../services/config/src/app'),
-        import('../services/config/src/config'),
-      ]);
-      return createConfigService(loadConfigServiceConfig(env), logger);
-    },
-  },
-  appointments: {
-    create: async (env, logger) => {
-      const [{ createAppointmentsService }, { loadAppointmentsConfig }] = await Promise.all([
-        import('../services/appointments/src/app'),
-        import('../services/appointments/src/config'),
-      ]);
-      return createAppointmentsService(loadAppointmentsConfig(env), logger);
-    },
-  },
-  rooms: {
-    create: async (env, logger) => {
-      const [{ createRoomsService }, { loadRoomsConfig }] = await Promise.all([
-        import('../services/rooms/src/app'),
-        import('../services/rooms/src/config'),
-      ]);
-      return createRoomsService(loadRoomsConfig(env), logger);
-    },
-  },
-  records: {
-    create: async (env, logger) => {
-      const [{ createRecordsService }, { loadRecordsConfig }] = await Promise.all([
-        import('../services/records/src/app'),
-        import('../services/records/src/config'),
-      ]);
-      return createRecordsService(loadRecordsConfig(env), logger);
-    },
-  },
-  audit: {
-    create: async (env, logger) => {
-      const [{ createAuditService }, { loadAuditConfig }] = await Promise.all([
-        import('../services/audit/src/app'),
-        import('../services/audit/src/config'),
-      ]);
-      return createAuditService(loadAuditConfig(env), logger);
-    },
-  },
-  reporting: {
-    create: async (env, logger) => {
-      const [{ createReportingService }, { loadReportingConfig }] = await Promise.all([
-        import('../services/reporting/src/app'),
-        import('../services/reporting/src/config'),
-      ]);
-      return createReportingService(loadReportingConfig(env), logger);
-    },
-  },
-  payments: {
-    create: async (env, logger) => {
-      const [{ createPaymentsService }, { loadPaymentsConfig }] = await Promise.all([
-        import('../services/payments/src/app'),
-        import('../services/payments/src/config'),
-      ]);
-      return createPaymentsService(loadPaymentsConfig(env), logger);
-    },
-  },
+/**
+ * Each service's factory (exported by `services/<name>/src/app.ts`) and configuration loader
+ * (exported by `services/<name>/src/config.ts`), the two its `main.ts` hands to `runService`.
+ */
+const SERVICES = {
+  auth: { factory: 'createAuthService', loadConfig: 'loadAuthConfig' },
+  config: { factory: 'createConfigService', loadConfig: 'loadConfigServiceConfig' },
+  appointments: { factory: 'createAppointmentsService', loadConfig: 'loadAppointmentsConfig' },
+  rooms: { factory: 'createRoomsService', loadConfig: 'loadRoomsConfig' },
+  records: { factory: 'createRecordsService', loadConfig: 'loadRecordsConfig' },
+  audit: { factory: 'createAuditService', loadConfig: 'loadAuditConfig' },
+  reporting: { factory: 'createReportingService', loadConfig: 'loadReportingConfig' },
+  payments: { factory: 'createPaymentsService', loadConfig: 'loadPaymentsConfig' },
   /** The e-mail worker: no HTTP but its probes. */
   notifications: {
+    factory: 'createNotificationsService',
+    loadConfig: 'loadNotificationsConfig',
     http: false,
-    create: async (env, logger) => {
-      const [{ createNotificationsService }, { loadNotificationsConfig }] = await Promise.all([
-        import('../services/notifications/src/app'),
-        import('../services/notifications/src/config'),
-      ]);
-      return createNotificationsService(loadNotificationsConfig(env), logger);
-    },
   },
-} satisfies Record<string, DeployableSpec>;
+} as const;
 
-export type DeployableName = keyof typeof DEPLOYABLES;
+export type DeployableName = keyof typeof SERVICES;
+
+interface ServiceEntry {
+  factory: string;
+  loadConfig: string;
+  http?: boolean;
+}
+
+/** A deployable of the harness whose factory gives the service's handle. */
+interface ServiceSpec extends DeployableSpec {
+  create(env: NodeJS.ProcessEnv, logger: Logger): Promise<ServiceHandle>;
+}
+
+type ServiceFactory = (config: unknown, logger: Logger) => ServiceHandle;
+type ConfigLoader = (env: NodeJS.ProcessEnv) => unknown;
+
+/** The one lazy import: a service's app and config modules, and the two functions they export. */
+async function createService(name: DeployableName, env: NodeJS.ProcessEnv, logger: Logger) {
+  const { factory, loadConfig }: ServiceEntry = SERVICES[name];
+  const [app, config] = (await Promise.all([
+    import(`../services/${name}/src/app`),
+    import(`../services/${name}/src/config`),
+  ])) as [Record<string, ServiceFactory | undefined>, Record<string, ConfigLoader | undefined>];
+  const create = app[factory];
+  const load = config[loadConfig];
+  if (!create || !load)
+    throw new Error(
+      `test-support/deployables.ts: services/${name}/src/app.ts must export ${factory} and config.ts ${loadConfig}`,
+    );
+  return create(load(env), logger);
+}
+
+export const DEPLOYABLES = Object.fromEntries(
+  Object.entries(SERVICES as Record<DeployableName, ServiceEntry>).map(([name, { http = true }]) => [
+    name,
+    {
+      http,
+      create: (env: NodeJS.ProcessEnv, logger: Logger) => createService(name as DeployableName, env, logger),
+    },
+  ]),
+) as Record<DeployableName, ServiceSpec>;
 
 /** The gateway as `gateway/src/main.ts` starts it (config cache included), on a free port. */
 export const startTestGateway: GatewayStarter = (env, options) =>
@@ -112,24 +89,3 @@ export const LIFTED_LIMITS = {
   RESEND_CONFIRMATION_MAX_ATTEMPTS_PER_CLIENT: '1000000',
   ONBOARDING_CODE_MAX_SENDS: '100000',
 };
-
-export type StaffAccounts = Record<'admin' | 'doctor' | 'kiosk', { email: string; password: string }>;
-
-/** The bootstrap staff accounts of a test stack, their e-mail addresses under `domain`. */
-export const staffAccountsAt = (domain: string): StaffAccounts => ({
-  admin: { email: `admin@${domain}`, password: 'Admin1234!' },
-  doctor: { email: `doctor@${domain}`, password: 'Doctor1234!' },
-  kiosk: { email: `kiosk@${domain}`, password: 'Kiosk1234!' },
-});
-
-/** The bootstrap staff accounts of a stack, as environment. */
-export function staffAccountsEnv(accounts: StaffAccounts) {
-  return {
-    BOOTSTRAP_ADMIN_EMAIL: accounts.admin.email,
-    BOOTSTRAP_ADMIN_PASSWORD: accounts.admin.password,
-    BOOTSTRAP_DOCTOR_EMAIL: accounts.doctor.email,
-    BOOTSTRAP_DOCTOR_PASSWORD: accounts.doctor.password,
-    BOOTSTRAP_KIOSK_EMAIL: accounts.kiosk.email,
-    BOOTSTRAP_KIOSK_PASSWORD: accounts.kiosk.password,
-  };
-}

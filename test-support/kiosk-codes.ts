@@ -1,10 +1,34 @@
-import type { ApiClient, MailCatcher } from '@crm/testing';
+import { eventually, type ApiClient, type MailCatcher } from '@crm/testing';
 
 /** The subject of the e-mail that carries the kiosk's one-time code (services/notifications). */
 export const KIOSK_CODE_SUBJECT = 'Su código para el quiosco del centro';
 
 /** A code is used for this long, well inside its 10 minutes, then asked for again. */
 const REUSE_MS = 5 * 60_000;
+
+/** The kiosk code e-mails the address has received so far (their ids): what `arrivingKioskCode` waits past. */
+export async function kioskCodeMails(mail: MailCatcher, email: string): Promise<Set<string>> {
+  const mails = await mail.messagesTo(email);
+  return new Set(mails.filter((m) => m.Subject === KIOSK_CODE_SUBJECT).map((m) => m.ID));
+}
+
+/** The code of the first kiosk code e-mail to `email` that is not among `before`, read as the person reads it. */
+export async function arrivingKioskCode(
+  mail: MailCatcher,
+  email: string,
+  before: ReadonlySet<string>,
+): Promise<string> {
+  const fresh = await eventually(
+    async () =>
+      (await mail.messagesTo(email)).find((m) => !before.has(m.ID) && m.Subject === KIOSK_CODE_SUBJECT),
+    15_000,
+    `a kiosk code e-mail to ${email}`,
+    { intervalMs: 150 },
+  );
+  const code = /Su código: (\d{6})/.exec((await mail.message(fresh.ID)).Text)?.[1];
+  if (!code) throw new Error('the code e-mail carries no code');
+  return code;
+}
 
 /**
  * The one-time code of a patient's account, as the person at the kiosk gets it: the kiosk asks for
@@ -15,22 +39,10 @@ export async function emailedKioskCode(
   kioskToken: string,
   email: string,
 ): Promise<string> {
-  const before = new Set((await stack.mail.messagesTo(email)).map((message) => message.ID));
+  const before = await kioskCodeMails(stack.mail, email);
   const asked = await stack.api.post('/users/onboarding/code', { email }, kioskToken);
   if (asked.status !== 202) throw new Error(`code request answered ${asked.status}`);
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const fresh = (await stack.mail.messagesTo(email)).find(
-      (message) => !before.has(message.ID) && message.Subject === KIOSK_CODE_SUBJECT,
-    );
-    if (fresh) {
-      const code = /Su código: (\d{6})/.exec((await stack.mail.message(fresh.ID)).Text)?.[1];
-      if (!code) throw new Error('the code e-mail carries no code');
-      return code;
-    }
-    if (Date.now() > deadline) throw new Error(`no kiosk code e-mail to ${email} within 15 s`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
+  return arrivingKioskCode(stack.mail, email, before);
 }
 
 /**

@@ -8,23 +8,18 @@ import type { BusParticipant } from '@crm/contracts';
 import { createLogger } from '@crm/server-kit';
 import {
   startHarness,
-  uniqueName,
   type ApiClient,
   type MailCatcher,
   type RedsysSimulator,
   type RunningDeployable,
 } from '@crm/testing';
 import type { AuthService } from '../services/auth/src/app';
-import {
-  DEPLOYABLES,
-  LIFTED_LIMITS,
-  staffAccountsAt,
-  staffAccountsEnv,
-  startTestGateway,
-  type DeployableName,
-} from './deployables';
+import { DEPLOYABLES, LIFTED_LIMITS, startTestGateway, type DeployableName } from './deployables';
+import { BOOTSTRAP, staffAccountsEnv } from './staff-accounts';
 
-export const BOOTSTRAP = staffAccountsAt('stack.test');
+// Re-exported: most tests take their stack, its accounts and their addresses from here.
+export { BOOTSTRAP };
+export { uniqueEmail } from '@crm/testing';
 
 export type ComponentName = DeployableName;
 
@@ -95,6 +90,3 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     stop: harness.stop,
   };
 }
-
-/** A unique, valid e-mail address, so tests can find their own messages in the shared catcher. */
-export const uniqueEmail = (label = 'user') => `${uniqueName(label).toLowerCase()}@example.test`;

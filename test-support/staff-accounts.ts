@@ -1,5 +1,49 @@
+/**
+ * The staff of a test stack: the bootstrap accounts it is started with (an admin, a doctor, the
+ * kiosk), signed in; invited doctors; second-factor codes.
+ */
 import { authenticator } from 'otplib';
-import { uniqueEmail, type Stack } from './stack';
+import { linkToken, signInAs, uniqueEmail, type ApiClient, type SignedIn } from '@crm/testing';
+import type { Stack } from './stack';
+
+export type StaffAccounts = Record<'admin' | 'doctor' | 'kiosk', { email: string; password: string }>;
+
+/** The bootstrap staff accounts of a test stack, their e-mail addresses under `domain`. */
+export const staffAccountsAt = (domain: string): StaffAccounts => ({
+  admin: { email: `admin@${domain}`, password: 'Admin1234!' },
+  doctor: { email: `doctor@${domain}`, password: 'Doctor1234!' },
+  kiosk: { email: `kiosk@${domain}`, password: 'Kiosk1234!' },
+});
+
+/** The bootstrap staff accounts of a stack, as environment. */
+export function staffAccountsEnv(accounts: StaffAccounts) {
+  return {
+    BOOTSTRAP_ADMIN_EMAIL: accounts.admin.email,
+    BOOTSTRAP_ADMIN_PASSWORD: accounts.admin.password,
+    BOOTSTRAP_DOCTOR_EMAIL: accounts.doctor.email,
+    BOOTSTRAP_DOCTOR_PASSWORD: accounts.doctor.password,
+    BOOTSTRAP_KIOSK_EMAIL: accounts.kiosk.email,
+    BOOTSTRAP_KIOSK_PASSWORD: accounts.kiosk.password,
+  };
+}
+
+/** The bootstrap accounts of the API tests' stacks (test-support/stack.ts). */
+export const BOOTSTRAP = staffAccountsAt('stack.test');
+
+export type StaffRole = 'DOCTOR' | 'ADMIN' | 'SERVICE_ACCOUNT';
+
+/** A stack's bootstrap doctor, admin and kiosk, signed in through the gateway. */
+export async function signedInStaff(
+  api: ApiClient,
+  accounts: StaffAccounts = BOOTSTRAP,
+): Promise<Record<StaffRole, SignedIn>> {
+  const [DOCTOR, ADMIN, SERVICE_ACCOUNT] = await Promise.all([
+    signInAs(api, accounts.doctor),
+    signInAs(api, accounts.admin),
+    signInAs(api, accounts.kiosk),
+  ]);
+  return { DOCTOR, ADMIN, SERVICE_ACCOUNT };
+}
 
 /**
  * A TOTP code `offset` 30-second steps from now. The server accepts one step either side of its own,
@@ -18,7 +62,7 @@ export async function invitedDoctor(stack: Stack, adminToken: string, label: str
   );
   if (invited.status !== 201) throw new Error(`invitation failed: ${invited.status}`);
   const [mail] = await stack.mail.waitForMessagesTo(email, 1);
-  const token = /\/reset-password\/([A-Za-z0-9_-]+)/.exec(mail!.Text)![1]!;
+  const token = linkToken(mail!.Text, 'reset-password');
   const password = 'bata-blanca-consulta-7';
   const reset = await stack.api.post(`/auth/resetPassword/${token}`, { password });
   if (reset.status !== 200) throw new Error(`password not set: ${reset.status}`);

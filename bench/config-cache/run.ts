@@ -19,7 +19,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import mongoose from 'mongoose';
 import { RECORDS_VIEW } from '@crm/contracts';
-import { busUrlsFor, deleteQueues, prepareBus } from '@crm/testing';
+import { busUrlsFor, deleteQueues, eventually, prepareBus } from '@crm/testing';
 import {
   benchToken,
   BENCH_VERIFIER_ENV,
@@ -34,7 +34,6 @@ import {
   ROOT,
   ROUNDS,
   WARMUP,
-  waitUntil,
   type Figures,
 } from '../lib/harness';
 
@@ -104,14 +103,26 @@ async function main(): Promise<void> {
     `http://127.0.0.1:${port}/api/v1/config/view?view=${encodeURIComponent(RECORDS_VIEW)}`;
   const call = (port: number) => fetch(target(port), { headers: { authorization: `Bearer ${token}` } });
 
-  await waitUntil(async () => (await fetch(`${serviceUrl}/readyz`)).ok, 'config service ready');
-  await waitUntil(async () => (await call(uncachedPort)).status === 200, 'uncached gateway answering');
+  await eventually(async () => (await fetch(`${serviceUrl}/readyz`)).ok, 30_000, 'config service ready', {
+    retryOnError: true,
+  });
+  await eventually(
+    async () => (await call(uncachedPort)).status === 200,
+    30_000,
+    'uncached gateway answering',
+    { retryOnError: true },
+  );
   // The cached gateway serves from Redis once its invalidation consumer runs and its first flush is done.
-  await waitUntil(async () => {
-    const response = await call(cachedPort);
-    await response.arrayBuffer();
-    return response.headers.get('x-cache') === 'HIT';
-  }, 'cached gateway answering from Redis');
+  await eventually(
+    async () => {
+      const response = await call(cachedPort);
+      await response.arrayBuffer();
+      return response.headers.get('x-cache') === 'HIT';
+    },
+    30_000,
+    'cached gateway answering from Redis',
+    { retryOnError: true },
+  );
   const [cachedBody, uncachedBody] = await Promise.all([
     call(cachedPort).then((r) => r.text()),
     call(uncachedPort).then((r) => r.text()),

@@ -25,6 +25,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
+import { eventually } from '@crm/testing';
 import { mainThreadProfile, profileTop } from '../lib/cpu-profile';
 import {
   benchToken,
@@ -39,7 +40,6 @@ import {
   median,
   ROOT,
   WARMUP,
-  waitUntil,
   type Figures,
 } from '../lib/harness';
 
@@ -85,9 +85,9 @@ async function main(): Promise<void> {
   const bareUrl = `http://127.0.0.1:${barePort}`;
   if (profiling) mkdirSync(PROFILE_DIR, { recursive: true });
   await Promise.all([
-    waitUntil(isUp(`${upstreamUrl}/healthz`), 'upstream up'),
-    waitUntil(isUp(`${gatewayUrl}/healthz`), 'gateway up'),
-    waitUntil(isUp(`${bareUrl}/healthz`), 'bare proxy up'),
+    eventually(isUp(`${upstreamUrl}/healthz`), 30_000, 'upstream up', { retryOnError: true }),
+    eventually(isUp(`${gatewayUrl}/healthz`), 30_000, 'gateway up', { retryOnError: true }),
+    eventually(isUp(`${bareUrl}/healthz`), 30_000, 'bare proxy up', { retryOnError: true }),
   ]);
 
   const token = benchToken({ id: 'bench-user', rol: 'PACIENT' });

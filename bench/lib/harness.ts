@@ -1,6 +1,7 @@
 /**
  * What the autocannon benchmarks share: their settings from the environment, child processes run
- * with tsx, readiness polling, and one measured run with the CPU time each process spent on it.
+ * with tsx, and one measured run with the CPU time each process spent on it (readiness is polled
+ * with `@crm/testing`'s `eventually`).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -47,23 +48,6 @@ export class BenchProcesses {
     const running = this.children.filter((child) => child.exitCode === null);
     for (const child of running) child.kill('SIGTERM');
     await Promise.all(running.map((child) => new Promise((resolve) => child.once('exit', resolve))));
-  }
-}
-
-export async function waitUntil(
-  check: () => Promise<boolean>,
-  what: string,
-  timeoutMs = 30000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if (await check()) return;
-    } catch {
-      /* not up yet */
-    }
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 

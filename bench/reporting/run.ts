@@ -14,7 +14,6 @@
  * Env: BENCH_APPOINTMENTS, BENCH_RECORDS, BENCH_EVENTS, BENCH_QUERIES (200), MONGO_URL, AMQP_URL.
  */
 import { randomBytes } from 'node:crypto';
-import amqp from 'amqplib';
 import mongoose from 'mongoose';
 import moment from 'moment-timezone';
 import {
@@ -30,11 +29,19 @@ import {
   type ReportSummary,
 } from '@crm/contracts';
 import { createEnvelope } from '@crm/event-bus';
-import { busUrlsFor, deleteQueues, prepareBus, publishEnvelopes } from '@crm/testing';
+import {
+  busUrlsFor,
+  deleteQueues,
+  eventually,
+  prepareBus,
+  publishEnvelopes,
+  uniqueId,
+  waitForQueue,
+} from '@crm/testing';
 import { MongoFactStore } from '../../services/reporting/src/data/facts.repository';
 import { reportingModels } from '../../services/reporting/src/data/reporting.models';
 import { appointmentFact, recordFact, type Fact } from '../../services/reporting/src/domain/facts';
-import { benchToken, BENCH_VERIFIER_ENV, BenchProcesses, freePort, waitUntil } from '../lib/harness';
+import { benchToken, BENCH_VERIFIER_ENV, BenchProcesses, freePort } from '../lib/harness';
 
 const APPOINTMENTS = Number(process.env.BENCH_APPOINTMENTS ?? 30_000);
 const RECORDS = Math.min(APPOINTMENTS, Number(process.env.BENCH_RECORDS ?? 25_000));
@@ -50,7 +57,6 @@ const HISTORY_YEAR = 2025;
 const CATCH_UP_YEAR = 2027;
 const CHANNELS: BookingChannel[] = ['patient', 'patient', 'staff', 'kiosk'];
 const CERTIFICATES = ['Permiso de conducir', 'Licencia de armas', 'Seguridad privada', 'Estudios'];
-const newId = () => randomBytes(12).toString('hex');
 const processes = new BenchProcesses();
 
 /** The grid slots of the weekdays of a year, as instants, in order. */
@@ -68,7 +74,7 @@ function slotsOf(year: number): Date[] {
 function appointmentsOf(year: number, count: number) {
   const slots = slotsOf(year);
   return Array.from({ length: count }, (_, i) => ({
-    id: newId(),
+    id: uniqueId(),
     date: slots[Math.floor((i * slots.length) / count)]!.toISOString(),
     channel: CHANNELS[i % CHANNELS.length]!,
     i,
@@ -113,8 +119,8 @@ function catchUpEvents() {
   const bookings = Math.ceil(EVENTS / 2);
   const rest = EVENTS - bookings;
   const appointments = appointmentsOf(CATCH_UP_YEAR, bookings);
-  const patient = { id: newId(), name: 'Paciente', email: 'bench@example.test' };
-  const by = { id: newId(), rol: 'ADMIN' as const };
+  const patient = { id: uniqueId(), name: 'Paciente', email: 'bench@example.test' };
+  const by = { id: uniqueId(), rol: 'ADMIN' as const };
   const data = (a: (typeof appointments)[number]) => ({ ...a, pacientId: patient.id, user: patient, by });
   const envelopes: EventEnvelope[] = appointments.map((a) => createEnvelope(appointmentBooked, data(a), RUN));
   const expected = { booked: bookings, attended: 0, noShow: 0, cancelled: 0, records: 0 };
@@ -167,7 +173,7 @@ const percentile = (sorted: number[], p: number) =>
 async function main(): Promise<void> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const token = benchToken({ id: newId(), rol: 'ADMIN' });
+  const token = benchToken({ id: uniqueId(), rol: 'ADMIN' });
   const summary = async (year: number) => {
     const response = await fetch(`${url}/reports/summary?from=${year}-01-01&to=${year}-12-31`, {
       headers: { authorization: `Bearer ${token}` },
@@ -209,15 +215,21 @@ async function main(): Promise<void> {
     CONFIG_SERVICE_URL: `http://127.0.0.1:${await freePort()}`, // none: the default 24 h window
     UPSTREAM_TIMEOUT_MS: '200',
   });
-  await waitUntil(async () => (await fetch(`${url}/readyz`)).ok, 'the reporting service to be ready');
+  await eventually(
+    async () => (await fetch(`${url}/readyz`)).ok,
+    30_000,
+    'the reporting service to be ready',
+    { retryOnError: true },
+  );
 
   // Its start-up reconciliation looks a minute behind the watermark, so it recomputes every day
   // just loaded: the query figures are for the steady state after it (its duration is printed).
   const reconcileStarted = Date.now();
-  await waitUntil(
+  await eventually(
     async () => ((await store.reconciledUntil()) ?? loadedAt) > loadedAt,
-    'the start-up reconciliation',
     120_000,
+    'the start-up reconciliation',
+    { retryOnError: true },
   );
   const reconciled = (Date.now() - reconcileStarted) / 1000;
   const year = await summary(HISTORY_YEAR);
@@ -235,27 +247,14 @@ async function main(): Promise<void> {
   const p99 = percentile(times, 99);
 
   // 2. Catch-up on the real broker.
-  const broker = await amqp.connect(AMQP_URL);
-  broker.on('error', () => undefined);
-  await waitUntil(
-    async () => {
-      // A missing queue closes the channel that asked: one throwaway channel per look.
-      const probe = await broker.createChannel();
-      probe.on('error', () => undefined);
-      const queue = await probe.checkQueue(`${RUN}.reporting.facts`);
-      await probe.close().catch(() => undefined);
-      return queue.consumerCount > 0;
-    },
-    'the reporting feed to consume',
-    120_000,
-  );
+  await waitForQueue(AMQP_URL, `${RUN}.reporting.facts`, { timeoutMs: 120_000 });
   const { envelopes, expected } = catchUpEvents();
   started = Date.now();
   // As the appointments and records services' relays would: with their broker users (user_id).
   await publishEnvelopes((publisher) => busUrls[publisher], EXCHANGE, envelopes);
   const published = (Date.now() - started) / 1000;
   let seen: Record<string, unknown> = {};
-  await waitUntil(
+  await eventually(
     async () => {
       const t = (await summary(CATCH_UP_YEAR)).totals;
       seen = {
@@ -274,15 +273,15 @@ async function main(): Promise<void> {
         t.records === expected.records
       );
     },
-    'the read model to catch up',
     300_000,
+    'the read model to catch up',
+    { retryOnError: true },
   ).catch((error: Error) => {
     throw new Error(
       `${error.message}; expected ${JSON.stringify(expected)}, last seen ${JSON.stringify(seen)}`,
     );
   });
   const caughtUp = (Date.now() - started) / 1000;
-  await broker.close();
 
   console.log('');
   console.log('| figure | measured | target |');

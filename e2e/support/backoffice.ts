@@ -1,7 +1,6 @@
 import moment from 'moment-timezone';
 import type { Page } from 'playwright-core';
 import { dayStatus } from '@crm/contracts';
-import { answerDialog, type SeenDialog } from './dialogs';
 import { BOOTSTRAP, createConfirmedPatient, type Stack } from './product';
 
 const CENTRE_TZ = 'Atlantic/Canary';
@@ -60,20 +59,6 @@ export async function seedAppointments(
     seeded.push({ id, date, patient: { ...patient, name } });
   }
   return seeded;
-}
-
-/** Signs in on /login and answers the welcome dialog (returned); staff land on /doctor/appointments. */
-export async function signInThroughUi(
-  page: Page,
-  gatewayUrl: string,
-  email: string,
-  password: string,
-): Promise<SeenDialog> {
-  await page.goto(`${gatewayUrl}/login`);
-  await page.getByLabel('Correo Electrónico').fill(email);
-  await page.getByLabel('Contraseña', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Acceder' }).click();
-  return answerDialog(page);
 }
 
 /** The text of every cell of one column (by header text) of the table with this accessible name. */

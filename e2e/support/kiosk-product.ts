@@ -1,11 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { emailedKioskCode, KIOSK_CODE_SUBJECT } from '../../test-support/kiosk-codes';
-import { startStack, type Stack } from '../../test-support/stack';
-import { REPO_ROOT, screenshot } from './browser';
+import { arrivingKioskCode, emailedKioskCode, kioskCodeMails } from '../../test-support/kiosk-codes';
+import type { Stack } from '../../test-support/stack';
+import { screenshot } from './browser';
 import { answerDialog } from './dialogs';
-import { BOOTSTRAP, createConfirmedPatient, uniqueEmail } from './product';
+import { BOOTSTRAP, createConfirmedPatient, startProductServing, uniqueEmail } from './product';
 
 /** The portrait touch terminals the kiosk must work on. */
 export const TERMINALS = [
@@ -19,21 +17,7 @@ export const TERMINALS = [
  * The appointments component can be stopped once (`stopAppointments`) to take the back end down.
  */
 export async function startKioskProduct(): Promise<Stack & { stopAppointments(): Promise<void> }> {
-  const frontends = path.join(REPO_ROOT, 'frontends');
-  for (const [app, entry] of [
-    ['shell', 'index.html'],
-    ['kiosk', 'remoteEntry.js'],
-  ]) {
-    if (!fs.existsSync(path.join(frontends, app, 'dist', entry))) {
-      throw new Error(
-        `frontends/${app}/dist is missing: build it first (npm run build -w @crm/${app}); npm test does this`,
-      );
-    }
-  }
-  const stack = await startStack({
-    components: ['auth', 'notifications', 'appointments'],
-    env: { FRONTENDS_DIR: frontends },
-  });
+  const stack = await startProductServing(['auth', 'notifications', 'appointments'], ['shell', 'kiosk']);
   // A deployable stops once: stack.stop() leaves it alone afterwards.
   return Object.assign(stack, { stopAppointments: () => stack.components.appointments!.stop() });
 }
@@ -101,27 +85,10 @@ export async function kioskBackend(stack: Stack) {
       if (response.status !== 201) throw new Error(`booking failed: ${response.status}`);
       return response.body as KioskAppointment;
     },
-    /** How many kiosk code e-mails the address has received. */
-    async codeMails(email: string): Promise<number> {
-      return (await stack.mail.messagesTo(email)).filter((m) => m.Subject === KIOSK_CODE_SUBJECT).length;
-    },
-    /**
-     * The code of the kiosk code e-mail that arrives after the `before` ones, read as the person
-     * reads it (the kiosk asked for it).
-     */
-    async nextCode(email: string, before: number): Promise<string> {
-      const deadline = Date.now() + 15_000;
-      for (;;) {
-        const mails = (await stack.mail.messagesTo(email)).filter((m) => m.Subject === KIOSK_CODE_SUBJECT);
-        if (mails.length > before) {
-          const newest = mails.sort((a, b) => Date.parse(b.Created) - Date.parse(a.Created))[0]!;
-          const code = /Su código: (\d{6})/.exec((await stack.mail.message(newest.ID)).Text)?.[1];
-          if (code) return code;
-        }
-        if (Date.now() > deadline) throw new Error(`no kiosk code e-mail to ${email}`);
-        await new Promise((resolve) => setTimeout(resolve, 150));
-      }
-    },
+    /** The kiosk code e-mails the address has received so far (what `nextCode` waits past). */
+    codeMails: (email: string) => kioskCodeMails(stack.mail, email),
+    /** The code of the kiosk code e-mail that arrives after the `before` ones (the kiosk asked for it). */
+    nextCode: (email: string, before: ReadonlySet<string>) => arrivingKioskCode(stack.mail, email, before),
   };
 }
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import moment from 'moment-timezone';
 import path from 'node:path';
 import { BOOTSTRAP, startStack, uniqueEmail, type ComponentName, type Stack } from '../../test-support/stack';
+import { registeredPatient } from '../../test-support/patients';
 import { REPO_ROOT } from './browser';
 
 export { BOOTSTRAP, uniqueEmail, type Stack };
@@ -35,6 +36,7 @@ export function startFullProduct(
   );
 }
 
+/** frontends/, once the apps' builds are there (`npm test` builds them before the browser tests). */
 function builtFrontends(apps: string[]): string {
   const frontends = path.join(REPO_ROOT, 'frontends');
   for (const app of apps) {
@@ -54,16 +56,13 @@ export async function createConfirmedPatient(
   name: string,
 ): Promise<{ email: string; password: string; id: string }> {
   const doctor = await stack.signIn(BOOTSTRAP.doctor.email, BOOTSTRAP.doctor.password);
-  const email = uniqueEmail('patient');
-  const password = 'Paciente1234!';
-  const response = await stack.api.post<{ id: string }>(
-    '/auth/doctor/patient/create',
-    { name, phone: '612345678', email, password },
-    doctor,
-  );
-  if (response.status !== 201)
-    throw new Error(`patient creation failed: ${response.status} ${JSON.stringify(response.body)}`);
-  return { email, password, id: response.body.id };
+  // One phone for all: the pages that show it are checked against it.
+  const { email, password, id } = await registeredPatient(stack.api, doctor, {
+    name,
+    phone: '612345678',
+    password: 'Paciente1234!',
+  });
+  return { email, password, id };
 }
 
 /** "DD/MM/YYYY" and "HH:mm" of an instant at the centre (Atlantic/Canary), worked out with moment. */

@@ -5,22 +5,24 @@ import jwt from 'jsonwebtoken';
 import { sessionKeys } from '@crm/contracts';
 import { publicJwkOf } from '@crm/server-kit';
 import {
+  eventually,
   hostileTokens,
   mintSession,
   mintToken,
   newSigningKey,
+  type RunningServer,
   TEST_SIGNING_KEY,
   uniqueName,
 } from '@crm/testing';
-import { REDIS_URL, startGateway, waitFor, type RunningGateway } from './support/gateway';
-import { rawRequest, startEchoUpstream, type Echo, type TestServer } from './support/upstreams';
+import { REDIS_URL, startGateway, type RunningGateway } from './support/gateway';
+import { rawRequest, startEchoUpstream, type Echo } from './support/upstreams';
 
 const patient = () => ({ id: uniqueName('user'), rol: 'PACIENT' as const });
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-let auth: TestServer;
-let appointments: TestServer;
-let rooms: TestServer;
+let auth: RunningServer;
+let appointments: RunningServer;
+let rooms: RunningServer;
 let gw: RunningGateway;
 let redis: Redis;
 
@@ -157,7 +159,7 @@ describe('protected routes', () => {
   });
 
   it('answers 401 at once for a signed-out token (revoked jti in Redis, announced), though it was just used', async () => {
-    await waitFor(() => gw.gateway.sessions.remembering(), 5000, 'the announcements subscription');
+    await eventually(() => gw.gateway.sessions.remembering(), 5000, 'the announcements subscription');
     const { token, claims } = mintSession(patient());
     // Used twice: the second answer comes from what the gateway remembers.
     expect((await call('/api/v1/dates', { headers: bearer(token) })).status).toBe(200);
@@ -171,7 +173,7 @@ describe('protected routes', () => {
   });
 
   it('refuses a password-reset user’s older token at once after the announcement, though it was just used', async () => {
-    await waitFor(() => gw.gateway.sessions.remembering(), 5000, 'the announcements subscription');
+    await eventually(() => gw.gateway.sessions.remembering(), 5000, 'the announcements subscription');
     const user = patient();
     const token = mintToken(user);
     expect((await call('/api/v1/dates', { headers: bearer(token) })).status).toBe(200);
@@ -191,7 +193,7 @@ describe('protected routes', () => {
       SESSION_CHECK_CACHE_MS: '0',
     });
     try {
-      await waitFor(() => short.gateway.sessions.remembering(), 5000, 'the announcements subscription');
+      await eventually(() => short.gateway.sessions.remembering(), 5000, 'the announcements subscription');
       expect(never.gateway.sessions.remembering()).toBe(false);
       const { token, claims } = mintSession(patient());
       const status = async (g: RunningGateway) =>

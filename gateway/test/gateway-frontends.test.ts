@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { type RunningServer } from '@crm/testing';
 import { isHashedAsset } from '../src/static-frontends';
 import { startGateway, type RunningGateway } from './support/gateway';
-import { rawRequest, startEchoUpstream, type TestServer } from './support/upstreams';
+import { rawRequest, startEchoUpstream } from './support/upstreams';
 
 const ROUTE_FLAG = "document.documentElement.setAttribute('data-route', 'app');";
 const SHELL_INDEX = `<!doctype html><html><head><title>shell</title><script>${ROUTE_FLAG}</script><script type="module" src="/assets/index-3f2a1b.js"></script></head><body><div id="root"></div></body></html>`;
@@ -29,7 +30,7 @@ function fakeFrontends(): string {
 
 const html = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 
-let rooms: TestServer;
+let rooms: RunningServer;
 let gw: RunningGateway;
 
 beforeAll(async () => {

@@ -1,7 +1,8 @@
+import { type RunningServer } from '@crm/testing';
 import { startGateway } from './support/gateway';
-import { closedPortUrl, startEchoUpstream, type TestServer } from './support/upstreams';
+import { closedPortUrl, startEchoUpstream } from './support/upstreams';
 
-let auth: TestServer;
+let auth: RunningServer;
 let down: string;
 
 beforeAll(async () => {

@@ -1,6 +1,6 @@
-import { mintToken, uniqueName } from '@crm/testing';
+import { mintToken, type RunningServer, sleep, uniqueName } from '@crm/testing';
 import { startGateway, type RunningGateway } from './support/gateway';
-import { startEchoUpstream, type TestServer } from './support/upstreams';
+import { startEchoUpstream } from './support/upstreams';
 
 /**
  * Doctor and admin sessions end after STAFF_IDLE_TIMEOUT_MINUTES without activity (here
@@ -8,7 +8,7 @@ import { startEchoUpstream, type TestServer } from './support/upstreams';
  * polling; patients are not timed out.
  */
 const TIMEOUT_MS = 1500;
-let appointments: TestServer;
+let appointments: RunningServer;
 let gw: RunningGateway;
 
 beforeAll(async () => {
@@ -23,7 +23,6 @@ afterAll(async () => {
   await appointments.close();
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const call = async (token: string, idleMs?: number) => {
   const res = await fetch(`${gw.url}/api/v1/dates/agenda`, {
     headers: {

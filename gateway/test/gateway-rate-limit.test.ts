@@ -1,12 +1,12 @@
 import { Redis } from 'ioredis';
-import { mintToken, uniqueName } from '@crm/testing';
+import { eventually, mintToken, type RunningServer, uniqueName } from '@crm/testing';
 import { retryAfterSeconds } from '../src/rate-limit';
-import { isReady, REDIS_URL, startGateway, waitFor } from './support/gateway';
+import { isReady, REDIS_URL, startGateway } from './support/gateway';
 import { hasRedisServerBinary, PrivateRedis } from './support/private-redis';
-import { startEchoUpstream, type TestServer } from './support/upstreams';
+import { startEchoUpstream } from './support/upstreams';
 
-let auth: TestServer;
-let rooms: TestServer;
+let auth: RunningServer;
+let rooms: RunningServer;
 
 beforeAll(async () => {
   [auth, rooms] = await Promise.all([startEchoUpstream('auth'), startEchoUpstream('rooms')]);
@@ -164,7 +164,7 @@ describe('rate limits', () => {
     try {
       const rooms = (g: { url: string }) => () => fetch(`${g.url}/api/v1/rooms`);
       const shares = (count: number) =>
-        waitFor(async () => (await sharedCount()) === count, 2000, `${count}`);
+        eventually(async () => (await sharedCount()) === count, 2000, `${count}`);
       expect(await statuses(rooms(a), 2)).toEqual([200, 200]);
       await shares(2);
       // The second replica learns the first one's hits with its own first sync, RATE_LIMIT_SYNC_MS on.
@@ -215,16 +215,16 @@ describeWithRedisBinary('when Redis goes down', () => {
     const roomsCall = () => fetch(`${gw.url}/api/v1/rooms`);
     try {
       await privateRedis.stop();
-      await waitFor(() => !isReady(gw.gateway.redis), 5000, 'gateway to notice the outage');
+      await eventually(() => !isReady(gw.gateway.redis), 5000, 'gateway to notice the outage');
       expect(await statuses(roomsCall, 4)).toEqual([200, 200, 200, 429]);
 
       await privateRedis.start(); // empty: it keeps nothing on disk
-      await waitFor(() => isReady(gw.gateway.redis), 10000, 'gateway to reconnect to redis');
+      await eventually(() => isReady(gw.gateway.redis), 10000, 'gateway to reconnect to redis');
       expect((await roomsCall()).status).toBe(429);
       await inspector.connect();
       const shared = async () =>
         Number(await inspector.get((await inspector.keys(`${prefix}global:*`))[0] ?? 'none'));
-      await waitFor(async () => (await shared()) === 5, 5000, 'the five hits to reach redis');
+      await eventually(async () => (await shared()) === 5, 5000, 'the five hits to reach redis');
     } finally {
       inspector.disconnect();
       await gw.close();
@@ -251,9 +251,13 @@ describeWithRedisBinary('when Redis goes down', () => {
       inspector.disconnect();
 
       await privateRedis.stop();
-      await waitFor(() => !isReady(gw.gateway.redis), 5000, 'gateway to notice the outage');
+      await eventually(() => !isReady(gw.gateway.redis), 5000, 'gateway to notice the outage');
       // Deaf to sign-out announcements, it remembers no session answer.
-      await waitFor(() => !gw.gateway.sessions.remembering(), 5000, 'gateway to stop remembering sessions');
+      await eventually(
+        () => !gw.gateway.sessions.remembering(),
+        5000,
+        'gateway to stop remembering sessions',
+      );
 
       // Protected route: the session check is skipped (fail open), the token is still verified.
       const started = Date.now();
@@ -268,8 +272,8 @@ describeWithRedisBinary('when Redis goes down', () => {
       expect(await statuses(() => signIn(gw.url), 4)).toEqual([401, 401, 401, 429]);
 
       await privateRedis.start();
-      await waitFor(() => isReady(gw.gateway.redis), 10000, 'gateway to reconnect to redis');
-      await waitFor(
+      await eventually(() => isReady(gw.gateway.redis), 10000, 'gateway to reconnect to redis');
+      await eventually(
         () => gw.gateway.sessions.remembering(),
         10000,
         'gateway to listen to announcements again',

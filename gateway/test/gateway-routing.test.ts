@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import net from 'node:net';
 import { HTTP_MESSAGES } from '@crm/server-kit';
-import { mintToken, uniqueName } from '@crm/testing';
+import { mintToken, type RunningServer, uniqueName } from '@crm/testing';
 import { startGateway, type RunningGateway } from './support/gateway';
 import {
   closedPortUrl,
@@ -9,7 +9,6 @@ import {
   startEchoUpstream,
   startSilentUpstream,
   type Echo,
-  type TestServer,
 } from './support/upstreams';
 
 /**
@@ -41,8 +40,8 @@ async function uploadThenRead(url: string, path: string, size: number): Promise<
 const token = mintToken({ id: uniqueName('user'), rol: 'ADMIN' });
 const authorized = { authorization: `Bearer ${token}` };
 
-let upstreams: Record<'auth' | 'appointments' | 'records' | 'rooms' | 'config', TestServer>;
-let silent: TestServer;
+let upstreams: Record<'auth' | 'appointments' | 'records' | 'rooms' | 'config', RunningServer>;
+let silent: RunningServer;
 let gw: RunningGateway;
 let degraded: RunningGateway;
 

@@ -2,21 +2,9 @@
  * The gateway has no database: loading everything it runs (its start-up module and what that imports)
  * must not load mongoose or the MongoDB driver (issue: `@crm/event-bus` used to pull them in).
  */
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
+import { modulesLoadedBy } from '@crm/testing';
 
-const REPO_ROOT = path.resolve(__dirname, '../..');
 const MONGO_MODULE = /[\\/]node_modules[\\/](mongoose|mongodb|bson)[\\/]/;
-
-function modulesLoadedBy(file: string): string[] {
-  const script = `require(${JSON.stringify(file)}); process.stdout.write(JSON.stringify(Object.keys(require.cache)));`;
-  const output = execFileSync(process.execPath, ['--require', require.resolve('tsx/cjs'), '-e', script], {
-    cwd: REPO_ROOT,
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return JSON.parse(output) as string[];
-}
 
 describe('the gateway process', () => {
   it('loads no mongoose, MongoDB driver or BSON, but does load its proxy and the AMQP client', () => {

@@ -8,12 +8,11 @@
  * Shown: 200 sign-ups and 200 bookings spread over both replicas produce exactly 200 + 200 e-mails,
  * no slot is booked twice, and a slot booked at once through both replicas goes to exactly one patient.
  */
-import amqp from 'amqplib';
 import mongoose from 'mongoose';
-import { infrastructure } from '@crm/testing';
+import { waitForQueue } from '@crm/testing';
 import { startStack, type Stack } from '../../test-support/stack';
 import { upcomingSlots } from '../../services/appointments/src/domain/slot-rules';
-import { mailsToDomain, waitForMails } from './support/mailbox';
+import { waitForMails } from './support/mailbox';
 import { startReplica, type ReplicaProcess } from './support/replica-process';
 
 // Heavy for a 2-core machine (240 argon2 sign-ups, 3 extra Node processes): generous limits.
@@ -26,7 +25,6 @@ const CONTENDERS_PER_SLOT = 4; // two through each replica
 const SLOT_TAKEN = 'Ese horario ya no está disponible';
 
 let stack: Stack;
-let mailApiUrl: string;
 let appointmentsDb: string;
 const replicas: ReplicaProcess[] = [];
 let appointmentReplicas: ReplicaProcess[] = [];
@@ -40,27 +38,6 @@ const nextSlot = () => slots.next().value!.toISOString();
 interface Patient {
   email: string;
   token: string;
-}
-
-async function consumersOn(queue: string): Promise<number> {
-  const connection = await amqp.connect(stack.amqpUrl);
-  try {
-    const channel = await connection.createChannel();
-    channel.on('error', () => undefined); // a queue not declared yet closes the channel: checked again
-    const { consumerCount } = await channel.checkQueue(queue);
-    await channel.close().catch(() => undefined);
-    return consumerCount;
-  } finally {
-    await connection.close();
-  }
-}
-
-async function waitForConsumers(queue: string, count: number): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while ((await consumersOn(queue).catch(() => 0)) < count) {
-    if (Date.now() > deadline) throw new Error(`fewer than ${count} consumers on ${queue}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** Runs `work` for 0..n-1, `BATCH` at a time (a burst of clients, not one giant spike). */
@@ -96,7 +73,6 @@ async function book(replica: ReplicaProcess, patient: Patient, date: string) {
 }
 
 beforeAll(async () => {
-  mailApiUrl = (await infrastructure()).mailApiUrl;
   // Auth and the first e-mail worker in-process; the gateway is used for the sign-ups.
   stack = await startStack({ components: ['auth', 'notifications'], env: { LOG_LEVEL: 'warn' } });
   appointmentsDb = `${stack.env.QUEUE_PREFIX}_appointments`;
@@ -121,9 +97,12 @@ beforeAll(async () => {
   appointmentReplicas = started.slice(0, 2);
   const prefix = stack.env.QUEUE_PREFIX!;
   await Promise.all([
-    waitForConsumers(`${prefix}.notifications.account-mail`, 2),
-    waitForConsumers(`${prefix}.notifications.appointment-mail`, 2),
-    waitForConsumers(`${prefix}.appointments.patients`, 2),
+    waitForQueue(stack.amqpUrl, `${prefix}.notifications.account-mail`, { consumers: 2, timeoutMs: 20_000 }),
+    waitForQueue(stack.amqpUrl, `${prefix}.notifications.appointment-mail`, {
+      consumers: 2,
+      timeoutMs: 20_000,
+    }),
+    waitForQueue(stack.amqpUrl, `${prefix}.appointments.patients`, { consumers: 2, timeoutMs: 20_000 }),
   ]);
 }, 90_000);
 
@@ -184,7 +163,7 @@ describe('two replicas of appointments and of the e-mail worker', () => {
     expect(bookings.filter((b) => b.status !== 201)).toEqual([]);
 
     const t2 = Date.now();
-    const mails = await waitForMails(mailApiUrl, domain, 2 * PATIENTS);
+    const mails = await waitForMails(stack.mail, domain, 2 * PATIENTS);
     const deliveredMs = Date.now() - t2;
     const confirmations = mails.filter((m) => m.Subject === 'Confirme su cuenta');
     const booked = mails.filter((m) => m.Subject.startsWith('Cita confirmada'));
@@ -246,9 +225,9 @@ describe('two replicas of appointments and of the e-mail worker', () => {
         `${outcomes.reduce((a, b) => a + b, 0)} winners`,
     );
     // One booking e-mail per winner (and one confirmation per contender), none twice.
-    const mails = await waitForMails(mailApiUrl, contestDomain, contenders.length + CONTESTED_SLOTS);
+    const mails = await waitForMails(stack.mail, contestDomain, contenders.length + CONTESTED_SLOTS);
     expect(mails.filter((m) => m.Subject.startsWith('Cita confirmada'))).toHaveLength(CONTESTED_SLOTS);
     expect(mails).toHaveLength(contenders.length + CONTESTED_SLOTS);
-    expect((await mailsToDomain(mailApiUrl, domain)).length).toBe(2 * PATIENTS); // nothing late either
+    expect((await stack.mail.messagesTo(`@${domain}`)).length).toBe(2 * PATIENTS); // nothing late either
   });
 });

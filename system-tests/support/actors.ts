@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import moment from 'moment-timezone';
 import { ROOM_SLOT_RULES, type Role } from '@crm/contracts';
-import { mintToken } from '@crm/testing';
-import { upcomingSlots } from '../../services/appointments/src/domain/slot-rules';
+import { mintToken, signInAs } from '@crm/testing';
+import { signedUpPatient } from '../../test-support/patients';
 import { STAFF_ACCOUNTS, type SystemStack } from './system-stack';
 import { renewalWith } from '../../services/records/test/factories/metadata';
 
@@ -16,50 +15,21 @@ export interface Actor {
   token: string;
 }
 
-/** A unique, valid e-mail address; `label` lets a test find its own messages in the shared catcher. */
-export const uniqueAddress = (label: string) =>
-  `${label}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}@example.test`;
-
-/** A valid Spanish mobile number, different on every call. */
-export const uniquePhone = () => `6${String(randomBytes(4).readUInt32BE() % 100_000_000).padStart(8, '0')}`;
-
-export async function signUpPatient(
+/** A patient who signed up on their own, with the session the sign-up gives. */
+export const signUpPatient = (
   stack: SystemStack,
   label = 'patient',
   password = 'Paciente1234!',
-): Promise<Actor> {
-  const email = uniqueAddress(label);
-  const response = await stack.api.post('/auth/signUp', {
-    name: 'Lucía Pérez',
-    phone: uniquePhone(),
-    email,
-    password,
-  });
-  if (response.status !== 201)
-    throw new Error(`sign-up failed: ${response.status} ${JSON.stringify(response.body)}`);
-  return { id: response.body.id, rol: 'PACIENT', email, password, token: response.body.sessiontoken };
-}
+): Promise<Actor> => signedUpPatient(stack.api, { label, password });
 
+/** One of the system stack's bootstrap accounts, signed in. */
 export async function signInStaff(stack: SystemStack, who: keyof typeof STAFF_ACCOUNTS): Promise<Actor> {
-  const { email, password } = STAFF_ACCOUNTS[who];
-  const response = await stack.api.post('/auth/signIn', { email, password });
-  if (response.status !== 200) throw new Error(`sign-in of ${email} failed: ${response.status}`);
-  return { id: response.body.id, rol: response.body.rol, email, password, token: response.body.sessiontoken };
+  const account = STAFF_ACCOUNTS[who];
+  return { ...account, ...(await signInAs(stack.api, account)) };
 }
 
 /** A new session (own jti) for a known user: for calls that end the session they use. */
 export const freshToken = (actor: Actor) => mintToken({ id: actor.id, rol: actor.rol });
-
-/** A random, well-formed id that names nothing. */
-export const unknownId = () => randomBytes(12).toString('hex');
-
-/** Distinct bookable appointment slots from `daysAhead` days on (ISO strings). */
-export function slotSource(daysAhead = 3) {
-  const slots = upcomingSlots(new Date(Date.now() + daysAhead * 86_400_000));
-  return { next: (): string => slots.next().value!.toISOString() };
-}
-
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** A complete clinical record (the seeded driving-licence form), as the back office sends it. */
 export function recordMetadata(observations = 'Sin incidencias'): ReturnType<typeof renewalWith> {

@@ -3,39 +3,26 @@
  * goes on and remembers every message id it saw, so messages pruned later by Mailpit's `--max`
  * (other test files send mail too) are still counted. `afterAll` deletes the run's messages.
  */
-interface Summary {
-  ID: string;
-  Subject: string;
-  To: Array<{ Address: string }>;
-}
+import { eventually, MailCatcher } from '@crm/testing';
 
 export class MailTally {
   private readonly seen = new Map<string, { to: string; subject: string }>();
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
 
-  constructor(
-    private readonly apiUrl: string,
-    readonly prefix: string,
-  ) {}
+  private readonly catcher: MailCatcher;
 
-  private query(): string {
-    return encodeURIComponent(`to:"${this.prefix}"`);
+  constructor(
+    apiUrl: string,
+    readonly prefix: string,
+  ) {
+    this.catcher = new MailCatcher(apiUrl);
   }
 
-  /** Reads every message matching the prefix now (paged). */
+  /** Reads every message matching the prefix now. */
   async poll(): Promise<number> {
-    for (let start = 0; ; start += 500) {
-      const response = await fetch(
-        `${this.apiUrl}/api/v1/search?query=${this.query()}&start=${start}&limit=500`,
-      );
-      if (!response.ok) throw new Error(`Mailpit answered ${response.status}`);
-      const body = (await response.json()) as { messages: Summary[]; messages_count: number };
-      for (const message of body.messages) {
-        this.seen.set(message.ID, { to: message.To[0]?.Address ?? '', subject: message.Subject });
-      }
-      if (body.messages.length < 500) break;
-    }
+    for (const message of await this.catcher.messagesTo(this.prefix))
+      this.seen.set(message.ID, { to: message.To[0]?.Address ?? '', subject: message.Subject });
     return this.seen.size;
   }
 
@@ -65,15 +52,16 @@ export class MailTally {
    * Keys, not a count: a duplicate must not stand in for an e-mail that is still on its way.
    */
   async waitFor(expected: readonly string[], timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    const allArrived = async () => {
-      await this.poll();
-      const counts = this.counts();
-      return expected.every((key) => counts.has(key));
-    };
-    while (!(await allArrived()) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
+    await eventually(
+      async () => {
+        await this.poll();
+        const counts = this.counts();
+        return expected.every((key) => counts.has(key));
+      },
+      timeoutMs,
+      'every expected e-mail',
+      { intervalMs: 500 },
+    ).catch(() => undefined); // what never came is counted by compare()
   }
 
   /** How many messages each `recipient | kind` pair received (kind: the subject before any ':'). */
@@ -107,9 +95,7 @@ export class MailTally {
 
   /** Frees Mailpit's space for other test files. */
   async deleteAll(): Promise<void> {
-    await fetch(`${this.apiUrl}/api/v1/search?query=${this.query()}`, { method: 'DELETE' }).catch(
-      () => undefined,
-    );
+    await this.catcher.deleteMessagesTo(this.prefix).catch(() => undefined);
   }
 }
 

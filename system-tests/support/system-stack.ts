@@ -14,13 +14,8 @@ import { startHarness, type ApiClient, type MailCatcher, type RunningDeployable 
 import type { Gateway } from '../../gateway/src/app';
 import { loadGatewayConfig } from '../../gateway/src/config';
 import { startGateway, type RunningGateway } from '../../gateway/src/start-gateway';
-import {
-  DEPLOYABLES,
-  LIFTED_LIMITS,
-  staffAccountsAt,
-  staffAccountsEnv,
-  type DeployableName,
-} from '../../test-support/deployables';
+import { DEPLOYABLES, LIFTED_LIMITS, type DeployableName } from '../../test-support/deployables';
+import { staffAccountsAt, staffAccountsEnv } from '../../test-support/staff-accounts';
 
 export const STAFF_ACCOUNTS = staffAccountsAt('system.test');
 

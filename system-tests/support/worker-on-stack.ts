@@ -1,7 +1,8 @@
+import { waitForQueue } from '@crm/testing';
 import { MailTally } from './mail-tally';
 import type { Summary } from './summary';
 import { startSystemStack, type SystemStack } from './system-stack';
-import { waitForQueues, WorkerProcess } from './worker-process';
+import { WorkerProcess } from './worker-process';
 
 export interface WorkerOnStack {
   stack: SystemStack;
@@ -36,10 +37,8 @@ export function workerOnSystemStack(
     started = { stack, mail, worker, database };
     worker.start();
     const prefix = `${stack.env.QUEUE_PREFIX}.notifications.`;
-    await waitForQueues(
-      stack.amqpUrl,
-      options.queues.map((queue) => prefix + queue),
-    );
+    for (const queue of options.queues)
+      await waitForQueue(stack.amqpUrl, prefix + queue, { consumers: 0, timeoutMs: 60_000 });
     ready({ stack, worker, mail, database });
   }, 120_000);
 

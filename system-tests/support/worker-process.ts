@@ -4,7 +4,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import amqp from 'amqplib';
 
 const ENTRY = path.resolve(__dirname, '../../services/notifications/src/main.ts');
 
@@ -61,35 +60,4 @@ export class WorkerProcess {
     await exited;
     clearTimeout(timer);
   }
-}
-
-/** Resolves once every queue exists (declared and bound by a worker), or throws after the timeout. */
-export async function waitForQueues(amqpUrl: string, queues: string[], timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  const connection = await amqp.connect(amqpUrl);
-  try {
-    for (const queue of queues) {
-      for (;;) {
-        const channel = await connection.createChannel();
-        channel.on('error', () => undefined);
-        const found = await channel.checkQueue(queue).then(
-          () => true,
-          () => false,
-        );
-        await channel.close().catch(() => undefined);
-        if (found) break;
-        if (Date.now() > deadline) throw new Error(`queue ${queue} not declared within ${timeoutMs} ms`);
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-    }
-  } finally {
-    await connection.close().catch(() => undefined);
-  }
-}
-
-/** Polls a condition of the test's own state (e.g. a worker's handled count) until it holds or the time is up. */
-export async function until(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-  return condition();
 }

@@ -1,4 +1,5 @@
 import type { IndexHtmlTransformContext, Plugin, Rollup } from 'vite';
+import { LOAD_SHARE_MARKER } from './package-layout.ts';
 
 type OutputBundle = Rollup.OutputBundle;
 
@@ -25,7 +26,7 @@ export function withStaticImports(bundle: OutputBundle, fileNames: Iterable<stri
 function startUpImports(bundle: OutputBundle): string[] {
   const loadShares = Object.values(bundle)
     .filter(isChunk)
-    .filter((chunk) => chunk.fileName.includes('__loadShare__'));
+    .filter((chunk) => chunk.fileName.includes(LOAD_SHARE_MARKER));
   return withStaticImports(
     bundle,
     loadShares.flatMap((chunk) => chunk.dynamicImports),

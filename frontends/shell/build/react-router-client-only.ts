@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Plugin } from 'vite';
+import { ROUTER_DOM_ENTRY, routerEsmEntry, type RouterPackageJson } from './package-layout.ts';
 import ROUTER_CLIENT_EXPORTS from './router-client-exports.json' with { type: 'json' };
 
 /**
@@ -17,7 +18,6 @@ import ROUTER_CLIENT_EXPORTS from './router-client-exports.json' with { type: 'j
  */
 
 const require = createRequire(import.meta.url);
-const ROUTER_DOM_ENTRY = /[\\/]node_modules[\\/]react-router-dom[\\/]dist[\\/]index\.mjs$/;
 
 /**
  * Writes the module the shell shares as `react-router` (federation's `import` option for it) and
@@ -27,8 +27,10 @@ const ROUTER_DOM_ENTRY = /[\\/]node_modules[\\/]react-router-dom[\\/]dist[\\/]in
  */
 export function reactRouterClientModule(directory: string): string {
   const packageJsonPath = require.resolve('react-router/package.json');
-  const { exports } = require(packageJsonPath) as { exports: { '.': { import: { default: string } } } };
-  const entry = path.resolve(path.dirname(packageJsonPath), exports['.'].import.default);
+  const entry = path.resolve(
+    path.dirname(packageJsonPath),
+    routerEsmEntry(require(packageJsonPath) as RouterPackageJson),
+  );
   const file = path.join(directory, 'react-router-client.mjs');
   fs.mkdirSync(directory, { recursive: true });
   fs.writeFileSync(

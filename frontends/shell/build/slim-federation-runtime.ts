@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import type { Plugin } from 'vite';
+import { RUNTIME_PACKAGE_JSON } from './package-layout.ts';
 
 const require = createRequire(import.meta.url);
-const RUNTIME_PACKAGE_JSON = /[\\/]node_modules[\\/]@module-federation[\\/]runtime[\\/]package\.json$/;
 
 /**
  * The host's federation runtime plugin imports `@module-federation/runtime/package.json` whole for its

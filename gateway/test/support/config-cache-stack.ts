@@ -5,6 +5,7 @@ import type { Role } from '@crm/contracts';
 import { createLogger, type Logger } from '@crm/server-kit';
 import {
   deleteQueues,
+  eventually,
   infrastructure,
   listen,
   mintToken,
@@ -18,7 +19,6 @@ import { DEPLOYABLES } from '../../../test-support/deployables';
 import { loadGatewayConfig, type GatewayConfig } from '../../src/config';
 import type { ConfigCache } from '../../src/config-cache';
 import { startGateway } from '../../src/start-gateway';
-import { waitFor } from './gateway';
 
 /**
  * The gateway's config cache against the real config service, Redis and RabbitMQ, wired as
@@ -101,7 +101,7 @@ export async function startConfigCacheStack(label: string): Promise<ConfigCacheS
   const cache = server.configCache!;
   const redis = server.gateway.redis;
   await server.cacheReady();
-  await waitFor(() => cache.isServing(), 5000, 'cache serving');
+  await eventually(() => cache.isServing(), 5000, 'cache serving');
 
   const tokens = Object.fromEntries(
     (['PACIENT', 'DOCTOR', 'ADMIN', 'SERVICE_ACCOUNT'] as Role[]).map((rol) => [

@@ -2,10 +2,9 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
-import { TEST_VERIFIER_ENV, uniqueName } from '@crm/testing';
+import { eventually, listen, TEST_VERIFIER_ENV, uniqueName } from '@crm/testing';
 import { createGateway, type Gateway, type GatewayOptions } from '../../src/app';
 import { loadGatewayConfig } from '../../src/config';
-import { listen } from './upstreams';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -13,18 +12,6 @@ export interface RunningGateway {
   url: string;
   gateway: Gateway;
   close: () => Promise<void>;
-}
-
-export async function waitFor(
-  condition: () => boolean | Promise<boolean>,
-  timeoutMs = 5000,
-  what = 'condition',
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 export function isReady(redis: Redis): boolean {
@@ -52,7 +39,7 @@ export async function startGateway(
   });
   const gateway = createGateway(config, options);
   const server = await listen(gateway.listener);
-  if (!options.redis) await waitFor(() => isReady(gateway.redis), 5000, 'redis connection');
+  if (!options.redis) await eventually(() => isReady(gateway.redis), 5000, 'redis connection');
   return {
     url: server.url,
     gateway,

@@ -1,29 +1,7 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createHttpApp, createLogger } from '@crm/server-kit';
-
-export interface TestServer {
-  url: string;
-  port: number;
-  close: () => Promise<void>;
-}
-
-export async function listen(handler: http.RequestListener): Promise<TestServer & { server: http.Server }> {
-  const server = http.createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    server,
-    port,
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+import { listen, type RunningServer } from '@crm/testing';
 
 /** What an echo upstream answers: who it is, the path it was asked for and the headers it got. */
 export interface Echo {
@@ -39,7 +17,7 @@ export interface Echo {
  * limit 100kb, error handler): it echoes path, method, headers and the parsed body of every call
  * (401 for a sign-in body whose password is "wrong").
  */
-export async function startEchoUpstream(name: string): Promise<TestServer> {
+export async function startEchoUpstream(name: string): Promise<RunningServer> {
   const app = createHttpApp({
     logger: createLogger(`upstream-${name}`, 'silent'),
     readiness: [],
@@ -62,7 +40,7 @@ export async function startEchoUpstream(name: string): Promise<TestServer> {
 }
 
 /** An upstream that accepts requests and never answers (for the gateway's timeout). */
-export async function startSilentUpstream(): Promise<TestServer> {
+export async function startSilentUpstream(): Promise<RunningServer> {
   const app = express();
   app.use(() => undefined);
   return listen(app);

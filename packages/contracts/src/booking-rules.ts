@@ -1,6 +1,6 @@
 /**
  * Booking rules the browser needs as well as the servers. No dependencies (no zod), so a front end
- * can import this module cheaply from `@crm/contracts/src/booking-rules`.
+ * can import this module cheaply from `@crm/contracts/booking-rules`.
  */
 
 /** A cancellation made more than the refund window before the start is refunded. */

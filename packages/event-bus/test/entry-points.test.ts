@@ -3,26 +3,15 @@
  * gateway) imports, so it must not load mongoose or the MongoDB driver; `@crm/event-bus/outbox`
  * is the MongoDB side; the root keeps exporting everything it always did.
  */
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import * as everything from '@crm/event-bus';
 import * as transport from '@crm/event-bus/amqp';
 import * as outbox from '@crm/event-bus/outbox';
+import { modulesLoadedBy } from '@crm/testing/src/loaded-modules';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
 const MONGO_MODULE = /[\\/]node_modules[\\/](mongoose|mongodb|bson)[\\/]/;
-
-/** Every module file a fresh Node process loads for `require(specifier)`, run through tsx as `npm start` runs services. */
-function modulesLoadedBy(specifier: string): string[] {
-  const script = `require(${JSON.stringify(specifier)}); process.stdout.write(JSON.stringify(Object.keys(require.cache)));`;
-  const output = execFileSync(process.execPath, ['--require', require.resolve('tsx/cjs'), '-e', script], {
-    cwd: REPO_ROOT,
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return JSON.parse(output) as string[];
-}
 
 /** Third-party imports left in a bundle made the way scripts/build-deployable.ts makes one (esbuild). */
 async function externalImportsOfBundle(specifier: string): Promise<string[]> {

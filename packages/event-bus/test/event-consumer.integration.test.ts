@@ -12,6 +12,8 @@ import {
   type ProcessedEventStore,
   type Subscription,
 } from '../src';
+import { eventually } from '@crm/testing/src/polling';
+import { uniqueName } from '@crm/testing/src/names';
 import {
   AMQP_URL,
   deleteTopology,
@@ -21,8 +23,6 @@ import {
   recordingLogger,
   TEST_BROKER_USER,
   thingHappened,
-  uniqueName,
-  waitFor,
   withBroker,
 } from './support/test-infra';
 
@@ -48,9 +48,7 @@ beforeAll(async () => {
   await connection.connect();
   publisher = new EventPublisher({ connection, exchange, logger });
   consumer = new EventConsumer({ connection, exchange, logger });
-  db = await mongoose
-    .createConnection(MONGO_URL, { dbName: uniqueName('event_bus_consumer', '_') })
-    .asPromise();
+  db = await mongoose.createConnection(MONGO_URL, { dbName: uniqueName('event_bus_consumer') }).asPromise();
 }, 60_000);
 
 afterAll(async () => {
@@ -129,8 +127,10 @@ describe('EventConsumer', () => {
     );
     await subscriptionB.ready();
 
-    await waitFor('B to receive the redelivered event', () =>
-      duplicatesSeen.includes(processedEventKey(queue, published.id)),
+    await eventually(
+      () => duplicatesSeen.includes(processedEventKey(queue, published.id)),
+      15_000,
+      'B to receive the redelivered event',
     );
     expect(handledByB).toHaveLength(0);
     expect(await sideEffects.countDocuments({ eventId: published.id })).toBe(1);
@@ -173,12 +173,15 @@ describe('EventConsumer', () => {
       await publisher.publish(thingHappened, { thingId: 't3', n: 3 }, { correlationId: 'c' }),
     ];
 
-    await waitFor('both valid events', () => received.length === 2);
+    await eventually(() => received.length === 2, 15_000, 'both valid events');
     expect(received.map((e) => e.id)).toEqual(valid.map((e) => e.id));
     expect(received[0]!.data).toEqual({ thingId: 't2', n: 2 });
 
-    const deadLettered = await waitFor('three messages in the DLQ', async () =>
-      (await messageCount(`${queue}.dlq`)) === 3 ? drainQueue(`${queue}.dlq`) : undefined,
+    const deadLettered = await eventually(
+      async () => ((await messageCount(`${queue}.dlq`)) === 3 ? drainQueue(`${queue}.dlq`) : undefined),
+      15_000,
+      'three messages in the DLQ',
+      { retryOnError: true },
     );
     const errors = deadLettered.map((m) => String(m.properties.headers?.['x-error']));
     expect(errors[0]).toMatch(/invalid JSON/);
@@ -214,8 +217,11 @@ describe('EventConsumer', () => {
 
     const published = await publisher.publish(thingHappened, { thingId: 't4', n: 4 }, { correlationId: 'c' });
 
-    const [dead] = await waitFor('the message in the DLQ', async () =>
-      (await messageCount(`${queue}.dlq`)) === 1 ? drainQueue(`${queue}.dlq`) : undefined,
+    const [dead] = await eventually(
+      async () => ((await messageCount(`${queue}.dlq`)) === 1 ? drainQueue(`${queue}.dlq`) : undefined),
+      15_000,
+      'the message in the DLQ',
+      { retryOnError: true },
     );
     expect(attempts.map((a) => a.attempt)).toEqual([1, 2, 3]);
     // Retries wait at least the configured delay (TTL in the retry queue); allow timer granularity.
@@ -255,9 +261,16 @@ describe('EventConsumer', () => {
     await subscription.ready();
     await publisher.publish(thingHappened, { thingId: 't-ttl', n: 1 }, { correlationId: 'c' });
 
-    await waitFor('the message in the DLQ', async () => (await messageCount(`${queue}.dlq`)) === 1);
+    await eventually(
+      async () => (await messageCount(`${queue}.dlq`)) === 1,
+      15_000,
+      'the message in the DLQ',
+      { retryOnError: true },
+    );
     const seenAt = Date.now();
-    await waitFor('the DLQ to drop it', async () => (await messageCount(`${queue}.dlq`)) === 0);
+    await eventually(async () => (await messageCount(`${queue}.dlq`)) === 0, 15_000, 'the DLQ to drop it', {
+      retryOnError: true,
+    });
     expect(Date.now() - seenAt).toBeLessThan(5_000);
   });
 
@@ -286,7 +299,7 @@ describe('EventConsumer', () => {
 
     await publisher.publish(thingHappened, { thingId: 't5', n: 5 }, { correlationId: 'c' });
 
-    await waitFor('the second attempt to succeed', () => handled.length === 1);
+    await eventually(() => handled.length === 1, 15_000, 'the second attempt to succeed');
     expect(calls).toBe(2);
     expect(await messageCount(`${queue}.dlq`)).toBe(0);
   });
@@ -361,12 +374,17 @@ describe('EventConsumer', () => {
         await publisher.publishEnvelope(envelope);
         await publisher.publishEnvelope(envelope);
       }
-      await waitFor('every event handled and both copies settled', async () => {
-        const done = await db.collection(collection).countDocuments({ processedAt: { $exists: true } });
-        return (
-          done === 10 && (await messageCount(queue)) === 0 && (await messageCount(`${queue}.retry`)) === 0
-        );
-      });
+      await eventually(
+        async () => {
+          const done = await db.collection(collection).countDocuments({ processedAt: { $exists: true } });
+          return (
+            done === 10 && (await messageCount(queue)) === 0 && (await messageCount(`${queue}.retry`)) === 0
+          );
+        },
+        15_000,
+        'every event handled and both copies settled',
+        { retryOnError: true },
+      );
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(handledBy).toHaveLength(10);
       expect(await messageCount(`${queue}.dlq`)).toBe(0);
@@ -409,14 +427,16 @@ describe('EventConsumer', () => {
     );
 
     // Each queue is bound to the same event: 12 events × 2 subscriptions.
-    await waitFor('every copy handled', () => handled.length === 24);
+    await eventually(() => handled.length === 24, 15_000, 'every copy handled');
     expect(mostAtOnce).toBe(1);
     // Every handler has run, but each one's processed mark is written after it returns: wait for them.
-    await waitFor(
-      'every processed mark',
+    await eventually(
       async () =>
         (await db.collection('processed_events_lane').countDocuments({ processedAt: { $exists: true } })) ===
         24,
+      15_000,
+      'every processed mark',
+      { retryOnError: true },
     );
   });
 });
@@ -432,10 +452,15 @@ describe('who may publish an event', () => {
       await channel.bindQueue(queue, exchange, thingHappened.name);
     });
     const published = await publisher.publish(thingHappened, { thingId: 's1', n: 1 }, { correlationId: 'c' });
-    const [message] = await waitFor('the published message', async () => {
-      const messages = await drainQueue(queue);
-      return messages.length > 0 ? messages : undefined;
-    });
+    const [message] = await eventually(
+      async () => {
+        const messages = await drainQueue(queue);
+        return messages.length > 0 ? messages : undefined;
+      },
+      15_000,
+      'the published message',
+      { retryOnError: true },
+    );
     expect(message!.properties.messageId).toBe(published.id);
     expect(message!.properties.userId).toBe(TEST_BROKER_USER);
   });
@@ -470,11 +495,12 @@ describe('who may publish an event', () => {
     // Genuine for the first queue; for the second, its contract names another publisher.
     await publisher.publish(thingHappened, { thingId: 'genuine', n: 2 }, { correlationId: 'c' });
 
-    await waitFor('the genuine event', () => handled.includes('genuine'));
+    await eventually(() => handled.includes('genuine'), 15_000, 'the genuine event');
     // The first queue refuses the anonymous copy; the second refuses both (its contract names another publisher).
-    await waitFor(
-      'the refusals counted',
+    await eventually(
       () => subscription.refusedCount() === 1 && foreign.refusedCount() === 2,
+      15_000,
+      'the refusals counted',
     );
     await foreign.close();
     expect(handled).toEqual(['genuine']);
@@ -512,7 +538,7 @@ describe('who may publish an event', () => {
     );
     await subscription.ready();
     await publisher.publish(thingHappened, { thingId: 'retried', n: 1 }, { correlationId: 'c' });
-    await waitFor('the third attempt', () => attempts.length === 3);
+    await eventually(() => attempts.length === 3, 15_000, 'the third attempt');
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(attempts).toEqual([1, 2, 3]);
     expect(subscription.refusedCount()).toBe(0);
@@ -538,7 +564,7 @@ describe('who may publish an event', () => {
       });
       await channel.checkQueue(queue);
     });
-    await waitFor('the refusal', () => subscription.refusedCount() === 1);
+    await eventually(() => subscription.refusedCount() === 1, 15_000, 'the refusal');
     expect(handled).toEqual([]);
   });
 
@@ -585,7 +611,7 @@ describe('who may publish an event', () => {
     );
     await subscription.ready(20_000);
     await publisher.publish(thingHappened, { thingId: 'legacy', n: 7 }, { correlationId: 'c' });
-    await waitFor('the retried event', () => handled.length === 1);
+    await eventually(() => handled.length === 1, 15_000, 'the retried event');
     expect(logger.find('outdated retry queue deleted; declaring it again').length).toBeGreaterThan(0);
   });
 });

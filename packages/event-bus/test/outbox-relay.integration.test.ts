@@ -11,7 +11,9 @@ import {
   withOutboxUpdate,
   type EnvelopePublisher,
 } from '../src';
-import { MONGO_URL, recordingLogger, sleep, thingHappened, uniqueName, waitFor } from './support/test-infra';
+import { eventually, sleep } from '@crm/testing/src/polling';
+import { uniqueName } from '@crm/testing/src/names';
+import { MONGO_URL, recordingLogger, thingHappened } from './support/test-infra';
 import { startThingBus, type ThingBus } from './support/thing-bus';
 import { thingModel, type Thing } from './support/thing.model';
 
@@ -20,7 +22,7 @@ jest.setTimeout(45_000);
 const repoRoot = path.resolve(__dirname, '../../..');
 const exchange = uniqueName('test.outbox.events');
 const queue = uniqueName('test.outbox.consumer');
-const dbName = uniqueName('event_bus_outbox', '_');
+const dbName = uniqueName('event_bus_outbox');
 
 const logger = recordingLogger();
 let publisher: EventPublisher;
@@ -84,7 +86,7 @@ function runFixture(
 
 describe('OutboxRelay', () => {
   it('delivers, exactly once, an event whose writer was killed between the write and the publish, and removes the outbox entry', async () => {
-    const thingId = uniqueName('thing-crash', '-');
+    const thingId = uniqueName('thing-crash');
     const fixture = path.join(__dirname, 'fixtures', 'write-then-crash.fixture.ts');
 
     const exit = await runFixture(fixture, { MONGO_URL, DB_NAME: dbName, THING_ID: thingId });
@@ -99,8 +101,13 @@ describe('OutboxRelay', () => {
 
     relay().start();
 
-    await waitFor('the event to be consumed', () => consumedCount(eventId) === 1);
-    await waitFor('the outbox entry to be removed', async () => (await storedOutbox(thingId)) === undefined);
+    await eventually(() => consumedCount(eventId) === 1, 15_000, 'the event to be consumed');
+    await eventually(
+      async () => (await storedOutbox(thingId)) === undefined,
+      15_000,
+      'the outbox entry to be removed',
+      { retryOnError: true },
+    );
     await sleep(1_000); // five more relay polls: nothing is published again
     expect(consumedCount(eventId)).toBe(1);
     const [event] = consumed.filter((e) => e.id === eventId);
@@ -109,7 +116,7 @@ describe('OutboxRelay', () => {
   });
 
   it('publishes an event stored by an update as soon as the writer kicks the relay', async () => {
-    const thingId = uniqueName('thing-kick', '-');
+    const thingId = uniqueName('thing-kick');
     await Things.create({ _id: thingId, name: 'kick me' });
     const running = relay({ intervalMs: 60_000 }).start(); // the poll will not fire during this test
     await sleep(300); // let the start-up pass finish with nothing to do
@@ -119,15 +126,19 @@ describe('OutboxRelay', () => {
     await Things.updateOne({ _id: thingId }, withOutboxUpdate({ $set: { status: 'changed' } }, event));
     running.kick();
 
-    await waitFor('the kicked event to be consumed', () => consumedCount(event.id) === 1, {
-      timeoutMs: 5_000,
+    await eventually(() => consumedCount(event.id) === 1, 5_000, 'the kicked event to be consumed', {
       intervalMs: 10,
     });
     const latencyMs = Date.now() - writtenAt;
     expect(latencyMs).toBeLessThan(2_000);
     const stored = await Things.findById(thingId).lean();
     expect(stored?.status).toBe('changed'); // the change and the event were one write
-    await waitFor('the outbox entry to be removed', async () => (await storedOutbox(thingId)) === undefined);
+    await eventually(
+      async () => (await storedOutbox(thingId)) === undefined,
+      15_000,
+      'the outbox entry to be removed',
+      { retryOnError: true },
+    );
   });
 
   it('keeps retrying while it cannot publish, logs the outage once, and publishes when the broker is back', async () => {
@@ -140,9 +151,9 @@ describe('OutboxRelay', () => {
         published.push(envelope);
       },
     };
-    const thingId = uniqueName('thing-outage', '-');
+    const thingId = uniqueName('thing-outage');
     const event = createEnvelope(thingHappened, { thingId, n: 9 }, 'outage-test');
-    const Others = db.collection<RawThing>(uniqueName('outage_things', '_'));
+    const Others = db.collection<RawThing>(uniqueName('outage_things'));
     await Others.insertOne(withOutbox({ _id: thingId }, event));
 
     const running = relay({
@@ -151,12 +162,13 @@ describe('OutboxRelay', () => {
       intervalMs: 50,
       logger: outageLogger,
     }).start();
-    await waitFor(
-      'several failed passes',
+    await eventually(
       () => outageLogger.find('outbox relay pass failed again').length >= 5,
+      15_000,
+      'several failed passes',
     );
     brokerUp = true;
-    await waitFor('the event to be published', () => published.length === 1);
+    await eventually(() => published.length === 1, 15_000, 'the event to be published');
     await running.stop();
 
     expect(outageLogger.find('outbox relay cannot publish; retrying until it can')).toHaveLength(1);
@@ -179,7 +191,7 @@ describe('OutboxRelay', () => {
         concurrent--;
       },
     };
-    const collection = db.collection<RawThing>(uniqueName('busy_things', '_'));
+    const collection = db.collection<RawThing>(uniqueName('busy_things'));
     const events = Array.from({ length: 20 }, (_, i) =>
       createEnvelope(thingHappened, { thingId: `t${i}`, n: i }, 'lock-test'),
     );
@@ -197,7 +209,7 @@ describe('OutboxRelay', () => {
 
   it('moves an entry that is not a valid envelope aside instead of retrying it forever', async () => {
     const published: string[] = [];
-    const collection = db.collection<RawThing>(uniqueName('odd_things', '_'));
+    const collection = db.collection<RawThing>(uniqueName('odd_things'));
     const good = createEnvelope(thingHappened, { thingId: 'ok', n: 1 }, 'c');
     const bad = { id: 'not-a-uuid', name: 'Nope' };
     await collection.insertOne({ _id: 'odd', outbox: [bad, good] });
@@ -213,7 +225,7 @@ describe('OutboxRelay', () => {
 
   it('finds pending documents by their flag (indexed), reading every document only in its first pass', async () => {
     const published: string[] = [];
-    const collection = db.collection<RawThing>(uniqueName('flagged_things', '_'));
+    const collection = db.collection<RawThing>(uniqueName('flagged_things'));
     const publisher: EnvelopePublisher = { publishEnvelope: async (e) => void published.push(e.id) };
     const unflagged = () => createEnvelope(thingHappened, { thingId: 'old', n: 1 }, 'c');
     const before = unflagged();
@@ -237,7 +249,7 @@ describe('OutboxRelay', () => {
   });
 
   it('keeps an entry added while the document was being published, and its flag, for the next pass', async () => {
-    const collection = db.collection<RawThing>(uniqueName('growing_things', '_'));
+    const collection = db.collection<RawThing>(uniqueName('growing_things'));
     const first = createEnvelope(thingHappened, { thingId: 'g', n: 1 }, 'c');
     const second = createEnvelope(thingHappened, { thingId: 'g', n: 2 }, 'c');
     await collection.insertOne(withOutbox({ _id: 'g' }, first));

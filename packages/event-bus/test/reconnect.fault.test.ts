@@ -12,16 +12,10 @@ import {
   withOutbox,
   type Subscription,
 } from '../src';
-import {
-  ensureBrokerRunning,
-  MONGO_URL,
-  rabbitmqctl,
-  recordingLogger,
-  sleep,
-  thingHappened,
-  uniqueName,
-  waitFor,
-} from './support/test-infra';
+import { eventually, sleep } from '@crm/testing/src/polling';
+import { uniqueName } from '@crm/testing/src/names';
+import { ensureBrokerRunning, rabbitmqctl } from '../../../test-support/faults';
+import { MONGO_URL, recordingLogger, thingHappened } from './support/test-infra';
 import { startThingBus, type ThingBus } from './support/thing-bus';
 
 // These tests stop the shared local RabbitMQ (`rabbitmqctl stop_app`) and always start it again.
@@ -40,9 +34,7 @@ const consumedCount = (id: string): number => consumed.filter((e) => e.id === id
 
 beforeAll(async () => {
   await ensureBrokerRunning(); // in case an earlier, killed run left it stopped
-  db = await mongoose
-    .createConnection(MONGO_URL, { dbName: uniqueName('event_bus_reconnect', '_') })
-    .asPromise();
+  db = await mongoose.createConnection(MONGO_URL, { dbName: uniqueName('event_bus_reconnect') }).asPromise();
   bus = await startThingBus({ exchange, queue, db, logger, consumed });
   ({ connection, publisher, subscription } = bus);
 }, 120_000); // waits until this package's other integration files are done with the broker
@@ -55,11 +47,11 @@ afterAll(async () => {
 /** Runs `whileDown` with RabbitMQ stopped; the broker is started again whatever happens. */
 async function withBrokerStopped<T>(whileDown: () => Promise<T>): Promise<T> {
   try {
-    rabbitmqctl('stop_app');
-    await waitFor('the connection to notice the broker is gone', () => !connection.isConnected());
+    await rabbitmqctl('stop_app');
+    await eventually(() => !connection.isConnected(), 15_000, 'the connection to notice the broker is gone');
     return await whileDown();
   } finally {
-    rabbitmqctl('start_app'); // unconditionally: the broker must never be left stopped
+    await rabbitmqctl('start_app'); // unconditionally: the broker must never be left stopped
   }
 }
 
@@ -70,7 +62,7 @@ describe('recovery after the broker goes away', () => {
       { thingId: 'before', n: 1 },
       { correlationId: 'reconnect' },
     );
-    await waitFor('the event published before the outage', () => consumedCount(before.id) === 1);
+    await eventually(() => consumedCount(before.id) === 1, 15_000, 'the event published before the outage');
 
     let publishedWhileDown!: Promise<EventEnvelope>;
     await withBrokerStopped(async () => {
@@ -92,7 +84,7 @@ describe('recovery after the broker goes away', () => {
 
     const during = await publishedWhileDown; // resolves only once the broker confirmed it
     expect(connection.isConnected()).toBe(true);
-    await waitFor('the event published during the outage', () => consumedCount(during.id) === 1);
+    await eventually(() => consumedCount(during.id) === 1, 15_000, 'the event published during the outage');
     expect(subscription.isConsuming()).toBe(true);
     expect(logger.find('AMQP connection lost; reconnecting').length).toBeGreaterThanOrEqual(1);
     expect(logger.find('AMQP connection restored').length).toBeGreaterThanOrEqual(1);
@@ -102,7 +94,7 @@ describe('recovery after the broker goes away', () => {
       { thingId: 'after', n: 3 },
       { correlationId: 'reconnect' },
     );
-    await waitFor('an event published after recovery', () => consumedCount(after.id) === 1);
+    await eventually(() => consumedCount(after.id) === 1, 15_000, 'an event published after recovery');
   });
 
   it('keeps an outbox event while RabbitMQ is stopped, logs the outage once, and delivers it after the restart', async () => {
@@ -120,19 +112,20 @@ describe('recovery after the broker goes away', () => {
       await withBrokerStopped(async () => {
         await Things.insertOne(withOutbox({ _id: 'outbox-during' }, event));
         relay.kick();
-        await waitFor(
-          'a few failed relay passes',
+        await eventually(
           () => relayLogger.find('outbox relay pass failed again').length >= 2,
+          15_000,
+          'a few failed relay passes',
         );
         expect((await Things.findOne({ _id: 'outbox-during' }))?.outbox).toHaveLength(1);
       });
 
-      await waitFor('the outbox event to be consumed', () => consumedCount(event.id) === 1, {
-        timeoutMs: 30_000,
-      });
-      await waitFor(
-        'the outbox entry to be removed',
+      await eventually(() => consumedCount(event.id) === 1, 30_000, 'the outbox event to be consumed');
+      await eventually(
         async () => ((await Things.findOne({ _id: 'outbox-during' }))?.outbox ?? []).length === 0,
+        15_000,
+        'the outbox entry to be removed',
+        { retryOnError: true },
       );
       expect(relayLogger.find('outbox relay cannot publish; retrying until it can')).toHaveLength(1);
       expect(relayLogger.find('outbox relay publishing again')).toHaveLength(1);

@@ -13,6 +13,7 @@ import {
   brokerPermissions,
   BUS_PARTICIPANTS,
 } from '@crm/contracts';
+import { eventually } from './polling';
 
 const run = promisify(execFile);
 
@@ -42,6 +43,35 @@ export async function prepareBus(
     await channel.assertQueue(audit, { durable: true });
     await channel.bindQueue(audit, exchange, auditEntryRecorded.name);
   });
+}
+
+/**
+ * Waits until `queue` is declared with at least `consumers` consumers bound to it (0: declared is
+ * enough), so that what is published from then on is handled.
+ */
+export async function waitForQueue(
+  amqpUrl: string,
+  queue: string,
+  { consumers = 1, timeoutMs = 15_000 }: { consumers?: number; timeoutMs?: number } = {},
+): Promise<void> {
+  const connection = await amqp.connect(amqpUrl);
+  connection.on('error', () => undefined);
+  try {
+    await eventually(
+      async () => {
+        // A missing queue closes the channel that asked, so every look has a fresh one.
+        const channel = await connection.createChannel();
+        channel.on('error', () => undefined);
+        const found = await channel.checkQueue(queue).catch(() => undefined);
+        await channel.close().catch(() => undefined);
+        return found !== undefined && found.consumerCount >= consumers;
+      },
+      timeoutMs,
+      consumers > 0 ? `${consumers} consumer(s) on ${queue}` : `queue ${queue} declared`,
+    );
+  } finally {
+    await connection.close().catch(() => undefined);
+  }
 }
 
 const baseQueue = (name: string) => name.replace(/\.(retry|dlq)$/, '');

@@ -67,18 +67,3 @@ export function apiClient(baseUrl: string) {
 }
 
 export type ApiClient = ReturnType<typeof apiClient>;
-
-/** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs`. */
-export async function eventually<T>(
-  probe: () => Promise<T | undefined>,
-  timeoutMs = 10000,
-  what = 'condition',
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

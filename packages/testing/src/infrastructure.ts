@@ -146,8 +146,3 @@ export function infrastructure(): Promise<InfrastructureUrls> {
       : fromLocalScript();
   return started;
 }
-
-/** A name unique to this test file's run, for databases, exchanges and queues. */
-export function uniqueName(prefix: string): string {
-  return `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-}

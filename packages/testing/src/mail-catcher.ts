@@ -1,3 +1,5 @@
+import { eventually } from './polling';
+
 /** Reads e-mails from Mailpit's HTTP API (`GET /api/v1/search`, `GET /api/v1/message/{ID}`). */
 export interface CaughtMailSummary {
   ID: string;
@@ -12,16 +14,39 @@ export interface CaughtMail extends CaughtMailSummary {
   Attachments: Array<{ FileName: string; ContentType: string; PartID: string }>;
 }
 
+/** The token of the first link to `/<route>/<token>` in an e-mail's text (`reset-password`, `confirm-account`). */
+export function linkToken(text: string, route: string): string {
+  const token = new RegExp(`/${route}/([A-Za-z0-9_-]+)`).exec(text)?.[1];
+  if (!token) throw new Error(`no ${route} link in the e-mail`);
+  return token;
+}
+
+const PAGE = 250;
+const toQuery = (part: string) => encodeURIComponent(`to:"${part}"`);
+
 export class MailCatcher {
   constructor(private readonly apiUrl: string) {}
 
-  /** Messages sent to one address (tests use unique addresses, so runs never see each other's mail). */
-  async messagesTo(address: string): Promise<CaughtMailSummary[]> {
-    const url = `${this.apiUrl}/api/v1/search?query=${encodeURIComponent(`to:"${address}"`)}&limit=200`;
-    const response = await fetch(url);
-    if (!response.ok) throw new Error(`mail catcher answered ${response.status}`);
-    const body = (await response.json()) as { messages: CaughtMailSummary[] };
-    return body.messages;
+  /**
+   * Messages sent to an address, or to any address containing `part` (`@domain`, a run's prefix),
+   * all of them, page by page. Tests use unique addresses, so runs never see each other's mail.
+   */
+  async messagesTo(part: string): Promise<CaughtMailSummary[]> {
+    const found: CaughtMailSummary[] = [];
+    for (let start = 0; ; start += PAGE) {
+      const response = await fetch(
+        `${this.apiUrl}/api/v1/search?query=${toQuery(part)}&start=${start}&limit=${PAGE}`,
+      );
+      if (!response.ok) throw new Error(`mail catcher answered ${response.status}`);
+      const page = (await response.json()) as { messages: CaughtMailSummary[]; messages_count?: number };
+      found.push(...page.messages);
+      if (page.messages.length < PAGE || found.length >= (page.messages_count ?? Infinity)) return found;
+    }
+  }
+
+  /** Deletes the messages `messagesTo(part)` finds (frees the catcher's space for other test files). */
+  async deleteMessagesTo(part: string): Promise<void> {
+    await fetch(`${this.apiUrl}/api/v1/search?query=${toQuery(part)}`, { method: 'DELETE' });
   }
 
   async message(id: string): Promise<CaughtMail> {
@@ -37,16 +62,19 @@ export class MailCatcher {
 
   /** Waits until `count` messages to the address arrived, then returns them in full. */
   async waitForMessagesTo(address: string, count = 1, timeoutMs = 15000): Promise<CaughtMail[]> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = await this.messagesTo(address);
-      if (found.length >= count) return Promise.all(found.map((m) => this.message(m.ID)));
-      if (Date.now() > deadline) {
-        throw new Error(
-          `expected ${count} e-mail(s) to ${address} within ${timeoutMs} ms, got ${found.length}`,
-        );
-      }
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    let got = 0;
+    const found = await eventually(
+      async () => {
+        const messages = await this.messagesTo(address);
+        got = messages.length;
+        return got >= count && messages;
+      },
+      timeoutMs,
+      `${count} e-mail(s) to ${address}`,
+      { intervalMs: 200 },
+    ).catch((error: Error) => {
+      throw new Error(`${error.message} (got ${got})`);
+    });
+    return Promise.all(found.map((m) => this.message(m.ID)));
   }
 }

@@ -1,6 +1,6 @@
 import amqp from 'amqplib';
 import { eventContractNamed, type BusParticipant, type EventEnvelope } from '@crm/contracts';
-import { eventually } from './http';
+import { eventually } from './polling';
 
 export interface CapturedMessage<T = unknown> {
   routingKey: string;
@@ -27,15 +27,10 @@ export async function listenForMessages<T = unknown>(amqpUrl: string, exchange: 
   return {
     received,
     /** Resolves with the first message matching `predicate` (already received or arriving later). */
-    async waitFor(predicate: (message: CapturedMessage<T>) => boolean = () => true, timeoutMs = 10000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const match = received.find(predicate);
-        if (match) return match;
-        if (Date.now() > deadline) throw new Error(`no message for ${routingKey} within ${timeoutMs} ms`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
+    waitFor: (predicate: (message: CapturedMessage<T>) => boolean = () => true, timeoutMs = 10000) =>
+      eventually(() => received.find(predicate), timeoutMs, `a message for ${routingKey}`, {
+        intervalMs: 50,
+      }),
     async close() {
       await connection.close().catch(() => undefined);
     },

@@ -20,8 +20,10 @@ import mongoose from 'mongoose';
 import type { BusParticipant } from '@crm/contracts';
 import type { Logger } from '@crm/server-kit';
 import { deleteQueues, liftTopicRestrictions, prepareBus, restrictTopics } from './broker';
+import { signInAs } from './accounts';
 import { apiClient, type ApiClient } from './http';
-import { infrastructure, uniqueName, type InfrastructureUrls } from './infrastructure';
+import { infrastructure, type InfrastructureUrls } from './infrastructure';
+import { uniqueName } from './names';
 import { MailCatcher } from './mail-catcher';
 import { startRedsysSimulator, type RedsysSimulator } from './redsys-simulator';
 import { freePort } from './ports';
@@ -240,11 +242,7 @@ export async function startHarness<N extends string>(options: HarnessOptions<N>)
     envFor,
     ...(redsys ? { redsys } : {}),
     running,
-    async signIn(email, password) {
-      const response = await api.post('/auth/signIn', { email, password });
-      if (response.status !== 200) throw new Error(`sign-in of ${email} failed: ${response.status}`);
-      return response.body.sessiontoken as string;
-    },
+    signIn: async (email, password) => (await signInAs(api, { email, password })).token,
     async restart(name) {
       const current = running[name];
       if (!current) throw new Error(`${name} is not running in this stack`);

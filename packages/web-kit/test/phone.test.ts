@@ -1,4 +1,4 @@
-import * as rule from '@crm/contracts/src/phone';
+import * as rule from '@crm/contracts/phone';
 import { displayPhone, formatPhoneInput, phoneDigits } from '../src/phone/phone';
 
 const typeKeyByKey = (text: string) =>

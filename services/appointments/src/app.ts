@@ -191,16 +191,13 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
     lifecycle,
     /** The repositories (tests write fixtures in the past through them, which no call can). */
     repositories: { appointments, transitions, patients },
-    start: () =>
-      runtime.start(async () => {
+    ...runtime.startAndStop({
+      seed: async () => {
         // Every live appointment has a booking code, those booked before codes existed included.
         const given = await appointments.assignMissingCodes();
         if (given > 0) logger.info({ given }, 'booking codes given to earlier appointments');
-      }),
-    /** Resolves once the patients and records feeds are bound to the exchange (tests wait for it). */
-    consuming: (timeoutMs?: number) => runtime.consuming(timeoutMs),
-    queueNames: runtime.queueNames,
-    stop: () => runtime.stop(),
+      },
+    }),
   };
   return service satisfies ServiceHandle;
 }

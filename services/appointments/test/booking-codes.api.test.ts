@@ -5,13 +5,13 @@ import {
   KIOSK_PROOF_MESSAGES,
 } from '@crm/contracts';
 import { createEnvelope } from '@crm/event-bus';
+import { slotAllocator } from '../../../test-support/slots';
 import { kioskCodes } from '../../../test-support/kiosk-codes';
 import type { Stack } from '../../../test-support/stack';
 import type { AppointmentsService } from '../src/app';
 import { MongoAppointmentRepository } from '../src/data/appointment.repository';
 import { bookedAt, minutesFromNow } from './support/fixtures';
 import { appointmentsTestStack, type StaffTokens, type TestPatient } from './support/people';
-import { slotAllocator } from './support/slots';
 
 /**
  * Booking codes (docs/product/kiosk.md#proof): every appointment has one, unique among the live

@@ -1,10 +1,10 @@
+import { slotAllocator } from '../../../test-support/slots';
 import type { Stack } from '../../../test-support/stack';
 import type { AppointmentsService } from '../src/app';
 import { MongoSlotHolds } from '../src/data/slot-hold.repository';
 import { RescheduleService } from '../src/domain/reschedule.service';
 import { bookedAt, ghostPatient, minutesFromNow } from './support/fixtures';
 import { appointmentsTestStack, type StaffTokens, type TestPatient } from './support/people';
-import { slotAllocator } from './support/slots';
 
 /**
  * The cancellation policy: a cancellation is stored with whether it is refunded — made more

@@ -1,5 +1,6 @@
 import { Types } from 'mongoose';
-import { eventually } from '@crm/testing';
+import { eventually, waitForQueue } from '@crm/testing';
+import { slotAllocator } from '../../../test-support/slots';
 import { kioskCodes } from '../../../test-support/kiosk-codes';
 import type { Stack } from '../../../test-support/stack';
 import type { AppointmentsService } from '../src/app';
@@ -11,8 +12,7 @@ import {
   publishRecordCreated,
   publishRecordUpdated,
 } from './support/fixtures';
-import { appointmentsTestStack, waitForConsumer, type StaffTokens, type TestPatient } from './support/people';
-import { slotAllocator } from './support/slots';
+import { appointmentsTestStack, type StaffTokens, type TestPatient } from './support/people';
 
 /**
  * A working day without surprises: a record prepared before the appointment's check-in window
@@ -39,7 +39,7 @@ const codes = kioskCodes(
 );
 
 beforeAll(async () => {
-  await waitForConsumer(stack.amqpUrl, `${stack.env.QUEUE_PREFIX}.appointments.records`);
+  await waitForQueue(stack.amqpUrl, `${stack.env.QUEUE_PREFIX}.appointments.records`);
 });
 
 const record = (dateId: string, userId: string) => ({

@@ -1,8 +1,8 @@
 import { listenForMessages } from '@crm/testing';
+import { slotAllocator } from '../../../test-support/slots';
 import { startStack, type Stack } from '../../../test-support/stack';
 import type { AppointmentsService } from '../src/app';
 import { appointmentsStackReady, createPatients, staffTokens, type TestPatient } from './support/people';
-import { slotAllocator } from './support/slots';
 
 const SLOT_TAKEN = 'Ese horario ya no está disponible';
 const ALREADY_BOOKED = 'Ya tienes una cita reservada';

@@ -1,10 +1,10 @@
 import { listenForMessages } from '@crm/testing';
+import { slotAllocator } from '../../../test-support/slots';
 import { kioskCodes } from '../../../test-support/kiosk-codes';
 import type { Stack } from '../../../test-support/stack';
 import type { AppointmentsService } from '../src/app';
 import { bookedAt, centreDayOf, minutesFromNow } from './support/fixtures';
 import { appointmentsTestStack, type StaffTokens, type TestPatient } from './support/people';
-import { slotAllocator } from './support/slots';
 
 /**
  * The kiosk and the agenda: what the kiosk's booking answers when the patient already has

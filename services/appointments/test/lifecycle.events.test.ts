@@ -1,6 +1,7 @@
 import { Types } from 'mongoose';
 import { createLogger } from '@crm/server-kit';
-import { eventually, listenForMessages } from '@crm/testing';
+import { eventually, listenForMessages, waitForQueue } from '@crm/testing';
+import { slotAllocator } from '../../../test-support/slots';
 import { kioskCodes } from '../../../test-support/kiosk-codes';
 import { startStack, type Stack } from '../../../test-support/stack';
 import { createAppointmentsService, type AppointmentsService } from '../src/app';
@@ -21,11 +22,9 @@ import {
   appointmentsStackReady,
   createPatients,
   staffTokens,
-  waitForConsumer,
   type StaffTokens,
   type TestPatient,
 } from './support/people';
-import { slotAllocator } from './support/slots';
 
 /**
  * The lifecycle, what happens without a call: a clinical record saved (records.record.created.v1 on the
@@ -55,7 +54,7 @@ beforeAll(async () => {
     env: { NO_SHOW_SWEEP_INTERVAL_MS: '3600000' },
   });
   await appointmentsStackReady(stack);
-  await waitForConsumer(stack.amqpUrl, `${stack.env.QUEUE_PREFIX}.appointments.records`);
+  await waitForQueue(stack.amqpUrl, `${stack.env.QUEUE_PREFIX}.appointments.records`);
   staff = await staffTokens(stack);
   patients = await createPatients(stack, staff.DOCTOR, 5, 'events');
 }, 60_000);

@@ -1,9 +1,10 @@
 import { isBookingCode } from '@crm/contracts';
 import { listenForMessages } from '@crm/testing';
+import { slotAllocator } from '../../../test-support/slots';
 import { startStack, type Stack } from '../../../test-support/stack';
 import type { AppointmentsService } from '../src/app';
 import { appointmentsStackReady, createPatients, staffTokens, type TestPatient } from './support/people';
-import { canary, dstWeekdays, nextLocalDay, slotAllocator } from './support/slots';
+import { canary, dstWeekdays, nextLocalDay } from './support/slots';
 
 let stack: Stack;
 let patients: TestPatient[];

@@ -1,8 +1,8 @@
 import { listenForMessages } from '@crm/testing';
+import { slotAllocator } from '../../../test-support/slots';
 import type { Stack } from '../../../test-support/stack';
 import type { AppointmentsService } from '../src/app';
 import { appointmentsTestStack, type StaffTokens, type TestPatient } from './support/people';
-import { slotAllocator } from './support/slots';
 import { MongoSlotHolds } from '../src/data/slot-hold.repository';
 
 /**

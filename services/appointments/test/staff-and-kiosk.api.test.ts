@@ -1,9 +1,10 @@
 import { eventually } from '@crm/testing';
+import { slotAllocator } from '../../../test-support/slots';
 import { kioskCodes } from '../../../test-support/kiosk-codes';
 import { uniqueEmail, type Stack } from '../../../test-support/stack';
 import type { AppointmentsService } from '../src/app';
 import { appointmentsTestStack, type StaffTokens, type TestPatient } from './support/people';
-import { canary, nextLocalDay, slotAllocator } from './support/slots';
+import { canary, nextLocalDay } from './support/slots';
 
 let stack: Stack;
 let staff: StaffTokens;

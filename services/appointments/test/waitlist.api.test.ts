@@ -1,9 +1,10 @@
 import moment from 'moment-timezone';
 import { CENTRE_TIME_ZONE } from '@crm/contracts';
+import { slotAllocator } from '../../../test-support/slots';
 import type { Stack } from '../../../test-support/stack';
 import type { AppointmentsService } from '../src/app';
 import { appointmentsTestStack, type StaffTokens, type TestPatient } from './support/people';
-import { nextLocalDay, slotAllocator } from './support/slots';
+import { nextLocalDay } from './support/slots';
 
 /**
  * The waiting list (docs/product/patient-area.md#waiting-list): one entry per patient and day; a freed slot

@@ -35,10 +35,7 @@ export function createAuditService(config: AuditConfig, logger: Logger) {
     models,
     trail,
     relay,
-    start: () => runtime.start(),
-    consuming: runtime.consuming,
-    queueNames: runtime.queueNames,
-    stop: () => runtime.stop(),
+    ...runtime.startAndStop(),
   };
   return service satisfies ServiceHandle;
 }

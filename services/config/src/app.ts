@@ -50,10 +50,7 @@ export function createConfigService(config: ConfigServiceConfig, logger: Logger)
     views,
     centre,
     relay,
-    start: () => runtime.start(seed),
-    consuming: runtime.consuming,
-    queueNames: runtime.queueNames,
-    stop: () => runtime.stop(),
+    ...runtime.startAndStop({ seed }),
   };
   return service satisfies ServiceHandle;
 }

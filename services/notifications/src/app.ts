@@ -115,14 +115,12 @@ export function createNotificationsService(config: NotificationsConfig, logger: 
     // HTTP only for the health probes.
     app: runtime.httpApp(() => undefined),
     centre,
-    start: () => runtime.start(),
-    /** Resolves once every queue is declared and bound (events published before that are not routed). */
-    consuming: (timeoutMs = 30000) => runtime.consuming(timeoutMs),
-    queueNames: runtime.queueNames,
-    async stop() {
-      await runtime.stop(); // consumers first: an e-mail being sent finishes before SMTP closes
-      mail.close();
-    },
+    ...runtime.startAndStop({
+      // `consuming()` resolves once every queue is declared and bound (events published before are not routed).
+      consumingTimeoutMs: 30000,
+      // Consumers first: an e-mail being sent finishes before SMTP closes.
+      afterStop: () => mail.close(),
+    }),
   };
   return service satisfies ServiceHandle;
 }

@@ -2,6 +2,7 @@ import mongoose from 'mongoose';
 import { createLogger } from '@crm/server-kit';
 import { appointmentBooked, CENTRE_PROFILE_SEED, WHAT_TO_BRING } from '@crm/contracts';
 import { createEnvelope } from '@crm/event-bus';
+import { slotAllocator } from '../../../test-support/slots';
 import { reminderStore } from '../src/reminders/reminder.store';
 import { reminderScheduleHandlers } from '../src/reminders/reminders';
 import { DEPLOYABLES } from '../../../test-support/deployables';
@@ -12,7 +13,6 @@ import {
   staffTokens,
   type TestPatient,
 } from '../../appointments/test/support/people';
-import { slotAllocator } from '../../appointments/test/support/slots';
 
 /**
  * Reminders: due times in the database, one e-mail per appointment also with two

@@ -62,10 +62,7 @@ export function createPaymentsService(config: PaymentsConfig, logger: Logger, pr
     relay,
     payments,
     invoices,
-    start: () => runtime.start(),
-    consuming: runtime.consuming,
-    queueNames: runtime.queueNames,
-    stop: () => runtime.stop(),
+    ...runtime.startAndStop(),
   };
   return service satisfies ServiceHandle;
 }

@@ -1,6 +1,7 @@
 import { appointmentCancelled, paymentSucceeded, refundIssued } from '@crm/contracts';
 import { createEnvelope } from '@crm/event-bus';
 import { listenForMessages, publishEnvelopes, redsysSignature, type RedsysSimulator } from '@crm/testing';
+import { slotAllocator } from '../../../test-support/slots';
 import { startStack, type Stack } from '../../../test-support/stack';
 import {
   createPatients,
@@ -8,7 +9,6 @@ import {
   type StaffTokens,
   type TestPatient,
 } from '../../appointments/test/support/people';
-import { slotAllocator } from '../../appointments/test/support/slots';
 import type { PaymentsApp } from '../src/app';
 
 /**

@@ -62,11 +62,7 @@ export function createRecordsService(config: RecordsConfig, logger: Logger) {
     viewConfigs,
     /** Records of erased patients (tests run the retention sweep with it). */
     erasure,
-    start: () => runtime.start(),
-    /** Resolves once the configuration and listing feeds are bound to the exchange (tests wait for it). */
-    consuming: (timeoutMs?: number) => runtime.consuming(timeoutMs),
-    queueNames: runtime.queueNames,
-    stop: () => runtime.stop(),
+    ...runtime.startAndStop(),
   };
   return service satisfies ServiceHandle;
 }

@@ -1,4 +1,6 @@
 import type { Role } from '@crm/contracts';
+import { mintedCaller } from '@crm/testing';
+import { slotAllocator } from '../../../test-support/slots';
 import { startStack, type Stack } from '../../../test-support/stack';
 import {
   describeAuthorizationMatrix,
@@ -6,8 +8,7 @@ import {
   type MatrixRow,
 } from '../../../test-support/authorization-matrix';
 import { metadataOf } from './factories/metadata';
-import { bookFor, mintedPatientToken, registerPatient, staffOf, type Staff } from './factories/people';
-import { slotAllocator } from './factories/slots';
+import { bookFor, registerPatient, staffOf, type Staff } from './factories/people';
 
 const UNKNOWN_ID = '0123456789abcdef01234567';
 
@@ -34,7 +35,7 @@ beforeAll(async () => {
   stack = await startStack({ components: ['auth', 'appointments', 'config', 'records'] });
   staff = await staffOf(stack);
   tokens = {
-    PACIENT: mintedPatientToken(),
+    PACIENT: mintedCaller('PACIENT').token,
     DOCTOR: staff.DOCTOR.token,
     ADMIN: staff.ADMIN.token,
     SERVICE_ACCOUNT: staff.SERVICE_ACCOUNT.token,

@@ -2,12 +2,12 @@ import { Writable } from 'node:stream';
 import { createLogger } from '@crm/server-kit';
 import { deleteQueues, listen, uniqueName, type RunningServer } from '@crm/testing';
 import mongoose from 'mongoose';
+import { slotAllocator } from '../../../test-support/slots';
 import { startStack, type Stack } from '../../../test-support/stack';
 import { createRecordsService, type RecordsService } from '../src/app';
 import { loadRecordsConfig } from '../src/config';
 import { metadataOf, renewalWith } from './factories/metadata';
 import { bookFor, registerPatient, staffOf, type Staff } from './factories/people';
-import { slotAllocator } from './factories/slots';
 
 const SECRET = 'DIAGNOSTICO-CONFIDENCIAL-7f3a';
 

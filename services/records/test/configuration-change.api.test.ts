@@ -1,10 +1,10 @@
 import { RECORDS_VIEW, type RecordView, type ViewConfigView } from '@crm/contracts';
 import { eventually } from '@crm/testing';
+import { slotAllocator } from '../../../test-support/slots';
 import { startStack, type Stack } from '../../../test-support/stack';
 import type { RecordsService } from '../src/app';
 import { DRIVING_RENEWAL, metadataOf } from './factories/metadata';
 import { bookFor, registerPatient, staffOf, type Staff } from './factories/people';
-import { slotAllocator } from './factories/slots';
 
 let stack: Stack;
 let service: RecordsService;

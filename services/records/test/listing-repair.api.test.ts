@@ -8,13 +8,13 @@ import { RECORDS_VIEW, recordCreated, type RecordsPage } from '@crm/contracts';
 import { createEnvelope } from '@crm/event-bus';
 import { createLogger } from '@crm/server-kit';
 import { eventually } from '@crm/testing';
+import { slotAllocator } from '../../../test-support/slots';
 import { startStack, type Stack } from '../../../test-support/stack';
 import type { RecordsService } from '../src/app';
 import type { RecordModels } from '../src/data/record.models';
 import { MongoRecordRepository } from '../src/data/record.repository';
 import type { ClinicalRecord } from '../src/domain/record';
 import { bookFor, registerPatient, staffOf, type Staff } from './factories/people';
-import { slotAllocator } from './factories/slots';
 
 let stack: Stack;
 let service: RecordsService;

@@ -1,6 +1,7 @@
 import type { RecordView, RecordsPage } from '@crm/contracts';
 import { listenForMessages, outboxDrained } from '@crm/testing';
 import { TEXT_LENGTH_MESSAGE } from '@crm/view-config';
+import { slotAllocator } from '../../../test-support/slots';
 import { emailedKioskCode } from '../../../test-support/kiosk-codes';
 import { startStack, type Stack } from '../../../test-support/stack';
 import type { RecordsService } from '../src/app';
@@ -13,7 +14,6 @@ import {
   type Patient,
   type Staff,
 } from './factories/people';
-import { slotAllocator } from './factories/slots';
 
 let stack: Stack;
 let service: RecordsService;

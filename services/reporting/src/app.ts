@@ -37,14 +37,12 @@ export function createReportingService(config: ReportingConfig, logger: Logger) 
     }),
     models,
     reporting,
-    start: () => runtime.start(),
-    consuming: runtime.consuming,
-    queueNames: runtime.queueNames,
-    stop: () =>
-      runtime.stop(async () => {
+    ...runtime.startAndStop({
+      beforeStop: async () => {
         reporting.stop();
         await reporting.flush().catch(() => undefined);
-      }),
+      },
+    }),
   };
   return service satisfies ServiceHandle;
 }

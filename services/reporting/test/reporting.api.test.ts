@@ -1,8 +1,8 @@
 import type { ReportSummary } from '@crm/contracts';
-import { eventually, mintToken, publishEnvelopes } from '@crm/testing';
+import { eventually, mintToken, publishEnvelopes, uniqueId } from '@crm/testing';
 import { startStack, type Stack } from '../../../test-support/stack';
 import type { ReportingApp } from '../src/app';
-import { appointment, DRIVING, newId, seededWeek, WEAPONS } from './support/seeded-week';
+import { appointment, DRIVING, seededWeek, WEAPONS } from './support/seeded-week';
 
 /**
  * `GET /reports/summary` through the gateway, on a week of events published on the stack's exchange
@@ -11,7 +11,7 @@ import { appointment, DRIVING, newId, seededWeek, WEAPONS } from './support/seed
  */
 let stack: Stack;
 let reporting: ReportingApp;
-const admin = mintToken({ id: newId(), rol: 'ADMIN' });
+const admin = mintToken({ id: uniqueId(), rol: 'ADMIN' });
 const week = seededWeek();
 let first: ReportSummary;
 
@@ -210,7 +210,7 @@ it('refuses a range over 366 days, a start after the end and a malformed day (40
 });
 
 it('answers an ADMIN only: a DOCTOR gets 403, no token 401', async () => {
-  expect((await summary(week.from, week.to, mintToken({ id: newId(), rol: 'DOCTOR' }))).status).toBe(403);
-  expect((await summary(week.from, week.to, mintToken({ id: newId(), rol: 'PACIENT' }))).status).toBe(403);
+  expect((await summary(week.from, week.to, mintToken({ id: uniqueId(), rol: 'DOCTOR' }))).status).toBe(403);
+  expect((await summary(week.from, week.to, mintToken({ id: uniqueId(), rol: 'PACIENT' }))).status).toBe(403);
   expect((await stack.api.get(`/reports/summary?from=${week.from}&to=${week.to}`)).status).toBe(401);
 });

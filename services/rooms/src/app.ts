@@ -43,16 +43,14 @@ export function createRoomsService(config: RoomsConfig, logger: Logger) {
     models,
     relay,
     sweeper,
-    async start() {
-      await runtime.start(async () => {
+    ...runtime.startAndStop({
+      seed: async () => {
         const added = await rooms.addMissing(CONSULTING_ROOMS);
         if (added > 0) logger.info({ added }, 'consulting rooms created');
-      });
-      sweeper.start();
-    },
-    consuming: runtime.consuming,
-    queueNames: runtime.queueNames,
-    stop: () => runtime.stop(() => sweeper.stop()),
+      },
+      afterStart: () => sweeper.start(),
+      beforeStop: () => sweeper.stop(),
+    }),
   };
   return service satisfies ServiceHandle;
 }

@@ -1,11 +1,12 @@
 import type { Role } from '@crm/contracts';
+import { mintedCaller } from '@crm/testing';
 import { startStack, type Stack } from '../../../test-support/stack';
 import {
   describeAuthorizationMatrix,
   itRefusesHostileTokens,
   type MatrixRow,
 } from '../../../test-support/authorization-matrix';
-import { callersByRole, mintedCaller, type Caller } from './factories/callers';
+import { callersByRole, type Caller } from './factories/callers';
 import { freshWeekday, localSlot } from './factories/slots';
 
 const UNKNOWN_ID = '0123456789abcdef01234567';

@@ -1,8 +1,8 @@
 import { Types } from 'mongoose';
+import { mintedCaller } from '@crm/testing';
 import { startStack, type Stack } from '../../../test-support/stack';
 import type { RoomsService } from '../src/app';
 import { slotKey, type ReservationDocument } from '../src/data/reservation.model';
-import { mintedCaller } from './factories/callers';
 import { freshWeekday, localSlot } from './factories/slots';
 
 let stack: Stack;

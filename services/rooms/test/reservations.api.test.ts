@@ -1,10 +1,10 @@
 import type { Role } from '@crm/contracts';
-import { eventually, listenForMessages } from '@crm/testing';
+import { eventually, listenForMessages, mintedCaller, uniqueId } from '@crm/testing';
 import { startStack, type Stack } from '../../../test-support/stack';
 import { MongoRoomRepository } from '../src/data/room.repository';
 import type { RoomsService } from '../src/app';
 import { CONSULTING_ROOMS } from '../src/domain/room-catalogue';
-import { callersByRole, mintedCaller, newUserId, type Caller } from './factories/callers';
+import { callersByRole, type Caller } from './factories/callers';
 import { comingSaturday, freshWeekday, localSlot, pastWeekday, slotsOf } from './factories/slots';
 
 const NO_SLOT = 'Debes seleccionar al menos un horario para reservar la consulta';
@@ -178,7 +178,7 @@ describe('POST /room-calendar', () => {
 
   it("refuses a doctor reserving in another doctor's name with 403, and keeps nothing", async () => {
     const day = freshWeekday();
-    const response = await reserve({ room: 'consulta-1', doctor: newUserId(), dates: [localSlot(day, 10)] });
+    const response = await reserve({ room: 'consulta-1', doctor: uniqueId(), dates: [localSlot(day, 10)] });
     expect(response).toMatchObject({ status: 403, body: { errors: [{ field: 'doctor' }] } });
     expect(await reservedIn('consulta-1')).not.toContain(localSlot(day, 10));
   });

@@ -1,6 +1,7 @@
 import type { RoomReservationView } from '@crm/contracts';
+import { mintedCaller } from '@crm/testing';
 import { startStack, type Stack } from '../../../test-support/stack';
-import { callersByRole, mintedCaller, type Caller } from './factories/callers';
+import { callersByRole, type Caller } from './factories/callers';
 import { freshWeekday, localSlot } from './factories/slots';
 
 /**

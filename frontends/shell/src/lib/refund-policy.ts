@@ -1,5 +1,5 @@
 import { formatHours } from '@crm/web-kit';
-import { isRefundable } from '@crm/contracts/src/booking-rules';
+import { isRefundable } from '@crm/contracts/booking-rules';
 
 /**
  * The seeded profile's refund window (docs/product/centre-profile.md#refund-window): refunded when cancelled

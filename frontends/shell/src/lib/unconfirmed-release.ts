@@ -1,4 +1,4 @@
-import { unconfirmedReleaseAt } from '@crm/contracts/src/booking-rules';
+import { unconfirmedReleaseAt } from '@crm/contracts/booking-rules';
 import { formatDate, formatTime } from '@crm/web-kit/time';
 
 /** Said on the booking page to a signed-in patient whose e-mail is not confirmed, before they book. */

@@ -1,20 +1,13 @@
-import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import net from 'node:net';
 import amqp, { type Channel, type GetMessage } from 'amqplib';
 import { z } from 'zod';
 import type { EventContract } from '@crm/contracts';
+import { sleep } from '@crm/testing/src/polling';
 import { brokerUserOf } from '../../src';
 import type { Logger } from '../../src';
 
 /** Real infrastructure only: these tests exist to show behaviour against RabbitMQ and FerretDB/MongoDB. */
 export const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 export const MONGO_URL = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
-
-/** Random suffix so every test file (and run) works on its own exchange, queues and database. */
-export function uniqueName(prefix: string, separator = '.'): string {
-  return `${prefix}${separator}${randomBytes(4).toString('hex')}`;
-}
 
 /** The broker user these tests connect as: publisher and consumer of their events. */
 export const TEST_BROKER_USER = brokerUserOf(AMQP_URL);
@@ -26,59 +19,6 @@ export const thingHappened: EventContract<typeof thingSchema> = {
   publishers: [TEST_BROKER_USER],
   consumers: [TEST_BROKER_USER],
 };
-
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls until `check` returns a truthy value, or fails with `description` after `timeoutMs`. */
-export async function waitFor<T>(
-  description: string,
-  check: () => T | Promise<T>,
-  { timeoutMs = 15_000, intervalMs = 50 }: { timeoutMs?: number; intervalMs?: number } = {},
-): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value) return value as NonNullable<T>;
-    } catch (err) {
-      lastError = err;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${description}${lastError ? ` (last error: ${String(lastError)})` : ''}`,
-      );
-    }
-    await sleep(intervalMs);
-  }
-}
-
-export function rabbitmqctl(...args: string[]): void {
-  execFileSync('rabbitmqctl', args, { stdio: 'pipe', timeout: 60_000 });
-}
-
-/**
- * Used in finally/afterAll so no test leaves the broker down. `start_app` returns once the app has
- * booted and is a no-op on a running node; the port probe first saves a slow CLI call.
- */
-export async function ensureBrokerRunning(): Promise<void> {
-  if (await amqpPortOpen()) return;
-  rabbitmqctl('start_app');
-}
-
-function amqpPortOpen(): Promise<boolean> {
-  const { hostname, port } = new URL(AMQP_URL);
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: hostname, port: Number(port || 5672) });
-    const done = (open: boolean): void => {
-      socket.destroy();
-      resolve(open);
-    };
-    socket.setTimeout(1_000, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
-}
 
 export interface LogEntry {
   level: keyof Logger;

@@ -20,7 +20,7 @@ import {
   withOutbox,
 } from '@crm/event-bus';
 import { correlationIdOrNew } from '../request-context';
-import type { BackgroundTask } from './service-runtime';
+import type { BackgroundTask } from './types';
 
 /**
  * The producer side of the access trail: how any service records "who read or changed

@@ -3,7 +3,7 @@ import { sessionEnded } from '@crm/contracts';
 import { on } from '@crm/event-bus';
 import type { AuthenticatedUser, SessionCheck } from '../auth';
 import { isDuplicateKey } from '../duplicate-key';
-import type { BackgroundTask } from './service-runtime';
+import type { BackgroundTask } from './types';
 
 /**
  * Ended sessions as every service that verifies tokens knows them: a signed-out token, or

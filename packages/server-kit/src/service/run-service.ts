@@ -1,17 +1,6 @@
-import type { Express } from 'express';
 import { createLogger, type Logger } from '../logger';
 import { handleShutdown } from '../shutdown';
-
-/** What every deployable exposes: its HTTP app, and how to start and stop its background work. */
-export interface ServiceHandle {
-  app: Express;
-  start(): Promise<void>;
-  stop(): Promise<void>;
-  /** Resolves once every consumer queue is bound to the exchange (tests wait for it). */
-  consuming(timeoutMs?: number): Promise<void>;
-  /** The queues it consumes from, with their retry and dead-letter queues (test clean-up). */
-  queueNames(): string[];
-}
+import type { ServiceHandle } from './types';
 
 export interface ListenConfig {
   PORT: number;

@@ -16,6 +16,7 @@ import { verificationKeysFor, type VerificationKeys } from '../verification-keys
 import { auditEntriesQueue, createAuditTrail } from './audit-trail';
 import { createEndedSessions } from './ended-sessions';
 import { connectMongo, syncIndexes } from './mongo';
+import type { BackgroundTask, ServiceHandle } from './types';
 
 /** The environment every service with a database and the event bus reads (see serviceEnvSchema). */
 export interface RuntimeConfig {
@@ -43,13 +44,6 @@ export type ConsumerSpec = Omit<SubscribeOptions<readonly EventContract[]>, 'que
   purpose: string;
 };
 
-/** Work that runs every `intervalMs` while the service runs (first run at start-up). */
-export interface BackgroundTask {
-  name: string;
-  intervalMs: number;
-  run: () => Promise<unknown>;
-}
-
 /**
  * The plumbing every service wires the same way: its database, the event bus (one connection, a
  * publisher, consumers with Mongo idempotency), the outbox relay over the collections whose writes
@@ -58,6 +52,22 @@ export interface BackgroundTask {
  * repositories, routes and seeders.
  */
 const deadLetterTtlMs = (config: RuntimeConfig): number => (config.DEAD_LETTER_TTL_HOURS ?? 336) * 3_600_000;
+
+/** What a service adds to the runtime's start and stop (`runtime.startAndStop`). */
+export interface StartAndStopHooks {
+  /** First thing on start: clients that connect by themselves (not awaited). */
+  beforeStart?: () => void;
+  /** Once the database is ready and indexed, before consuming: the service's seeders. */
+  seed?: () => Promise<void>;
+  /** Once the runtime has started: the service's own background work. */
+  afterStart?: () => void;
+  /** First thing on stop, once the tasks' timers are cleared: what the service added (sweepers, clients). */
+  beforeStop?: () => Promise<unknown> | unknown;
+  /** Last thing on stop, once the consumers are closed: what they used (the SMTP pool of the mailer). */
+  afterStop?: () => Promise<unknown> | unknown;
+  /** How long `consuming()` waits when not told. */
+  consumingTimeoutMs?: number;
+}
 
 export interface RuntimeOptions {
   /** The keys to verify tokens with, when the service has its own (the auth service, the signer). */
@@ -122,6 +132,64 @@ export function createServiceRuntime(
         logger.warn({ task: task.name, err: error.message }, 'task failed; retried later'),
       );
 
+  /** Every queue this service consumes from, with its retry and dead-letter queues (test clean-up). */
+  const queueNames = (): string[] =>
+    [
+      // The access trail's queue, declared ahead by the broker's definitions (or the test harness).
+      ...(auditInUse ? [auditEntriesQueue(config.QUEUE_PREFIX)] : []),
+      ...consumers.map(({ purpose }) => `${config.QUEUE_PREFIX}.${name}.${purpose}`),
+      ...feeds.map((f) => f.queue),
+    ].flatMap((queue) => [queue, `${queue}.retry`, `${queue}.dlq`]);
+
+  /** Connects, creates indexes, runs the seeders, then starts consuming, relaying and the tasks. */
+  async function start(seed?: () => Promise<void>) {
+    if (auditInUse && !tasks.includes(audit.sweeper)) {
+      relay ??= bus.outboxRelay([audit.model]);
+      tasks.push(audit.sweeper);
+    }
+    bus.connection.start();
+    // Learn the token keys early (not awaited: the auth service may be starting too).
+    void keys?.refresh();
+    await mongo.ready;
+    await syncIndexes(mongo.connection);
+    await seed?.();
+    const idempotency = new MongoProcessedEventStore(mongo.connection);
+    for (const { purpose, ...options } of consumers) {
+      subscriptions.push(
+        bus.consumer.subscribe({
+          ...options,
+          queue: `${config.QUEUE_PREFIX}.${name}.${purpose}`,
+          idempotency,
+          deadLetterTtlMs: deadLetterTtlMs(config),
+        }),
+      );
+    }
+    for (const feed of feeds)
+      subscriptions.push(bus.consumer.subscribe({ deadLetterTtlMs: deadLetterTtlMs(config), ...feed }));
+    relay?.start();
+    for (const task of tasks) {
+      await runTask(task);
+      const timer = setInterval(() => void runTask(task), task.intervalMs);
+      timer.unref();
+      timers.push(timer);
+    }
+  }
+
+  /** Resolves once every consumer's queue is bound to the exchange (tests wait for it). */
+  async function consuming(timeoutMs?: number) {
+    await Promise.all(subscriptions.map((subscription) => subscription.ready(timeoutMs)));
+  }
+
+  /** Stops in the reverse order of start; `before` closes what the service added (sweepers, clients). */
+  async function stop(before?: () => Promise<unknown> | unknown) {
+    timers.forEach(clearInterval);
+    await before?.();
+    await relay?.stop();
+    await bus.consumer.close();
+    await bus.connection.close();
+    await mongo.close();
+  }
+
   return {
     name,
     logger,
@@ -142,14 +210,6 @@ export function createServiceRuntime(
         async (user) =>
           endedSessions!.isSessionValid(user) && (isSessionValid ? await isSessionValid(user) : true),
       ),
-    /** Every queue this service consumes from, with its retry and dead-letter queues (test clean-up). */
-    queueNames: () =>
-      [
-        // The access trail's queue, declared ahead by the broker's definitions (or the test harness).
-        ...(auditInUse ? [auditEntriesQueue(config.QUEUE_PREFIX)] : []),
-        ...consumers.map(({ purpose }) => `${config.QUEUE_PREFIX}.${name}.${purpose}`),
-        ...feeds.map((f) => f.queue),
-      ].flatMap((queue) => [queue, `${queue}.retry`, `${queue}.dlq`]),
     /** How many events its consumers dropped because they did not come from a publisher of theirs. */
     refusedEvents: () => bus.consumer.refusedCount(),
     /**
@@ -190,51 +250,24 @@ export function createServiceRuntime(
         routes,
       });
     },
-    /** Connects, creates indexes, runs the seeders, then starts consuming, relaying and the tasks. */
-    async start(seed?: () => Promise<void>) {
-      if (auditInUse && !tasks.includes(audit.sweeper)) {
-        relay ??= bus.outboxRelay([audit.model]);
-        tasks.push(audit.sweeper);
-      }
-      bus.connection.start();
-      // Learn the token keys early (not awaited: the auth service may be starting too).
-      void keys?.refresh();
-      await mongo.ready;
-      await syncIndexes(mongo.connection);
-      await seed?.();
-      const idempotency = new MongoProcessedEventStore(mongo.connection);
-      for (const { purpose, ...options } of consumers) {
-        subscriptions.push(
-          bus.consumer.subscribe({
-            ...options,
-            queue: `${config.QUEUE_PREFIX}.${name}.${purpose}`,
-            idempotency,
-            deadLetterTtlMs: deadLetterTtlMs(config),
-          }),
-        );
-      }
-      for (const feed of feeds)
-        subscriptions.push(bus.consumer.subscribe({ deadLetterTtlMs: deadLetterTtlMs(config), ...feed }));
-      relay?.start();
-      for (const task of tasks) {
-        await runTask(task);
-        const timer = setInterval(() => void runTask(task), task.intervalMs);
-        timer.unref();
-        timers.push(timer);
-      }
-    },
-    /** Resolves once every consumer's queue is bound to the exchange (tests wait for it). */
-    async consuming(timeoutMs?: number) {
-      await Promise.all(subscriptions.map((subscription) => subscription.ready(timeoutMs)));
-    },
-    /** Stops in reverse order; `before` closes what the service added (sweepers, clients). */
-    async stop(before?: () => Promise<unknown> | unknown) {
-      timers.forEach(clearInterval);
-      await before?.();
-      await relay?.stop();
-      await bus.consumer.close();
-      await bus.connection.close();
-      await mongo.close();
+    /**
+     * The start and stop of the service (its ServiceHandle but the app): the runtime's, in their order,
+     * with what the service adds to them. A service spreads it into what its factory returns.
+     */
+    startAndStop(hooks: StartAndStopHooks = {}): Omit<ServiceHandle, 'app'> {
+      return {
+        async start() {
+          hooks.beforeStart?.();
+          await start(hooks.seed);
+          hooks.afterStart?.();
+        },
+        consuming: (timeoutMs = hooks.consumingTimeoutMs) => consuming(timeoutMs),
+        queueNames,
+        async stop() {
+          await stop(hooks.beforeStop);
+          await hooks.afterStop?.();
+        },
+      };
     },
   };
 }

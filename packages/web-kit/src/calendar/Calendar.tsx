@@ -1,5 +1,5 @@
 import { useId, useMemo, useState } from 'react';
-import type { CentreClosures } from '@crm/contracts/src/centre-calendar';
+import type { CentreClosures } from '@crm/contracts/centre-calendar';
 import {
   closedReason,
   longDay,

@@ -3,7 +3,7 @@
  * ("jose  perez" finds "José Pérez"), and two patients with the same name stay two (told apart by
  * e-mail, picked by id).
  */
-import { foldName as foldNameKey } from '@crm/contracts/src/name-search';
+import { foldName as foldNameKey } from '@crm/contracts/name-search';
 export interface PatientLike {
   id: string;
   name: string;

@@ -1,4 +1,4 @@
-import { formatPhone, formatPhoneInput as formatTypedPhone, normalizePhone } from '@crm/contracts/src/phone';
+import { formatPhone, formatPhoneInput as formatTypedPhone, normalizePhone } from '@crm/contracts/phone';
 
 /**
  * Phone inputs and displays of every front end (docs/product/README.md#phone-numbers). The rule itself lives

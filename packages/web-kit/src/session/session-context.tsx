@@ -10,7 +10,7 @@ import {
 } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import type { Role, UserView } from '@crm/contracts';
-import { IDLE_SESSION_MESSAGE } from '@crm/contracts/src/session-keys';
+import { IDLE_SESSION_MESSAGE } from '@crm/contracts/session-keys';
 import { apiRequest, SESSION_REFUSED_EVENT } from '../api/client';
 import { showError } from '../dialogs/dialogs';
 import { tokenStore } from './token-store';

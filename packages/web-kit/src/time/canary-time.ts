@@ -4,8 +4,8 @@ import {
   isOpeningWeekday,
   slotMinutesOfDay,
   SLOT_MINUTES,
-} from '@crm/contracts/src/centre-hours';
-import { dayStatus, slotOpenOnDay, type CentreClosures } from '@crm/contracts/src/centre-calendar';
+} from '@crm/contracts/centre-hours';
+import { dayStatus, slotOpenOnDay, type CentreClosures } from '@crm/contracts/centre-calendar';
 import tzData from './tz-atlantic-canary.json';
 import { MONTH_NAMES, WEEKDAY_NAMES } from './calendar-names';
 

@@ -1,5 +1,7 @@
-import amqp from 'amqplib';
-import { BOOTSTRAP, startStack, uniqueEmail, type Stack } from '../../../../test-support/stack';
+import { waitForQueue } from '@crm/testing';
+import { registeredPatient } from '../../../../test-support/patients';
+import { signedInStaff } from '../../../../test-support/staff-accounts';
+import { startStack, type Stack } from '../../../../test-support/stack';
 
 export interface TestPatient {
   id: string;
@@ -15,13 +17,14 @@ export interface StaffTokens {
   SERVICE_ACCOUNT: string;
 }
 
+/** The stack's bootstrap doctor, admin and kiosk, signed in: their session tokens. */
 export async function staffTokens(stack: Stack): Promise<StaffTokens> {
-  const [DOCTOR, ADMIN, SERVICE_ACCOUNT] = await Promise.all([
-    stack.signIn(BOOTSTRAP.doctor.email, BOOTSTRAP.doctor.password),
-    stack.signIn(BOOTSTRAP.admin.email, BOOTSTRAP.admin.password),
-    stack.signIn(BOOTSTRAP.kiosk.email, BOOTSTRAP.kiosk.password),
-  ]);
-  return { DOCTOR, ADMIN, SERVICE_ACCOUNT };
+  const staff = await signedInStaff(stack.api);
+  return {
+    DOCTOR: staff.DOCTOR.token,
+    ADMIN: staff.ADMIN.token,
+    SERVICE_ACCOUNT: staff.SERVICE_ACCOUNT.token,
+  };
 }
 
 /** Patients registered by the doctor through the auth API (confirmed at once), each signed in. */
@@ -33,50 +36,17 @@ export async function createPatients(
 ): Promise<TestPatient[]> {
   return Promise.all(
     Array.from({ length: count }, async (_, i) => {
-      const person = {
-        name: `Paciente ${label} ${i + 1}`,
-        phone: `6${String(10_000_000 + i * 7919).padStart(8, '0')}`,
-        email: uniqueEmail(`${label}${i + 1}`),
-        password: 'contraseña-de-prueba',
-      };
-      const created = await stack.api.post('/auth/doctor/patient/create', person, doctorToken);
-      if (created.status !== 201)
-        throw new Error(`patient creation failed: ${created.status} ${JSON.stringify(created.body)}`);
-      const token = await stack.signIn(person.email, person.password);
-      return {
-        id: created.body.id as string,
-        name: person.name,
-        email: person.email,
-        phone: created.body.phone as string,
-        token,
-      };
+      const name = `Paciente ${label} ${i + 1}`;
+      const patient = await registeredPatient(stack.api, doctorToken, { name, label: `${label}${i + 1}` });
+      const token = await stack.signIn(patient.email, patient.password);
+      return { id: patient.id, name, email: patient.email, phone: patient.phone, token };
     }),
   );
 }
 
-/** Waits until a consumer is attached to the queue, so events published from now on are handled. */
-export async function waitForConsumer(amqpUrl: string, queue: string, timeoutMs = 15000): Promise<void> {
-  const connection = await amqp.connect(amqpUrl);
-  try {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      // A missing queue closes the channel, so every check gets a fresh one.
-      const channel = await connection.createChannel();
-      channel.on('error', () => undefined);
-      const found = await channel.checkQueue(queue).catch(() => undefined);
-      await channel.close().catch(() => undefined);
-      if (found && found.consumerCount > 0) return;
-      if (Date.now() > deadline) throw new Error(`no consumer on ${queue} within ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  } finally {
-    await connection.close().catch(() => undefined);
-  }
-}
-
 /** The stack every appointments API test uses, ready for e-mails about appointments. */
 export async function appointmentsStackReady(stack: Stack): Promise<void> {
-  await waitForConsumer(stack.amqpUrl, `${stack.env.QUEUE_PREFIX}.notifications.appointment-mail`);
+  await waitForQueue(stack.amqpUrl, `${stack.env.QUEUE_PREFIX}.notifications.appointment-mail`);
 }
 
 export interface AppointmentsTestStack {

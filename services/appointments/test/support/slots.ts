@@ -1,15 +1,5 @@
 import moment from 'moment-timezone';
 import { CENTRE_TIME_ZONE, dayStatus } from '@crm/contracts';
-import { upcomingSlots } from '../../src/domain/slot-rules';
-
-/**
- * Hands out distinct bookable slots (ISO strings), starting `daysAhead` days from now, so tests in
- * one file never compete for a slot unless they mean to.
- */
-export function slotAllocator(daysAhead = 2) {
-  const slots = upcomingSlots(new Date(Date.now() + daysAhead * 86_400_000));
-  return { next: (): string => slots.next().value!.toISOString() };
-}
 
 /** An instant given as Atlantic/Canary wall-clock time, e.g. `canary('2027-03-29 09:00')`. */
 export const canary = (wallClock: string): string =>

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   appointmentAttended,
   appointmentBooked,
@@ -13,22 +12,21 @@ import {
   type EventEnvelope,
 } from '@crm/contracts';
 import { createEnvelope } from '@crm/event-bus';
+import { uniqueId } from '@crm/testing';
 
-export const newId = () => randomBytes(12).toString('hex');
-
-const admin = { id: newId(), rol: 'ADMIN' as const };
+const admin = { id: uniqueId(), rol: 'ADMIN' as const };
 
 /** One appointment's events, built with the contracts' envelopes. */
 export function appointment(date: string, channel: BookingChannel, bookedAt = '2024-05-20T10:00:00Z') {
-  const id = newId();
-  const pacientId = newId();
+  const id = uniqueId();
+  const pacientId = uniqueId();
   const data = {
     id,
     date,
     pacientId,
     user: { id: pacientId, name: 'Paciente de prueba', email: `p${id}@example.test` },
     channel,
-    by: channel === 'kiosk' ? { id: newId(), rol: 'SERVICE_ACCOUNT' as const } : admin,
+    by: channel === 'kiosk' ? { id: uniqueId(), rol: 'SERVICE_ACCOUNT' as const } : admin,
   };
   const at = (iso: string) => ({ occurredAt: new Date(iso) });
   const envelope = <C extends EventContract>(contract: C, extra: object, when: string) =>

@@ -1,5 +1,5 @@
 import type { OnboardingProof } from '@crm/contracts';
-import { isOneTimeCode } from '@crm/contracts/src/kiosk-codes';
+import { isOneTimeCode } from '@crm/contracts/kiosk-codes';
 
 /** Which of the patient's details the "Ya casi" step asks for. */
 export interface AskedFields {

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { NO_CLOSURES, publicHolidays, type CentreClosures } from '@crm/contracts/src/centre-calendar';
+import { NO_CLOSURES, publicHolidays, type CentreClosures } from '@crm/contracts/centre-calendar';
 import { showRequestError, showSuccess, useCentreProfile } from '@crm/web-kit';
 import { saveClosures } from '../api/closures';
 import { AddForm, type AddField } from './AddForm';

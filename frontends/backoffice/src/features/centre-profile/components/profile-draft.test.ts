@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { CentreProfile } from '@crm/contracts';
-import { CENTRE_PROFILE_SEED } from '@crm/contracts/src/api/centre';
+import { CENTRE_PROFILE_SEED } from '@crm/contracts';
 import { bodyOf, draftOf, profileErrors, typedNumber } from './profile-draft';
 
 const loaded = { ...CENTRE_PROFILE_SEED, version: 7, updatedAt: '2030-01-01T00:00:00.000Z' } as CentreProfile;

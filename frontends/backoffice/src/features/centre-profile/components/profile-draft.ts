@@ -1,6 +1,6 @@
 import type { ApiError } from '@crm/web-kit';
 import type { CentreProfile, CentreProfileBody } from '@crm/contracts';
-import { formatPhone } from '@crm/contracts/src/phone';
+import { formatPhone } from '@crm/contracts/phone';
 
 /** One opening period as edited: ISO weekdays (1 = Monday … 7 = Sunday), "HH:mm" times. */
 export interface HoursDraft {

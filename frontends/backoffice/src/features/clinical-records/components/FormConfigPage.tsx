@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { FieldType, ViewConfigView, ViewField } from '@crm/contracts';
-import { FIELD_TYPES } from '@crm/contracts/src/api/config';
+import { FIELD_TYPES } from '@crm/contracts/form-fields';
 import { ApiError, confirmDialog, showDialog, showServerError, showSuccess, useSession } from '@crm/web-kit';
 import { AlertNotice, PageHeader } from '@/components';
 import { RECORDS_VIEW, useViewConfig } from '../api/records';

@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import type { HeldAppointment } from '@crm/contracts';
-import { normalizeKioskCode } from '@crm/contracts/src/kiosk-codes';
+import { normalizeKioskCode } from '@crm/contracts/kiosk-codes';
 import { ApiError, MESSAGES, phoneDigits, showError, showSuccess } from '@crm/web-kit';
 import { beSeenNow } from '../api/be-seen-now';
 import { bookWalkIn } from '../api/book-walk-in';

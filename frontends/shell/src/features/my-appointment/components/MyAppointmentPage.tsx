@@ -10,7 +10,7 @@ import {
   useSession,
 } from '@crm/web-kit';
 import { formatDate, formatTime } from '@crm/web-kit/time';
-import { WHAT_TO_BRING } from '@crm/contracts/src/booking-rules';
+import { WHAT_TO_BRING } from '@crm/contracts/booking-rules';
 import { DEFAULT_REFUND_WINDOW_HOURS, refundedIfCancelled } from '@/lib/refund-policy';
 import { cancelDate } from '../api/cancel-date';
 import { useCurrentDate } from '../api/get-current-date';

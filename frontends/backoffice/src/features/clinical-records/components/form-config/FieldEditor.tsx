@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { PriceType, ViewField } from '@crm/contracts';
-import { PRICE_TYPES } from '@crm/contracts/src/api/config';
+import { PRICE_TYPES } from '@crm/contracts/form-fields';
 import { optionLabel, optionValue } from '@crm/view-config';
 import {
   conditionTargets,

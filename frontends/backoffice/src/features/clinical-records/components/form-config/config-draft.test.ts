@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { CENTRE_PROFILE_SEED } from '@crm/contracts/src/api/centre';
+import { CENTRE_PROFILE_SEED } from '@crm/contracts';
 import { medicalCertificateFields } from '@crm/view-config';
 import {
   checkConfig,

@@ -1,5 +1,5 @@
 import type { FieldType, PicklistOption, PriceType, ViewField } from '@crm/contracts';
-import { FIELD_NAME_PATTERN } from '@crm/contracts/src/api/config';
+import { FIELD_NAME_PATTERN } from '@crm/contracts/form-fields';
 import { viewConfigBody } from '@crm/view-config';
 import { ApiError } from '@crm/web-kit';
 

@@ -1,13 +1,13 @@
 /**
- * Stopping and starting shared infrastructure for the fault tests (run serially in `npm test`'s
- * fault phase). Every stop has a start that callers put in `finally` / `afterAll`; starts are
+ * Stopping and starting shared infrastructure for the fault tests (`*.fault.test.ts`, run serially in
+ * `npm test`'s fault phase), the system tests' and the packages' and services' alike. Every stop has a start that callers put in `finally` / `afterAll`; starts are
  * idempotent, so calling them when nothing is down is harmless. Other test runs may share this
  * infrastructure: keep outages short.
  */
 import { execFile } from 'node:child_process';
 import net from 'node:net';
 import { promisify } from 'node:util';
-import { restartRabbitNode } from '../../scripts/lib/rabbitmq-node';
+import { restartRabbitNode } from '../scripts/lib/rabbitmq-node';
 
 const run = promisify(execFile);
 

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import mongoose from 'mongoose';
 import { createServiceBus } from '@crm/event-bus';
 import { createLogger } from '@crm/server-kit';
@@ -52,6 +51,3 @@ export async function startProducer(options: {
     },
   };
 }
-
-/** A 24-hex id like the product's (ObjectId), unique per call. */
-export const newId = (): string => randomBytes(12).toString('hex');
