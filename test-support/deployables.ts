@@ -9,33 +9,29 @@ import type { Logger } from '@crm/server-kit';
 import type { ServiceHandle } from '@crm/server-kit/service';
 import { loadGatewayConfig } from '../gateway/src/config';
 import { startGateway } from '../gateway/src/start-gateway';
+import { CONFIG_LOADERS } from './config-loaders';
 
 /**
- * Each service's factory (exported by `services/<name>/src/app.ts`) and configuration loader
- * (exported by `services/<name>/src/config.ts`), the two its `main.ts` hands to `runService`.
+ * Each service's factory (exported by `services/<name>/src/app.ts`); with its configuration loader
+ * (CONFIG_LOADERS), the two its `main.ts` hands to `runService`.
  */
 const SERVICES = {
-  auth: { factory: 'createAuthService', loadConfig: 'loadAuthConfig' },
-  config: { factory: 'createConfigService', loadConfig: 'loadConfigServiceConfig' },
-  appointments: { factory: 'createAppointmentsService', loadConfig: 'loadAppointmentsConfig' },
-  rooms: { factory: 'createRoomsService', loadConfig: 'loadRoomsConfig' },
-  records: { factory: 'createRecordsService', loadConfig: 'loadRecordsConfig' },
-  audit: { factory: 'createAuditService', loadConfig: 'loadAuditConfig' },
-  reporting: { factory: 'createReportingService', loadConfig: 'loadReportingConfig' },
-  payments: { factory: 'createPaymentsService', loadConfig: 'loadPaymentsConfig' },
+  auth: { factory: 'createAuthService' },
+  config: { factory: 'createConfigService' },
+  appointments: { factory: 'createAppointmentsService' },
+  rooms: { factory: 'createRoomsService' },
+  records: { factory: 'createRecordsService' },
+  audit: { factory: 'createAuditService' },
+  reporting: { factory: 'createReportingService' },
+  payments: { factory: 'createPaymentsService' },
   /** The e-mail worker: no HTTP but its probes. */
-  notifications: {
-    factory: 'createNotificationsService',
-    loadConfig: 'loadNotificationsConfig',
-    http: false,
-  },
+  notifications: { factory: 'createNotificationsService', http: false },
 } as const;
 
 export type DeployableName = keyof typeof SERVICES;
 
 interface ServiceEntry {
   factory: string;
-  loadConfig: string;
   http?: boolean;
 }
 
@@ -45,22 +41,15 @@ interface ServiceSpec extends DeployableSpec {
 }
 
 type ServiceFactory = (config: unknown, logger: Logger) => ServiceHandle;
-type ConfigLoader = (env: NodeJS.ProcessEnv) => unknown;
 
-/** The one lazy import: a service's app and config modules, and the two functions they export. */
+/** The one lazy import: a service's app module, and the factory it exports. */
 async function createService(name: DeployableName, env: NodeJS.ProcessEnv, logger: Logger) {
-  const { factory, loadConfig }: ServiceEntry = SERVICES[name];
-  const [app, config] = (await Promise.all([
-    import(`../services/${name}/src/app`),
-    import(`../services/${name}/src/config`),
-  ])) as [Record<string, ServiceFactory | undefined>, Record<string, ConfigLoader | undefined>];
+  const { factory }: ServiceEntry = SERVICES[name];
+  const app = (await import(`../services/${name}/src/app`)) as Record<string, ServiceFactory | undefined>;
   const create = app[factory];
-  const load = config[loadConfig];
-  if (!create || !load)
-    throw new Error(
-      `test-support/deployables.ts: services/${name}/src/app.ts must export ${factory} and config.ts ${loadConfig}`,
-    );
-  return create(load(env), logger);
+  if (!create)
+    throw new Error(`test-support/deployables.ts: services/${name}/src/app.ts must export ${factory}`);
+  return create(CONFIG_LOADERS[name]!(env), logger);
 }
 
 export const DEPLOYABLES = Object.fromEntries(
