@@ -35,10 +35,7 @@ describe('TokenService', () => {
     ['no exp claim', () => hostileTokens.withoutExpiry(patient)],
     ['another key under the trusted kid', () => hostileTokens.otherKeyTrustedKid(patient)],
     ['HS256 with the public key (PEM) as secret', () => hostileTokens.hs256WithPublicKey(patient, 'pem')],
-    [
-      'HS256 with the public key (PKCS1) as secret',
-      () => hostileTokens.hs256WithPublicKey(patient, 'pkcs1'),
-    ],
+    ['HS256 with the public key (PKCS1) as secret', () => hostileTokens.hs256WithPublicKey(patient, 'pkcs1')],
     ['HS256 with the public key (JWK) as secret', () => hostileTokens.hs256WithPublicKey(patient, 'jwk')],
     ['no kid', () => hostileTokens.withoutKid(patient)],
     ['garbage', () => 'not.a.token'],

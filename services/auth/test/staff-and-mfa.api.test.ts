@@ -62,7 +62,9 @@ describe('staff accounts: POST/GET /users/staff, POST /users/staff/:id/disable a
     );
     // Staff are the doctors, the admins and the kiosk accounts (an admin disables a kiosk like the others).
     const roles = new Set(list.body.staff.map((s: { rol: string }) => s.rol));
-    expect([...roles].every((rol) => ['DOCTOR', 'ADMIN', 'SERVICE_ACCOUNT'].includes(rol as string))).toBe(true);
+    expect([...roles].every((rol) => ['DOCTOR', 'ADMIN', 'SERVICE_ACCOUNT'].includes(rol as string))).toBe(
+      true,
+    );
     expect(roles.has('SERVICE_ACCOUNT')).toBe(true);
 
     // A doctor (signed in with the factor their role requires) manages no staff.

@@ -121,8 +121,7 @@ export function appointmentMailHandlers(
     method: 'PUBLISH' | 'CANCEL' | undefined,
   ) => {
     // A confirmation shows the booking code with its QR code, an inline image (docs/product/kiosk.md#proof).
-    const qr =
-      method === 'PUBLISH' && event.data.bookingCode ? qrImage(event.data.bookingCode) : undefined;
+    const qr = method === 'PUBLISH' && event.data.bookingCode ? qrImage(event.data.bookingCode) : undefined;
     return mail(
       event,
       (centre, when) => write(centre, when, qr !== undefined),
