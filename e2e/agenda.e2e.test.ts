@@ -65,7 +65,10 @@ beforeAll(async () => {
 }, 90000);
 
 const item = (name: string) => page.getByRole('listitem').filter({ hasText: name });
-const badge = (name: string) => item(name).locator('.bo-badge');
+const badge = (name: string) => item(name).locator('.bo-badge:not([data-testid="payment-badge"])');
+const paymentOf = (name: string) => item(name).getByTestId('payment-badge');
+/** The item's own actions on the appointment (the payment's "Cobrar" sits with its badge). */
+const actionsOf = (name: string) => item(name).locator('.bo-agenda__actions').getByRole('button');
 const statusOf = async (id: string) =>
   (await stack.api.get<{ status: string }>(`/dates/id/${id}`, doctor)).body.status;
 
@@ -84,6 +87,14 @@ it('DOCTOR: "Agenda de hoy" in the sidebar lists today in time order with "Reser
     [people.started, people.soon, people.later].map((p) => centreDateTime(p.appointment.date).time),
   );
   for (const p of Object.values(people)) expect(await badge(p.name).textContent()).toBe('Reservada');
+  // Nobody has paid yet: each says so with the amount, and the desk can take the payment there.
+  for (const p of Object.values(people)) {
+    await paymentOf(p.name).waitFor();
+    expect(await paymentOf(p.name).textContent()).toMatch(/^Pendiente \d+,\d{2}\s€$/);
+    await item(p.name)
+      .getByRole('button', { name: `Cobrar la cita de ${p.name}` })
+      .waitFor();
+  }
   expect(await page.getByText(anotherDay.name).count()).toBe(0);
   await screenshot(page, 'agenda-today');
 });
@@ -100,7 +111,7 @@ it('shows a check-in made elsewhere within 10 s, without a reload, with the minu
     /^(Acaba de llegar|Esperando \d+ minutos?)$/,
   );
   // A checked-in patient came: no "Registrar llegada", no "No presentado".
-  expect(await item(people.soon.name).getByRole('button').allTextContents()).toEqual(['Atendida']);
+  expect(await actionsOf(people.soon.name).allTextContents()).toEqual(['Atendida']);
   await page.getByText('3 citas · 1 en espera').waitFor();
   await screenshot(page, 'agenda-checked-in');
 });
@@ -109,7 +120,7 @@ it('"Atendida" (after a confirmation) marks the checked-in patient attended', as
   await item(people.soon.name).getByRole('button', { name: 'Atendida' }).click();
   expect((await answerDialog(page)).title).toBe('¿Marcar la cita como atendida?');
   await badge(people.soon.name).filter({ hasText: 'Atendida' }).waitFor();
-  expect(await item(people.soon.name).getByRole('button').count()).toBe(0);
+  expect(await actionsOf(people.soon.name).count()).toBe(0);
   expect(await statusOf(people.soon.appointment.id)).toBe('attended');
 });
 
@@ -119,10 +130,7 @@ it('"No presentado" marks an appointment that has started, and is not offered be
   await badge(people.started.name).filter({ hasText: 'No presentado' }).waitFor();
   expect(await statusOf(people.started.appointment.id)).toBe('noShow');
 
-  expect(await item(people.later.name).getByRole('button').allTextContents()).toEqual([
-    'Registrar llegada',
-    'Atendida',
-  ]);
+  expect(await actionsOf(people.later.name).allTextContents()).toEqual(['Registrar llegada', 'Atendida']);
   expect(await badge(people.later.name).textContent()).toBe('Reservada');
   expect(await statusOf(people.later.appointment.id)).toBe('booked');
 });

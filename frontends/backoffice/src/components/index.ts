@@ -12,3 +12,4 @@ export { useServerPages } from './use-server-pages';
 export { AlertNotice } from './AlertNotice';
 export { ViewLink } from './ViewLink';
 export { TablePage } from './TablePage';
+export { PaymentCell } from './PaymentCell';

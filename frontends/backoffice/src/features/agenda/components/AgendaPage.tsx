@@ -3,7 +3,7 @@ import { useSearchParams } from 'react-router-dom';
 import type { AgendaEntry, AgendaResponse, AppointmentView } from '@crm/contracts';
 import { displayPhone } from '@crm/web-kit';
 import { formatDay, formatTime, todayAtCentre } from '@crm/web-kit/time';
-import { AlertNotice, PageHeader, ViewLink } from '@/components';
+import { AlertNotice, PageHeader, PaymentCell, ViewLink } from '@/components';
 import { APPOINTMENT_STATUS_LABELS } from '@/lib/appointment-status';
 import { useAgenda } from '../api/get-agenda';
 import { agendaActions, countsInTotal, minutesWaited, waitedText } from './agenda-labels';
@@ -11,6 +11,8 @@ import { useAgendaAction, type AgendaAction } from './use-agenda-action';
 import './agenda.css';
 
 const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+/** The statuses whose payment the agenda shows. */
+const CHARGEABLE = new Set(['booked', 'checkedIn', 'attended']);
 
 /** The clock the waiting times are counted with, ticking every 15 s. */
 function useNow(everyMs = 15_000): number {
@@ -62,6 +64,8 @@ function AgendaItem({ entry, now, busy, onAction }: EntryProps) {
             {waitedText(minutesWaited(entry.checkedInAt, now))}
           </span>
         )}
+        {/* Who has paid, and "Cobrar" for whoever pays at the desk; nothing to charge once cancelled or missed. */}
+        {CHARGEABLE.has(entry.status) && <PaymentCell appointmentId={entry.id} who={who} />}
       </div>
       <div className="bo-agenda__actions">
         <ViewLink to={`/doctor/appointments/${entry.id}`} label={`Ver la cita de ${who}`} />

@@ -3,12 +3,11 @@ import { createColumnHelper } from '@tanstack/react-table';
 import type { AppointmentStatus, AppointmentView } from '@crm/contracts';
 import { displayPhone, useSession } from '@crm/web-kit';
 import { formatDateTime } from '@crm/web-kit/time';
-import { SearchBox, TablePage, useDebouncedSearch, usePageSize, ViewLink } from '@/components';
+import { PaymentCell, SearchBox, TablePage, useDebouncedSearch, usePageSize, ViewLink } from '@/components';
 import { APPOINTMENT_STATUS_LABELS } from '@/lib/appointment-status';
 import { matchesSearch } from '@/lib/text';
 import { useAppointments } from '../api/appointments';
 import { useDeleteAppointment } from './use-delete-appointment';
-import { PaymentCell } from './PaymentCell';
 
 const column = createColumnHelper<AppointmentView>();
 

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import type { DeskPaymentMethod } from '@crm/contracts';
 import { showRequestError, showSuccess } from '@crm/web-kit';
-import { centsOf, euros, recordDeskPayment, useAppointmentPayments } from '../api/payments';
+import { centsOf, euros, recordDeskPayment, useAppointmentPayments } from '@/lib/payments';
 import './payment-cell.css';
 
 /** The methods of `POST /payments/desk`, in the order the select shows them. */
