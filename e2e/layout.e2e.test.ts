@@ -12,6 +12,7 @@
  * Screenshots go to artifacts/screenshots/layout-*.
  */
 import type { Locator, Page } from 'playwright-core';
+import { eventually } from '@crm/testing';
 import { metadataOf } from '../services/records/test/factories/metadata';
 import { DESKTOP, screenshot, type Browser } from './support/browser';
 import { browserOnProduct } from './support/browser-product';
@@ -398,7 +399,16 @@ describe('4. a click on the sorted column reverses it (asc ⇄ desc), in every b
     await page.goto(`${stack.gatewayUrl}/doctor/appointments`);
     await page.getByRole('table', { name: table }).locator('tbody tr td').first().waitFor();
     await page.getByText(/^Total: \d+ citas$/).waitFor();
-    expectOrder(await columnTexts(page, table, 'Fecha y hora'), dateKey, 'asc');
+    // Read once the rows are the seeded appointments (a render in between may show fewer).
+    const firstRead = await eventually(
+      async () => {
+        const values = await columnTexts(page, table, 'Fecha y hora');
+        return new Set(values.map(dateKey)).size > 1 ? values : undefined;
+      },
+      10_000,
+      'the appointment list with its rows',
+    );
+    expectOrder(firstRead, dateKey, 'asc');
     // The sorted column: desc, asc, desc, asc — never back to the booking order.
     for (const direction of ['desc', 'asc', 'desc', 'asc'] as const) {
       await clickHeader(table, 'Fecha y hora', direction === 'asc' ? 'ascending' : 'descending');
