@@ -36,6 +36,7 @@ module.exports = {
   transform: {
     '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.base.json', diagnostics: false }],
   },
+  reporters: ['default', '<rootDir>/scripts/lib/files-in-flight-reporter.cjs'],
   maxWorkers: e2ePhase ? 1 : 2,
   testTimeout: e2ePhase ? 120000 : 30000,
 };

@@ -25,22 +25,71 @@ const E2E_RESULTS_FILE = path.join('artifacts', 'jest-e2e-results.json');
 
 type Phase = 'main' | 'e2e' | 'fault';
 
+/**
+ * How long each phase may run before it is stopped and reported as failed, naming the files still
+ * running (TEST_PHASE_MINUTES overrides all three). A whole run takes about 15 minutes on two cores;
+ * the limits are there so that a file that hangs fails the run instead of the CI's clock.
+ */
+const PHASE_MINUTES: Record<Phase, number> = { main: 15, e2e: 20, fault: 12 };
+
+function phaseLimitMs(phase: Phase): number {
+  const minutes = Number(process.env.TEST_PHASE_MINUTES) || PHASE_MINUTES[phase];
+  return minutes * 60_000;
+}
+
+function filesInFlight(file: string): string[] {
+  try {
+    return fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((f) => path.relative(REPO_ROOT, f));
+  } catch {
+    return [];
+  }
+}
+
 function runJest(args: string[], resultsFile: string, phase: Phase): Promise<JestExit> {
   const localBin = path.join(REPO_ROOT, 'node_modules', '.bin', 'jest');
   const [command, baseArgs] = fs.existsSync(localBin) ? [localBin, []] : ['npx', ['jest']];
-  const fullArgs = [...baseArgs, '--json', `--outputFile=${resultsFile}`, ...args];
+  // --forceExit: a handle a test left open (a timer, a socket) must not keep the run waiting.
+  const fullArgs = [...baseArgs, '--json', `--outputFile=${resultsFile}`, '--forceExit', ...args];
+  const inFlightFile = path.join(REPO_ROOT, 'artifacts', `jest-${phase}-in-flight.txt`);
+  fs.rmSync(inFlightFile, { force: true });
   return new Promise((resolve) => {
-    const env = { ...process.env, JEST_PHASE: phase };
-    const child = spawn(command, fullArgs, { cwd: REPO_ROOT, stdio: 'inherit', env });
-    // Ctrl-C reaches jest through the terminal; this process just waits for it to finish.
-    const ignore = (): void => undefined;
-    process.on('SIGINT', ignore);
+    const env = { ...process.env, JEST_PHASE: phase, JEST_IN_FLIGHT_FILE: inFlightFile };
+    // Its own process group, so that the time limit stops jest's workers too.
+    const child = spawn(command, fullArgs, { cwd: REPO_ROOT, stdio: 'inherit', env, detached: true });
+    // Jest runs in a group of its own, so Ctrl-C is passed on to it; this process waits for it.
+    const forward = (): void => {
+      try {
+        process.kill(-child.pid!, 'SIGINT');
+      } catch {
+        // already gone
+      }
+    };
+    process.on('SIGINT', forward);
+    const limitMs = phaseLimitMs(phase);
+    const watchdog = setTimeout(() => {
+      const running = filesInFlight(inFlightFile);
+      process.stdout.write(
+        `\nrun-tests: the ${phase} phase ran past its ${limitMs / 60_000} minutes and was stopped; ` +
+          `still running: ${running.length > 0 ? running.join(', ') : '(none reported)'}\n`,
+      );
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }, limitMs);
     child.once('error', (err) => {
+      clearTimeout(watchdog);
       console.error(`run-tests: could not start jest: ${err.message}`);
       resolve({ code: 127, signal: null });
     });
     child.once('exit', (code, signal) => {
-      process.off('SIGINT', ignore);
+      clearTimeout(watchdog);
+      process.off('SIGINT', forward);
       resolve({ code: code ?? 1, signal });
     });
   });

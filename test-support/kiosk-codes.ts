@@ -21,7 +21,8 @@ export async function arrivingKioskCode(
   const fresh = await eventually(
     async () =>
       (await mail.messagesTo(email)).find((m) => !before.has(m.ID) && m.Subject === KIOSK_CODE_SUBJECT),
-    15_000,
+    // Late is allowed (a loaded machine retries a send after 1 s, then 5 s, then 15 s); lost is not.
+    25_000,
     `a kiosk code e-mail to ${email}`,
     { intervalMs: 150 },
   );

@@ -61,7 +61,7 @@ export class MailCatcher {
   }
 
   /** Waits until `count` messages to the address arrived, then returns them in full. */
-  async waitForMessagesTo(address: string, count = 1, timeoutMs = 15000): Promise<CaughtMail[]> {
+  async waitForMessagesTo(address: string, count = 1, timeoutMs = 25_000): Promise<CaughtMail[]> {
     let got = 0;
     const found = await eventually(
       async () => {
