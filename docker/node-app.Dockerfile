@@ -9,6 +9,11 @@
 ARG NODE_IMAGE=node:22-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
+# A compiler and Python for native modules whose prebuilt binary does not load with the base's
+# Node (argon2's crashes with some Node builds; its install then compiles it). Build stage only.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
 WORKDIR /repo
 COPY package.json package-lock.json tsconfig.base.json ./
 COPY packages ./packages
@@ -30,24 +35,25 @@ RUN mkdir -p /out/frontends \
         mkdir -p "/out/$app" && cp -r "$app/dist" "/out/$app/"; \
       done; \
     fi
-# Every workspace's package.json (and nothing else), so `npm ci --workspace` can resolve the lock,
-# without this workspace's devDependencies (see docker/strip-dev-deps.cjs).
+# The runtime's files: every workspace's package.json (without this workspace's devDependencies, see
+# docker/strip-dev-deps.cjs) and the lock, so that `npm ci --workspace` installs the third-party
+# production dependencies of this workspace only (our own @crm/* code is in the bundle). Installed
+# here, where native modules can be compiled, and copied whole into the runtime stage.
 COPY docker/strip-dev-deps.cjs /tmp/
-RUN mkdir -p /out/manifests \
+RUN mkdir -p /out/app \
  && find . -name package.json -not -path '*/node_modules/*' -not -path './scripts/*' \
-      -exec cp --parents {} /out/manifests/ \; \
- && cp package-lock.json /out/manifests/ \
- && node /tmp/strip-dev-deps.cjs /out/manifests "$WORKSPACE"
+      -exec cp --parents {} /out/app/ \; \
+ && cp package-lock.json /out/app/ \
+ && node /tmp/strip-dev-deps.cjs /out/app "$WORKSPACE" \
+ && cd /out/app \
+ && npm ci --omit=dev --no-audit --no-fund --workspace "$WORKSPACE" \
+ && rm -rf /root/.npm
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 ARG WORKSPACE
-COPY --from=build /out/manifests ./
-# Third-party production dependencies of this workspace only (our own @crm/* code is in the bundle).
-RUN npm ci --omit=dev --no-audit --no-fund --workspace "$WORKSPACE" \
- && npm cache clean --force \
- && rm -rf /root/.npm /tmp/*
+COPY --from=build /out/app ./
 COPY --from=build /repo/${WORKSPACE}/dist ./${WORKSPACE}/dist
 COPY --from=build /out/frontends ./frontends
 COPY docker/healthcheck.cjs ./healthcheck.cjs
