@@ -1,0 +1,67 @@
+/**
+ * One docker-compose.yml project driven from a script: build, up, health, faults (kill, restart,
+ * scale, down and up again) and the values of the secrets volume. Host ports are chosen so that
+ * the project runs beside the local infrastructure of npm test (its Mailpit holds 1025 and 8025).
+ */
+import { spawnSync } from 'node:child_process';
+import { sleep } from '../lib/probes';
+import { REPO_ROOT } from '../lib/paths';
+import { run } from './docker-cli';
+import { composeCommand } from './engine';
+
+export interface ComposeOptions {
+  project: string;
+  /** Variables for the compose file (images, host ports). */
+  env: Record<string, string>;
+}
+
+export class ComposeStack {
+  private readonly command: [string, string[]] = composeCommand();
+
+  constructor(private readonly options: ComposeOptions) {}
+
+  get env(): NodeJS.ProcessEnv {
+    return { ...process.env, ...this.options.env };
+  }
+
+  compose(args: string[], timeoutMs = 15 * 60_000): Promise<string> {
+    const [bin, base] = this.command;
+    return run(bin, [...base, '-p', this.options.project, '-f', `${REPO_ROOT}/docker-compose.yml`, ...args], {
+      env: this.env,
+      timeoutMs,
+    });
+  }
+
+  /** The containers of a service (several when scaled). */
+  containers(service?: string): string[] {
+    const filters = ['--filter', `label=com.docker.compose.project=${this.options.project}`];
+    if (service) filters.push('--filter', `label=com.docker.compose.service=${service}`);
+    const out = spawnSync('docker', ['ps', '-q', ...filters], { encoding: 'utf8' }).stdout;
+    return out.split('\n').filter(Boolean);
+  }
+
+  /** Waits until every running container of the project that has a health check is healthy. */
+  async waitHealthy(timeoutMs = 180_000): Promise<number> {
+    const started = Date.now();
+    let last = '';
+    while (Date.now() - started < timeoutMs) {
+      const ids = this.containers();
+      const states = ids.map((id) =>
+        spawnSync('docker', ['inspect', '-f', '{{.Name}} {{.State.Status}} {{if .State.Health}}{{.State.Health.Status}}{{end}}', id], {
+          encoding: 'utf8',
+        }).stdout.trim(),
+      );
+      const waiting = states.filter((s) => !/ running (healthy)?$/.test(s));
+      if (ids.length > 0 && waiting.length === 0) return Date.now() - started;
+      last = waiting.join(', ');
+      await sleep(1000);
+    }
+    throw new Error(`not healthy within ${timeoutMs / 1000} s: ${last}`);
+  }
+
+  /** A value the secrets service made (docker/secrets/make-secrets.sh). */
+  async secret(name: string): Promise<string> {
+    const out = await this.compose(['run', '--rm', '--no-deps', '-T', 'secrets', 'cat', `/run/crm-secrets/${name}`]);
+    return out.trim().split('\n').pop()!.trim();
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * npm run test:compose — the product as operators run it: `docker compose up --build -d`, then proven
+ * through the gateway on http://127.0.0.1:8080 only (GATEWAY_PORT to move it), nothing started
+ * outside compose. Installs and starts the engine when it is missing, builds the local images when
+ * the official ones cannot be pulled, and always ends with `down -v`. docs/operations.md describes it.
+ */
+import { CheckResult, ComposeTarget, bookMany, contestedSlots, countMails, mailBurst, productJourney, stillThere, verifyBookings } from './checks';
+import { frontendsLoad } from './browser-check';
+import { ComposeStack } from './compose-stack';
+import { docker, dockerOk, imageSizeMb } from './docker-cli';
+import { ensureEngine } from './engine';
+import { buildLocalImages } from './local-images';
+
+const OFFICIAL_PROBE = 'mongo:7.0';
+const APP_IMAGES = ['gateway', 'auth', 'appointments', 'records', 'rooms', 'config', 'notifications', 'audit', 'reporting', 'payments'];
+const IMAGE_TAG = 'dev';
+const LIMIT_MB = { service: 250, gateway: 300 };
+
+const started = Date.now();
+const say = (line: string): void => console.log(`[test:compose +${Math.round((Date.now() - started) / 1000)}s] ${line}`);
+const figures: [string, string][] = [];
+
+/** Official images when a registry answers (or they are here already), else the local ones. */
+async function imageVariables(): Promise<Record<string, string>> {
+  if (dockerOk(['image', 'inspect', OFFICIAL_PROBE])) return say('images: official (present)'), {};
+  try {
+    await docker(['pull', OFFICIAL_PROBE], { timeoutMs: 60_000 });
+    say('images: official (pulled)');
+    return {};
+  } catch (error) {
+    say(`images: local — ${OFFICIAL_PROBE} could not be pulled (${String(error).split('\n')[0].slice(0, 120)})`);
+    figures.push(['infrastructure images', 'local (npm run compose:images)']);
+    return buildLocalImages((line) => say(`  ${line}`));
+  }
+}
+
+async function timed<T>(label: string, work: () => Promise<T>): Promise<T> {
+  const t0 = Date.now();
+  const value = await work();
+  const seconds = ((Date.now() - t0) / 1000).toFixed(1);
+  say(`${label}: ${seconds} s`);
+  figures.push([label, `${seconds} s`]);
+  return value;
+}
+
+function checkImageSizes(): void {
+  for (const name of APP_IMAGES) {
+    const mb = imageSizeMb(`crm/${name}:${IMAGE_TAG}`);
+    const limit = name === 'gateway' ? LIMIT_MB.gateway : LIMIT_MB.service;
+    figures.push([`image crm/${name}`, `${mb} MB (≤ ${limit})`]);
+    if (mb > limit) throw new Error(`crm/${name}:${IMAGE_TAG} is ${mb} MB, over ${limit} MB`);
+  }
+}
+
+function report(results: CheckResult[]): void {
+  for (const r of results) figures.push([r.name, r.detail]);
+}
+
+async function prove(stack: ComposeStack, gatewayUrl: string, mailApiUrl: string): Promise<void> {
+  const passwords = {
+    admin: await stack.secret('BOOTSTRAP_ADMIN_PASSWORD'),
+    doctor: await stack.secret('BOOTSTRAP_DOCTOR_PASSWORD'),
+    kiosk: await stack.secret('BOOTSTRAP_KIOSK_PASSWORD'),
+  };
+  const t: ComposeTarget = { gatewayUrl, mailApiUrl, staffPasswords: passwords };
+
+  say('journey: sign-up, confirmation, booking e-mail with .ics, clinical record, kiosk walk-in, access trail');
+  const journey = await productJourney(t);
+  report(journey.results);
+
+  say('front ends in Chromium from the gateway container');
+  for (const r of await frontendsLoad(gatewayUrl, {
+    doctor: { email: 'doctor@crm.local', password: passwords.doctor },
+    kiosk: { email: 'kiosk@crm.local', password: passwords.kiosk },
+  }))
+    figures.push([`browser: ${r.screen}`, `${r.remoteFiles} remote files, ${r.ms} ms`]);
+
+  say('fault: docker kill of the appointments container during 50 bookings');
+  const appointments = stack.containers('appointments');
+  const bookings = await bookMany(t, 50, {
+    onReady: () => {
+      setTimeout(() => void docker(['kill', ...appointments]).then(() => stack.compose(['up', '-d', '--no-deps', 'appointments'])), 300);
+    },
+  });
+  await stack.waitHealthy();
+  const booked = await verifyBookings(t, bookings.patients);
+  figures.push(['kill appointments: 50 bookings', JSON.stringify(booked)]);
+  if (booked.lost + booked.doubled > 0 || booked.exactlyOne !== 50) throw new Error(`bookings after the kill: ${JSON.stringify(booked)}`);
+
+  say('fault: docker compose restart rabbitmq during 100 e-mails');
+  const restart = stack.compose(['restart', 'rabbitmq']);
+  const burst = await mailBurst(t, 100);
+  await restart;
+  await stack.waitHealthy();
+  const mails = await countMails(t, burst, { deadlineMs: 180_000 });
+  figures.push(['restart rabbitmq: 100 e-mails', JSON.stringify(mails)]);
+  if (mails.missing + mails.duplicates > 0) throw new Error(`e-mails after the broker restart: ${JSON.stringify(mails)}`);
+
+  say('fault: docker compose down && docker compose up -d (volumes kept)');
+  await stack.compose(['down']);
+  await stack.compose(['up', '-d']);
+  await timed('healthy again after down/up', () => stack.waitHealthy());
+  await stillThere(t, journey.snapshot, bookings.patients);
+  figures.push(['after down/up', 'accounts, appointments and records still there']);
+
+  say('scale: appointments=2, notifications=2');
+  await stack.compose(['up', '-d', '--scale', 'appointments=2', '--scale', 'notifications=2']);
+  await stack.waitHealthy();
+  const race = await contestedSlots(t, { slots: 5, contenders: 8 });
+  figures.push(['2 replicas: contested slots', JSON.stringify(race)]);
+  const scaledBurst = await mailBurst(t, 40);
+  const scaledMails = await countMails(t, scaledBurst, { deadlineMs: 120_000 });
+  figures.push(['2 replicas: 40 e-mails', JSON.stringify(scaledMails)]);
+  if (scaledMails.missing + scaledMails.duplicates > 0) throw new Error(`e-mails with 2 workers: ${JSON.stringify(scaledMails)}`);
+}
+
+async function main(): Promise<number> {
+  await ensureEngine(say);
+  const images = await imageVariables();
+  const gatewayPort = process.env.GATEWAY_PORT ?? '8080';
+  const mailPort = process.env.MAILPIT_HTTP_PORT ?? '18025';
+  const stack = new ComposeStack({
+    project: process.env.COMPOSE_TEST_PROJECT ?? 'crm-compose-test',
+    env: {
+      ...images,
+      CRM_IMAGE_TAG: IMAGE_TAG,
+      GATEWAY_PORT: gatewayPort,
+      // Beside npm test's own Mailpit (1025, 8025) and RabbitMQ (5672, 25672).
+      MAILPIT_HTTP_PORT: mailPort,
+      MAILPIT_SMTP_PORT: process.env.MAILPIT_SMTP_PORT ?? '11025',
+      RABBITMQ_MANAGEMENT_PORT: process.env.RABBITMQ_MANAGEMENT_PORT ?? '15673',
+    },
+  });
+  let failure: unknown;
+  try {
+    await stack.compose(['down', '-v']).catch(() => undefined);
+    await timed('images built (compose build)', () => stack.compose(['build']));
+    checkImageSizes();
+    await stack.compose(['up', '--build', '-d']);
+    await timed('up to all healthy', () => stack.waitHealthy());
+    await prove(stack, `http://127.0.0.1:${gatewayPort}`, `http://127.0.0.1:${mailPort}`);
+  } catch (error) {
+    failure = error;
+    say(`FAILED: ${error instanceof Error ? error.message : String(error)}`);
+    const logs = await stack.compose(['logs', '--tail=30']).catch((e: unknown) => String(e));
+    console.log(logs.split('\n').slice(-200).join('\n'));
+  } finally {
+    await stack.compose(['down', '-v']).catch((error: unknown) => say(`down -v failed: ${String(error)}`));
+    say('down -v: done');
+  }
+  const width = Math.max(...figures.map(([k]) => k.length));
+  console.log(`\ntest:compose summary (${Math.round((Date.now() - started) / 1000)} s)`);
+  for (const [key, value] of figures) console.log(`  ${key.padEnd(width)}  ${value}`);
+  console.log(failure ? 'test:compose: FAILED' : 'test:compose: passed');
+  return failure ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
