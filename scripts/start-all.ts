@@ -169,13 +169,15 @@ async function main(): Promise<void> {
   const amqpUrls = deployableAmqpUrls(process.env.AMQP_URL!, process.env);
   for (const participant of BUS_PARTICIPANTS) delete process.env[brokerPasswordVariable(participant)];
   const commands: ConcurrentlyCommandInput[] = apps.map((w, i) => {
-    const name = shortName(w);
+    // The broker user is named after the folder (services/audit → audit), not the package
+    // (@crm/audit-service), as in docker compose and the test harness.
+    const participant = path.basename(w.dir);
     return {
       command: 'npm run --silent start',
-      name,
+      name: shortName(w),
       cwd: path.join(REPO_ROOT, w.dir),
       prefixColor: COLOURS[i % COLOURS.length],
-      ...(isBusParticipant(name) ? { env: { AMQP_URL: amqpUrls[name] } } : {}),
+      ...(isBusParticipant(participant) ? { env: { AMQP_URL: amqpUrls[participant] } } : {}),
     };
   });
   log(`starting ${apps.map(shortName).join(', ')}`);
