@@ -4,10 +4,8 @@
  * /onboarding (signed in as the kiosk), each from a first visit with no cookies. Module federation
  * across containers works when every /mf/ file answers 200 and the remote's own screen appears.
  */
-import { launchBrowser } from '../../e2e/support/browser';
-import { acceptCookies, answerDialog } from '../../e2e/support/dialogs';
-import { appStarted } from '../../e2e/support/browser';
 import type { Page } from 'playwright-core';
+import { appStarted, launchBrowser } from '../../e2e/support/browser';
 
 export interface BrowserCheck {
   screen: string;
@@ -15,13 +13,14 @@ export interface BrowserCheck {
   ms: number;
 }
 
+/** Signs in on /login as a person does: the cookie banner answered, the form typed, the welcome closed. */
 async function signIn(page: Page, gatewayUrl: string, email: string, password: string): Promise<void> {
   await page.goto(`${gatewayUrl}/login`);
-  await acceptCookies(page);
+  await page.locator('#cc-main .cm__btn[data-role="all"]').click();
   await page.getByLabel('Correo Electrónico').pressSequentially(email);
   await page.getByLabel('Contraseña', { exact: true }).pressSequentially(password);
   await page.getByRole('button', { name: 'Acceder' }).click();
-  await answerDialog(page);
+  await page.locator('.swal2-popup.swal2-show .swal2-confirm').click();
 }
 
 export async function frontendsLoad(
@@ -60,12 +59,14 @@ export async function frontendsLoad(
       const page = await browser.newPage();
       const remote: { url: string; status: number }[] = [];
       page.on('response', (response) => {
-        if (new URL(response.url()).pathname.startsWith('/mf/')) remote.push({ url: response.url(), status: response.status() });
+        if (new URL(response.url()).pathname.startsWith('/mf/'))
+          remote.push({ url: response.url(), status: response.status() });
       });
       const started = Date.now();
       await visit(page);
       const failed = remote.filter((r) => r.status >= 400);
-      if (failed.length > 0) throw new Error(`${screen}: ${failed.map((r) => `${r.status} ${r.url}`).join(', ')}`);
+      if (failed.length > 0)
+        throw new Error(`${screen}: ${failed.map((r) => `${r.status} ${r.url}`).join(', ')}`);
       if (browser.errors.length > 0) throw new Error(`${screen}: ${browser.errors.join('; ')}`);
       results.push({ screen, remoteFiles: remote.length, ms: Date.now() - started });
     } finally {

@@ -47,9 +47,18 @@ export class ComposeStack {
     while (Date.now() - started < timeoutMs) {
       const ids = this.containers();
       const states = ids.map((id) =>
-        spawnSync('docker', ['inspect', '-f', '{{.Name}} {{.State.Status}} {{if .State.Health}}{{.State.Health.Status}}{{end}}', id], {
-          encoding: 'utf8',
-        }).stdout.trim(),
+        spawnSync(
+          'docker',
+          [
+            'inspect',
+            '-f',
+            '{{.Name}} {{.State.Status}} {{if .State.Health}}{{.State.Health.Status}}{{end}}',
+            id,
+          ],
+          {
+            encoding: 'utf8',
+          },
+        ).stdout.trim(),
       );
       const waiting = states.filter((s) => !/ running (healthy)?$/.test(s));
       if (ids.length > 0 && waiting.length === 0) return Date.now() - started;
@@ -61,7 +70,15 @@ export class ComposeStack {
 
   /** A value the secrets service made (docker/secrets/make-secrets.sh). */
   async secret(name: string): Promise<string> {
-    const out = await this.compose(['run', '--rm', '--no-deps', '-T', 'secrets', 'cat', `/run/crm-secrets/${name}`]);
+    const out = await this.compose([
+      'run',
+      '--rm',
+      '--no-deps',
+      '-T',
+      'secrets',
+      'cat',
+      `/run/crm-secrets/${name}`,
+    ]);
     return out.trim().split('\n').pop()!.trim();
   }
 }

@@ -11,16 +11,21 @@ import { which } from '../lib/processes';
 import { dockerOk, run } from './docker-cli';
 
 function aptInstall(packages: string[]): Promise<string> {
-  return run('apt-get', ['-o', 'DPkg::Lock::Timeout=300', 'install', '-y', '-qq', '--no-install-recommends', ...packages], {
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-  });
+  return run(
+    'apt-get',
+    ['-o', 'DPkg::Lock::Timeout=300', 'install', '-y', '-qq', '--no-install-recommends', ...packages],
+    {
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    },
+  );
 }
 
 export async function ensureEngine(say: (line: string) => void): Promise<void> {
   if (dockerOk(['info'])) return say('engine: running');
-  const missing = [!which('dockerd') && 'docker.io', !which('docker-compose') && !composeV2() && 'docker-compose'].filter(
-    (p): p is string => Boolean(p),
-  );
+  const missing = [
+    !which('dockerd') && 'docker.io',
+    !which('docker-compose') && !composeV2() && 'docker-compose',
+  ].filter((p): p is string => Boolean(p));
   if (missing.length > 0) {
     say(`engine: installing ${missing.join(', ')}`);
     await run('apt-get', ['-o', 'DPkg::Lock::Timeout=300', 'update', '-qq']);
@@ -31,7 +36,8 @@ export async function ensureEngine(say: (line: string) => void): Promise<void> {
   const daemon = spawn('dockerd', [], { detached: true, stdio: ['ignore', log, log] });
   daemon.unref();
   for (let waited = 0; waited < 60_000; waited += 500) {
-    if (dockerOk(['info'])) return say(`engine: dockerd started (pid ${daemon.pid}, log .infra/logs/dockerd.log)`);
+    if (dockerOk(['info']))
+      return say(`engine: dockerd started (pid ${daemon.pid}, log .infra/logs/dockerd.log)`);
     await sleep(500);
   }
   throw new Error('dockerd did not answer within 60 s (see .infra/logs/dockerd.log)');

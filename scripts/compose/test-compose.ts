@@ -4,7 +4,17 @@
  * outside compose. Installs and starts the engine when it is missing, builds the local images when
  * the official ones cannot be pulled, and always ends with `down -v`. docs/operations.md describes it.
  */
-import { CheckResult, ComposeTarget, bookMany, contestedSlots, countMails, mailBurst, productJourney, stillThere, verifyBookings } from './checks';
+import {
+  CheckResult,
+  ComposeTarget,
+  bookMany,
+  contestedSlots,
+  countMails,
+  mailBurst,
+  productJourney,
+  stillThere,
+  verifyBookings,
+} from './checks';
 import { frontendsLoad } from './browser-check';
 import { ComposeStack } from './compose-stack';
 import { docker, dockerOk, imageSizeMb } from './docker-cli';
@@ -12,23 +22,37 @@ import { ensureEngine } from './engine';
 import { buildLocalImages } from './local-images';
 
 const OFFICIAL_PROBE = 'mongo:7.0';
-const APP_IMAGES = ['gateway', 'auth', 'appointments', 'records', 'rooms', 'config', 'notifications', 'audit', 'reporting', 'payments'];
+const APP_IMAGES = [
+  'gateway',
+  'auth',
+  'appointments',
+  'records',
+  'rooms',
+  'config',
+  'notifications',
+  'audit',
+  'reporting',
+  'payments',
+];
 const IMAGE_TAG = 'dev';
 const LIMIT_MB = { service: 250, gateway: 300 };
 
 const started = Date.now();
-const say = (line: string): void => console.log(`[test:compose +${Math.round((Date.now() - started) / 1000)}s] ${line}`);
+const say = (line: string): void =>
+  console.log(`[test:compose +${Math.round((Date.now() - started) / 1000)}s] ${line}`);
 const figures: [string, string][] = [];
 
 /** Official images when a registry answers (or they are here already), else the local ones. */
 async function imageVariables(): Promise<Record<string, string>> {
-  if (dockerOk(['image', 'inspect', OFFICIAL_PROBE])) return say('images: official (present)'), {};
+  if (dockerOk(['image', 'inspect', OFFICIAL_PROBE])) return (say('images: official (present)'), {});
   try {
     await docker(['pull', OFFICIAL_PROBE], { timeoutMs: 60_000 });
     say('images: official (pulled)');
     return {};
   } catch (error) {
-    say(`images: local — ${OFFICIAL_PROBE} could not be pulled (${String(error).split('\n')[0].slice(0, 120)})`);
+    say(
+      `images: local — ${OFFICIAL_PROBE} could not be pulled (${String(error).split('\n')[0].slice(0, 120)})`,
+    );
     figures.push(['infrastructure images', 'local (npm run compose:images)']);
     return buildLocalImages((line) => say(`  ${line}`));
   }
@@ -64,7 +88,9 @@ async function prove(stack: ComposeStack, gatewayUrl: string, mailApiUrl: string
   };
   const t: ComposeTarget = { gatewayUrl, mailApiUrl, staffPasswords: passwords };
 
-  say('journey: sign-up, confirmation, booking e-mail with .ics, clinical record, kiosk walk-in, access trail');
+  say(
+    'journey: sign-up, confirmation, booking e-mail with .ics, clinical record, kiosk walk-in, access trail',
+  );
   const journey = await productJourney(t);
   report(journey.results);
 
@@ -79,22 +105,37 @@ async function prove(stack: ComposeStack, gatewayUrl: string, mailApiUrl: string
   const appointments = stack.containers('appointments');
   const bookings = await bookMany(t, 50, {
     onReady: () => {
-      setTimeout(() => void docker(['kill', ...appointments]).then(() => stack.compose(['up', '-d', '--no-deps', 'appointments'])), 300);
+      setTimeout(
+        () =>
+          void docker(['kill', ...appointments]).then(() =>
+            stack.compose(['up', '-d', '--no-deps', 'appointments']),
+          ),
+        300,
+      );
     },
   });
   await stack.waitHealthy();
   const booked = await verifyBookings(t, bookings.patients);
   figures.push(['kill appointments: 50 bookings', JSON.stringify(booked)]);
-  if (booked.lost + booked.doubled > 0 || booked.exactlyOne !== 50) throw new Error(`bookings after the kill: ${JSON.stringify(booked)}`);
+  if (booked.lost + booked.doubled > 0 || booked.exactlyOne !== 50)
+    throw new Error(`bookings after the kill: ${JSON.stringify(booked)}`);
 
   say('fault: docker compose restart rabbitmq during 100 e-mails');
-  const restart = stack.compose(['restart', 'rabbitmq']);
-  const burst = await mailBurst(t, 100);
+  // 100 calls spread over about 15 s; the restart starts with the first of them.
+  let restart: Promise<string> = Promise.resolve('');
+  const burst = await mailBurst(t, 100, {
+    parallel: 2,
+    paceMs: 300,
+    onReady: () => {
+      restart = stack.compose(['restart', 'rabbitmq']);
+    },
+  });
   await restart;
   await stack.waitHealthy();
   const mails = await countMails(t, burst, { deadlineMs: 180_000 });
   figures.push(['restart rabbitmq: 100 e-mails', JSON.stringify(mails)]);
-  if (mails.missing + mails.duplicates > 0) throw new Error(`e-mails after the broker restart: ${JSON.stringify(mails)}`);
+  if (mails.missing + mails.duplicates > 0)
+    throw new Error(`e-mails after the broker restart: ${JSON.stringify(mails)}`);
 
   say('fault: docker compose down && docker compose up -d (volumes kept)');
   await stack.compose(['down']);
@@ -111,7 +152,8 @@ async function prove(stack: ComposeStack, gatewayUrl: string, mailApiUrl: string
   const scaledBurst = await mailBurst(t, 40);
   const scaledMails = await countMails(t, scaledBurst, { deadlineMs: 120_000 });
   figures.push(['2 replicas: 40 e-mails', JSON.stringify(scaledMails)]);
-  if (scaledMails.missing + scaledMails.duplicates > 0) throw new Error(`e-mails with 2 workers: ${JSON.stringify(scaledMails)}`);
+  if (scaledMails.missing + scaledMails.duplicates > 0)
+    throw new Error(`e-mails with 2 workers: ${JSON.stringify(scaledMails)}`);
 }
 
 async function main(): Promise<number> {
@@ -129,6 +171,8 @@ async function main(): Promise<number> {
       MAILPIT_HTTP_PORT: mailPort,
       MAILPIT_SMTP_PORT: process.env.MAILPIT_SMTP_PORT ?? '11025',
       RABBITMQ_MANAGEMENT_PORT: process.env.RABBITMQ_MANAGEMENT_PORT ?? '15673',
+      // Every call of the checks comes from this one address: hundreds of patients in a minute.
+      RATE_LIMIT_MAX: process.env.RATE_LIMIT_MAX ?? '6000',
     },
   });
   let failure: unknown;
@@ -136,8 +180,11 @@ async function main(): Promise<number> {
     await stack.compose(['down', '-v']).catch(() => undefined);
     await timed('images built (compose build)', () => stack.compose(['build']));
     checkImageSizes();
-    await stack.compose(['up', '--build', '-d']);
-    await timed('up to all healthy', () => stack.waitHealthy());
+    // compose itself waits for the health of each service's dependencies: timed from its start.
+    await timed('up to all healthy', async () => {
+      await stack.compose(['up', '--build', '-d']);
+      return stack.waitHealthy();
+    });
     await prove(stack, `http://127.0.0.1:${gatewayPort}`, `http://127.0.0.1:${mailPort}`);
   } catch (error) {
     failure = error;

@@ -133,16 +133,35 @@ async function fromLocalScript(): Promise<InfrastructureUrls> {
 }
 
 /**
+ * Containers with the official images; where an engine runs but no registry answers (the pull
+ * fails), the local infrastructure instead. Either way the output says which.
+ */
+async function fromContainersOrLocal(): Promise<InfrastructureUrls> {
+  try {
+    const urls = await fromTestcontainers();
+    console.log('infrastructure: containers (mongo:7, rabbitmq:3-management, redis:7, axllent/mailpit)');
+    return urls;
+  } catch (error) {
+    const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    console.log(
+      `infrastructure: local (scripts/infra-up.ts) — the container images could not be had: ${reason}`,
+    );
+    return fromLocalScript();
+  }
+}
+
+/**
  * Where the tests find their infrastructure: URLs from the environment first (what `npm test` sets
- * after running the local infrastructure script), else containers when a Docker engine is reachable,
- * else the local infrastructure script (`npm run infra:up`) and its addresses on 127.0.0.1.
+ * after running the local infrastructure script), else containers when a Docker engine is reachable
+ * and the images can be pulled, else the local infrastructure script (`npm run infra:up`) and its
+ * addresses on 127.0.0.1.
  */
 export function infrastructure(): Promise<InfrastructureUrls> {
   const env = fromEnvironment();
   if (env) return Promise.resolve(env);
   started ??=
     dockerEngineReachable() && process.env.TESTCONTAINERS !== 'off'
-      ? fromTestcontainers()
+      ? fromContainersOrLocal()
       : fromLocalScript();
   return started;
 }

@@ -32,15 +32,23 @@ export interface MailBurst {
 export async function mailBurst(
   t: ComposeTarget,
   n: number,
-  options: { kind?: MailKind; parallel?: number } = {},
+  options: {
+    kind?: MailKind;
+    parallel?: number;
+    /** A pause after each call, to spread the burst over a fault (e.g. a broker restart). */
+    paceMs?: number;
+    /** Runs once the recipients exist, just before the first call (to start a fault). */
+    onReady?: () => void | Promise<void>;
+  } = {},
 ): Promise<MailBurst> {
-  const { kind = 'kiosk-code', parallel = 10 } = options;
+  const { kind = 'kiosk-code', parallel = 10, paceMs = 0 } = options;
   const prefix = runPrefix(kind === 'kiosk-code' ? 'codes' : 'invites');
   const people = Array.from({ length: n }, (_, i) => newPerson(prefix, i));
   const doctor = await signInStaff(t, 'doctor');
   const kiosk = kind === 'kiosk-code' ? await signInStaff(t, 'kiosk') : undefined;
   if (kiosk) await inParallel(people, 5, (person) => registerPatient(t, doctor.token, person));
 
+  await options.onReady?.();
   const started = Date.now();
   const recipients: string[] = [];
   const failed: MailBurst['failed'] = [];
@@ -58,6 +66,7 @@ export async function mailBurst(
     } catch (error) {
       failed.push({ email: person.email, reason: error instanceof Error ? error.message : String(error) });
     }
+    if (paceMs > 0) await sleep(paceMs);
   });
   const burst = { prefix, subject: SUBJECTS[kind], recipients, failed, ms: Date.now() - started };
   console.log(
