@@ -20,8 +20,9 @@ COPY packages ./packages
 COPY services ./services
 COPY gateway ./gateway
 COPY frontends ./frontends
-COPY scripts ./scripts
 RUN npm ci --no-audit --no-fund
+# After the install: a change to the build scripts does not install everything again.
+COPY scripts ./scripts
 ARG WORKSPACE
 RUN test -n "$WORKSPACE" || { echo 'build with --build-arg WORKSPACE=<gateway|services/NAME>' >&2; exit 1; }
 RUN npx tsx scripts/build-deployable.ts "$WORKSPACE"

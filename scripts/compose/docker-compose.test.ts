@@ -5,6 +5,7 @@ import { parse } from 'yaml';
 import { PUBLISHED_PASSWORDS } from '../../services/auth/src/domain/password-policy';
 import { CONFIG_LOADERS } from '../../test-support/config-loaders';
 import { REPO_ROOT } from '../lib/paths';
+import { LOCAL_IMAGES } from './local-images';
 import { COMPOSE_SECRETS_DIR, makeSecrets } from './secrets-volume';
 
 interface ComposeService {
@@ -25,6 +26,26 @@ const apps = services.filter(([, service]) => service.build);
 const SECRETS_MOUNT = `crm-secrets:${COMPOSE_SECRETS_DIR}:ro`;
 
 describe('docker-compose.yml', () => {
+  it('takes every image it pulls from a variable whose default is the official image (the local ones: npm run compose:images)', () => {
+    const pulled = Object.fromEntries(
+      services.filter(([, service]) => !service.build).map(([name, service]) => [name, service.image]),
+    );
+    expect(pulled).toEqual({
+      secrets: '${REDIS_IMAGE:-redis:7}',
+      mongo: '${MONGO_IMAGE:-mongo:7.0}',
+      rabbitmq: '${RABBITMQ_IMAGE:-rabbitmq:4-management}',
+      redis: '${REDIS_IMAGE:-redis:7}',
+      mailpit: '${MAILPIT_IMAGE:-axllent/mailpit:v1.28.0}',
+    });
+    for (const variable of Object.keys(LOCAL_IMAGES).filter((v) => v !== 'NODE_IMAGE'))
+      expect(Object.values(pulled).join(' ')).toContain(`\${${variable}:-`);
+    for (const [name, service] of apps) {
+      const build = service.build as { args: Record<string, string> };
+      expect([name, build.args.NODE_IMAGE]).toEqual([name, '${NODE_IMAGE:-node:22-bookworm-slim}']);
+      expect(service.image).toBe(`crm/${name}:\${CRM_IMAGE_TAG:-dev}`);
+    }
+  });
+
   it('publishes no development secret and no published staff password', () => {
     expect(text).not.toMatch(/dev-only-/);
     for (const password of PUBLISHED_PASSWORDS)

@@ -1,7 +1,7 @@
 /**
- * npm run test:compose — the product as operators run it: `docker compose up --build -d`, then proven
- * through the gateway on http://127.0.0.1:8080 only (GATEWAY_PORT to move it), nothing started
- * outside compose. Installs and starts the engine when it is missing, builds the local images when
+ * npm run test:compose — the product as operators run it: `docker compose up --build -d` (build, then
+ * up, each timed), then proven through the gateway on http://127.0.0.1:8080 only (GATEWAY_PORT to
+ * move it), nothing started outside compose. Installs and starts the engine when it is missing, builds the local images when
  * the official ones cannot be pulled, and always ends with `down -v`. docs/operations.md describes it.
  */
 import {
@@ -50,9 +50,8 @@ async function imageVariables(): Promise<Record<string, string>> {
     say('images: official (pulled)');
     return {};
   } catch (error) {
-    say(
-      `images: local — ${OFFICIAL_PROBE} could not be pulled (${String(error).split('\n')[0].slice(0, 120)})`,
-    );
+    const reason = String(error).trim().split('\n').pop()?.slice(0, 160);
+    say(`images: local — ${OFFICIAL_PROBE} could not be pulled (${reason})`);
     figures.push(['infrastructure images', 'local (npm run compose:images)']);
     return buildLocalImages((line) => say(`  ${line}`));
   }
@@ -180,9 +179,10 @@ async function main(): Promise<number> {
     await stack.compose(['down', '-v']).catch(() => undefined);
     await timed('images built (compose build)', () => stack.compose(['build']));
     checkImageSizes();
-    // compose itself waits for the health of each service's dependencies: timed from its start.
+    // `up --build -d` in two steps, so that each has its figure: the build above, then up with the
+    // images built, timed from its start (compose itself waits for each dependency's health).
     await timed('up to all healthy', async () => {
-      await stack.compose(['up', '--build', '-d']);
+      await stack.compose(['up', '-d']);
       return stack.waitHealthy();
     });
     await prove(stack, `http://127.0.0.1:${gatewayPort}`, `http://127.0.0.1:${mailPort}`);
