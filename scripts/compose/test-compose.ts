@@ -75,6 +75,16 @@ function checkImageSizes(): void {
   }
 }
 
+function mailFigures(m: {
+  arrived: number;
+  expected: number;
+  missing: number;
+  duplicates: number;
+  ms: number;
+}): string {
+  return `${m.arrived}/${m.expected} arrived in ${m.ms} ms, ${m.missing} missing, ${m.duplicates} duplicates`;
+}
+
 function report(results: CheckResult[]): void {
   for (const r of results) figures.push([r.name, r.detail]);
 }
@@ -115,7 +125,10 @@ async function prove(stack: ComposeStack, gatewayUrl: string, mailApiUrl: string
   });
   await stack.waitHealthy();
   const booked = await verifyBookings(t, bookings.patients);
-  figures.push(['kill appointments: 50 bookings', JSON.stringify(booked)]);
+  figures.push([
+    'kill appointments: 50 bookings',
+    `${booked.exactlyOne} with exactly one, ${booked.lost} lost, ${booked.doubled} doubled (${bookings.retried} retried)`,
+  ]);
   if (booked.lost + booked.doubled > 0 || booked.exactlyOne !== 50)
     throw new Error(`bookings after the kill: ${JSON.stringify(booked)}`);
 
@@ -132,14 +145,16 @@ async function prove(stack: ComposeStack, gatewayUrl: string, mailApiUrl: string
   await restart;
   await stack.waitHealthy();
   const mails = await countMails(t, burst, { deadlineMs: 180_000 });
-  figures.push(['restart rabbitmq: 100 e-mails', JSON.stringify(mails)]);
+  figures.push(['restart rabbitmq: 100 e-mails', mailFigures(mails)]);
   if (mails.missing + mails.duplicates > 0)
     throw new Error(`e-mails after the broker restart: ${JSON.stringify(mails)}`);
 
   say('fault: docker compose down && docker compose up -d (volumes kept)');
-  await stack.compose(['down']);
-  await stack.compose(['up', '-d']);
-  await timed('healthy again after down/up', () => stack.waitHealthy());
+  await timed('down, up -d, healthy again', async () => {
+    await stack.compose(['down']);
+    await stack.compose(['up', '-d']);
+    return stack.waitHealthy();
+  });
   await stillThere(t, journey.snapshot, bookings.patients);
   figures.push(['after down/up', 'accounts, appointments and records still there']);
 
@@ -147,10 +162,12 @@ async function prove(stack: ComposeStack, gatewayUrl: string, mailApiUrl: string
   await stack.compose(['up', '-d', '--scale', 'appointments=2', '--scale', 'notifications=2']);
   await stack.waitHealthy();
   const race = await contestedSlots(t, { slots: 5, contenders: 8 });
-  figures.push(['2 replicas: contested slots', JSON.stringify(race)]);
+  const winners = race.races.reduce((sum, r) => sum + r.winners, 0);
+  const conflicts = race.races.reduce((sum, r) => sum + r.conflicts, 0);
+  figures.push(['2 replicas: 5 slots × 8 patients', `${winners} winners, ${conflicts} × 409`]);
   const scaledBurst = await mailBurst(t, 40);
   const scaledMails = await countMails(t, scaledBurst, { deadlineMs: 120_000 });
-  figures.push(['2 replicas: 40 e-mails', JSON.stringify(scaledMails)]);
+  figures.push(['2 replicas: 40 e-mails', mailFigures(scaledMails)]);
   if (scaledMails.missing + scaledMails.duplicates > 0)
     throw new Error(`e-mails with 2 workers: ${JSON.stringify(scaledMails)}`);
 }
