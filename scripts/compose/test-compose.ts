@@ -15,6 +15,7 @@ import {
   stillThere,
   verifyBookings,
 } from './checks';
+import { BUS_PARTICIPANTS } from '@crm/contracts';
 import { frontendsLoad } from './browser-check';
 import { ComposeStack } from './compose-stack';
 import { docker, dockerOk, imageSizeMb } from './docker-cli';
@@ -22,18 +23,8 @@ import { ensureEngine } from './engine';
 import { buildLocalImages } from './local-images';
 
 const OFFICIAL_PROBE = 'mongo:7.0';
-const APP_IMAGES = [
-  'gateway',
-  'auth',
-  'appointments',
-  'records',
-  'rooms',
-  'config',
-  'notifications',
-  'audit',
-  'reporting',
-  'payments',
-];
+/** Every deployable has an image of its own, crm/<name> (the gateway and each service). */
+const APP_IMAGES = BUS_PARTICIPANTS;
 const IMAGE_TAG = 'dev';
 const LIMIT_MB = { service: 250, gateway: 300 };
 
