@@ -1,4 +1,5 @@
-import type { ReportSummary } from '@crm/contracts';
+import { paymentSucceeded, refundIssued, type EventEnvelope, type ReportSummary } from '@crm/contracts';
+import { createEnvelope } from '@crm/event-bus';
 import { eventually, mintToken, publishEnvelopes, uniqueId } from '@crm/testing';
 import { startStack, type Stack } from '../../../test-support/stack';
 import type { ReportingApp } from '../src/app';
@@ -213,4 +214,104 @@ it('answers an ADMIN only: a DOCTOR gets 403, no token 401', async () => {
   expect((await summary(week.from, week.to, mintToken({ id: uniqueId(), rol: 'DOCTOR' }))).status).toBe(403);
   expect((await summary(week.from, week.to, mintToken({ id: uniqueId(), rol: 'PACIENT' }))).status).toBe(403);
   expect((await stack.api.get(`/reports/summary?from=${week.from}&to=${week.to}`)).status).toBe(401);
+});
+
+/** A payment's events as the payments service publishes them. */
+function payment(method: 'card' | 'bizum' | 'cash' | 'transfer', amountCents: number, paidAt: string) {
+  const facts = {
+    paymentId: uniqueId(),
+    appointmentId: uniqueId(),
+    pacientId: uniqueId(),
+    provider: method === 'cash' || method === 'transfer' ? ('desk' as const) : ('redsys' as const),
+    method,
+    amountCents,
+    currency: 'EUR',
+  };
+  const at = (iso: string) => ({ occurredAt: new Date(iso) });
+  return {
+    succeeded: () =>
+      createEnvelope(
+        paymentSucceeded,
+        { ...facts, paidAt },
+        `pay-${facts.paymentId}`,
+        at(paidAt),
+      ) as EventEnvelope,
+    refunded: (refundedAt: string) =>
+      createEnvelope(
+        refundIssued,
+        { ...facts, refundedAt, refundCents: amountCents, cause: 'manual' },
+        `pay-${facts.paymentId}`,
+        at(refundedAt),
+      ) as EventEnvelope,
+  };
+}
+
+it('adds the money taken and refunded by day at the centre and by method, each payment once however often delivered', async () => {
+  // Monday 5 and Tuesday 6 August 2024 (UTC+1 at the centre): 23:30Z on Monday is Tuesday there.
+  const card = payment('card', 1900, '2024-08-05T09:00:00.000Z');
+  const bizum = payment('bizum', 2500, '2024-08-05T23:30:00.000Z');
+  const cash = payment('cash', 1900, '2024-08-06T10:00:00.000Z');
+  const events = [
+    card.succeeded(),
+    bizum.succeeded(),
+    cash.succeeded(),
+    card.refunded('2024-08-06T12:00:00.000Z'),
+  ];
+  // Every event twice (the refund first the second time round): each must count once.
+  await publishEnvelopes(stack.busUrl, stack.exchange, [...events, ...[...events].reverse()]);
+  const expectedTotals = {
+    currency: 'EUR',
+    takenCents: 6300,
+    refundedCents: 1900,
+    netCents: 4400,
+    byMethod: {
+      bizum: { takenCents: 2500, refundedCents: 0, netCents: 2500 },
+      card: { takenCents: 1900, refundedCents: 1900, netCents: 0 },
+      cash: { takenCents: 1900, refundedCents: 0, netCents: 1900 },
+    },
+  };
+  await eventually(
+    async () => {
+      await reporting.reporting.flush();
+      const { money } = (await summary('2024-08-05', '2024-08-06')).body.totals;
+      return money.takenCents === 6300 && money.refundedCents === 1900 ? true : undefined;
+    },
+    30_000,
+    'the payments to reach the read model',
+  );
+  // Copies still in flight (prefetch) land, then nothing may have been counted twice.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  await reporting.reporting.flush();
+  const answer = (await summary('2024-08-05', '2024-08-06')).body;
+  expect(answer.totals.money).toEqual(expectedTotals);
+  expect(answer.days.map((day) => day.money)).toEqual([
+    {
+      currency: 'EUR',
+      takenCents: 1900,
+      refundedCents: 0,
+      netCents: 1900,
+      byMethod: { card: { takenCents: 1900, refundedCents: 0, netCents: 1900 } },
+    },
+    {
+      currency: 'EUR',
+      takenCents: 4400,
+      refundedCents: 1900,
+      netCents: 2500,
+      byMethod: {
+        bizum: { takenCents: 2500, refundedCents: 0, netCents: 2500 },
+        card: { takenCents: 0, refundedCents: 1900, netCents: -1900 },
+        cash: { takenCents: 1900, refundedCents: 0, netCents: 1900 },
+      },
+    },
+  ]);
+  // Money is not what the records bill: the other figures of those days stay as they were.
+  expect(answer.totals).toMatchObject({ booked: 0, revenue: 0, records: 0 });
+  // A day without payments states zeros, not nothing.
+  expect((await summary('2024-08-07', '2024-08-07')).body.totals.money).toEqual({
+    currency: 'EUR',
+    takenCents: 0,
+    refundedCents: 0,
+    netCents: 0,
+    byMethod: {},
+  });
 });

@@ -31,7 +31,9 @@ for name in $(grep -o '@@[A-Z_]*@@' "$here/definitions.json" | sort -u | tr -d '
   sed -i "s|@@$name@@|$value|g" "$out.tmp"
 done
 mv "$out.tmp" "$out"
-# The server runs as the image's `rabbitmq` user (absent when a test runs this script outside the image).
-if [ "$(id -u)" = 0 ] && id rabbitmq >/dev/null 2>&1; then chown rabbitmq:rabbitmq "$out"; fi
 echo "load_definitions = $out" >"$conf/conf.d/20-crm-definitions.conf"
+# The server runs as the image's `rabbitmq` user (absent when a test runs this script outside the image).
+if [ "$(id -u)" = 0 ] && id rabbitmq >/dev/null 2>&1; then
+  chown rabbitmq:rabbitmq "$out" "$conf/conf.d/20-crm-definitions.conf"
+fi
 exec docker-entrypoint.sh "$@"
