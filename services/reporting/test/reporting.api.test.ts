@@ -1,9 +1,8 @@
-import { paymentSucceeded, refundIssued, type EventEnvelope, type ReportSummary } from '@crm/contracts';
-import { createEnvelope } from '@crm/event-bus';
+import type { ReportSummary } from '@crm/contracts';
 import { eventually, mintToken, publishEnvelopes, uniqueId } from '@crm/testing';
 import { startStack, type Stack } from '../../../test-support/stack';
 import type { ReportingApp } from '../src/app';
-import { appointment, DRIVING, seededWeek, WEAPONS } from './support/seeded-week';
+import { appointment, DRIVING, payment, seededWeek, WEAPONS } from './support/seeded-week';
 
 /**
  * `GET /reports/summary` through the gateway, on a week of events published on the stack's exchange
@@ -215,36 +214,6 @@ it('answers an ADMIN only: a DOCTOR gets 403, no token 401', async () => {
   expect((await summary(week.from, week.to, mintToken({ id: uniqueId(), rol: 'PACIENT' }))).status).toBe(403);
   expect((await stack.api.get(`/reports/summary?from=${week.from}&to=${week.to}`)).status).toBe(401);
 });
-
-/** A payment's events as the payments service publishes them. */
-function payment(method: 'card' | 'bizum' | 'cash' | 'transfer', amountCents: number, paidAt: string) {
-  const facts = {
-    paymentId: uniqueId(),
-    appointmentId: uniqueId(),
-    pacientId: uniqueId(),
-    provider: method === 'cash' || method === 'transfer' ? ('desk' as const) : ('redsys' as const),
-    method,
-    amountCents,
-    currency: 'EUR',
-  };
-  const at = (iso: string) => ({ occurredAt: new Date(iso) });
-  return {
-    succeeded: () =>
-      createEnvelope(
-        paymentSucceeded,
-        { ...facts, paidAt },
-        `pay-${facts.paymentId}`,
-        at(paidAt),
-      ) as EventEnvelope,
-    refunded: (refundedAt: string) =>
-      createEnvelope(
-        refundIssued,
-        { ...facts, refundedAt, refundCents: amountCents, cause: 'manual' },
-        `pay-${facts.paymentId}`,
-        at(refundedAt),
-      ) as EventEnvelope,
-  };
-}
 
 it('adds the money taken and refunded by day at the centre and by method, each payment once however often delivered', async () => {
   // Monday 5 and Tuesday 6 August 2024 (UTC+1 at the centre): 23:30Z on Monday is Tuesday there.
