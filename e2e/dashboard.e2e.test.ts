@@ -14,7 +14,7 @@ import { signInThroughUi } from './support/session';
 import { screenshot, DESKTOP } from './support/browser';
 import { browserOnProduct } from './support/browser-product';
 import { BOOTSTRAP, startProductServing, type Stack } from './support/product';
-import { centsWeek, seededWeek } from '../services/reporting/test/support/seeded-week';
+import { centsWeek, payment, seededWeek } from '../services/reporting/test/support/seeded-week';
 
 const PHONE = { width: 390, height: 844 };
 const week = seededWeek();
@@ -145,6 +145,58 @@ it('ADMIN: every amount and decimal of "Panel" is Spanish ("1,75 €", axes "0,5
     const shown = `${await page.locator('.bo-dashboard').innerText()} ${ticks.join(' ')}`;
     expect(shown.match(/\d\.\d{1,2}(?!\d)/g) ?? []).toEqual([]);
     expect(shown).not.toMatch(/\u00a0€/);
+  }
+});
+
+it("ADMIN: the period's money (taken, refunded, net, by method) in euros, and the invoices export button, on a phone and a desktop", async () => {
+  // 2–8 September 2024: a card payment of 1234,50 € later refunded, Bizum 19 €, cash 25,50 €.
+  const period = { from: '2024-09-02', to: '2024-09-08' };
+  const card = payment('card', 123450, '2024-09-02T09:00:00.000Z');
+  const admin = await stack.signIn(BOOTSTRAP.admin.email, BOOTSTRAP.admin.password);
+  await publishEnvelopes(stack.busUrl, stack.exchange, [
+    card.succeeded(),
+    payment('bizum', 1900, '2024-09-03T10:00:00.000Z').succeeded(),
+    payment('cash', 2550, '2024-09-04T11:00:00.000Z').succeeded(),
+    card.refunded('2024-09-05T12:00:00.000Z'),
+  ]);
+  await eventually(
+    async () => {
+      const answer = await stack.api.get<ReportSummary>(
+        `/reports/summary?from=${period.from}&to=${period.to}`,
+        admin,
+      );
+      return answer.body.totals?.money?.refundedCents === 123450 ? true : undefined;
+    },
+    30_000,
+    'the payments in the read model',
+  );
+  if (!(await page.evaluate(() => localStorage.getItem('token')))) {
+    await signInThroughUi(page, stack.gatewayUrl, BOOTSTRAP.admin.email, BOOTSTRAP.admin.password);
+  }
+  for (const viewport of [PHONE, DESKTOP]) {
+    await page.setViewportSize(viewport);
+    await page.goto(`${stack.gatewayUrl}/doctor/dashboard`);
+    const form = page.getByRole('form', { name: 'Periodo' });
+    await form.getByLabel('Desde').fill(period.from);
+    await form.getByLabel('Hasta').fill(period.to);
+    await form.getByRole('button', { name: 'Ver' }).click();
+    await page.locator('[data-figure="moneyTaken"]').filter({ hasText: '1279,00 €' }).waitFor();
+    expect(await figure('moneyRefunded')).toBe('1234,50 €');
+    expect(await figure('moneyNet')).toBe('44,50 €');
+    const rows = await page
+      .getByRole('table', { name: 'Por método de pago' })
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).innerText.replace(/\s+/g, ' ').trim()));
+    expect(rows).toEqual([
+      'Bizum 19,00 € 0,00 € 19,00 €',
+      'Tarjeta 1234,50 € 1234,50 € 0,00 €',
+      'Efectivo 25,50 € 0,00 € 25,50 €',
+    ]);
+    await form.getByRole('button', { name: 'Exportar facturas (CSV)' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      viewport.width,
+    );
+    await screenshot(page, 'dashboard-money', true);
   }
 });
 

@@ -62,7 +62,15 @@ describe('the table of events in docs/architecture.md', () => {
     ]);
     // A service that starts recording accesses through its runtime must be named by the trail's contract.
     const trail = collectEvents().find((row) => row.name === 'audit.entry.recorded.v1')!;
-    expect(trail.publishers).toEqual(['appointments', 'audit', 'auth', 'config', 'records', 'server-kit']);
+    expect(trail.publishers).toEqual([
+      'appointments',
+      'audit',
+      'auth',
+      'config',
+      'payments',
+      'records',
+      'server-kit',
+    ]);
     expect(disagreements([{ ...trail, publishers: [...trail.publishers, 'rooms'] }])).toEqual([
       "audit.entry.recorded.v1: rooms in the code but not among the contract's publishers",
     ]);

@@ -50,6 +50,7 @@ describe('broker permissions derived from the contracts', () => {
       'records',
       'config',
       'audit',
+      'payments',
     ]);
     expect(mayPublish(userErased.name)).toEqual(['auth']);
   });

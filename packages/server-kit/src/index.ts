@@ -2,6 +2,7 @@ export * from './auth';
 export * from './centre-profile-value';
 export * from './centre-refund-window';
 export * from './config';
+export * from './csv';
 export * from './duplicate-key';
 export * from './errors';
 export * from './health';

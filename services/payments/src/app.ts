@@ -56,7 +56,9 @@ export function createPaymentsService(config: PaymentsConfig, logger: Logger, pr
 
   const service = {
     app: runtime.httpApp((router) => {
-      router.use(tableRouter('payments', paymentsHandlers(payments, invoices), runtime.requireUser()));
+      router.use(
+        tableRouter('payments', paymentsHandlers(payments, invoices, runtime.audit), runtime.requireUser()),
+      );
     }),
     models,
     relay,

@@ -1,18 +1,19 @@
 import { useRef, useState } from 'react';
 import type { DeskPaymentMethod } from '@crm/contracts';
 import { showRequestError, showSuccess } from '@crm/web-kit';
-import { centsOf, euros, recordDeskPayment, useAppointmentPayments } from '@/lib/payments';
+import {
+  centsOf,
+  euros,
+  PAYMENT_METHOD_LABELS,
+  recordDeskPayment,
+  useAppointmentPayments,
+} from '@/lib/payments';
 import './payment-cell.css';
 
 /** The methods of `POST /payments/desk`, in the order the select shows them. */
 const DESK_PAYMENT_METHODS: readonly DeskPaymentMethod[] = ['card', 'cash', 'bizum', 'transfer'];
 
-const METHOD_LABELS: Record<DeskPaymentMethod, string> = {
-  card: 'Tarjeta',
-  cash: 'Efectivo',
-  bizum: 'Bizum',
-  transfer: 'Transferencia',
-};
+const METHOD_LABELS: Record<DeskPaymentMethod, string> = PAYMENT_METHOD_LABELS;
 
 /**
  * The appointment's payment in the back office: "Pagado" or "Pendiente" with the amount, and

@@ -1,6 +1,14 @@
 import useSWR from 'swr';
-import type { AppointmentPayments, DeskPaymentBody, PaymentView } from '@crm/contracts';
+import type { AppointmentPayments, DeskPaymentBody, PaymentMethod, PaymentView } from '@crm/contracts';
 import { api } from '@crm/web-kit';
+
+/** How the back office names a payment method. */
+export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = {
+  card: 'Tarjeta',
+  cash: 'Efectivo',
+  bizum: 'Bizum',
+  transfer: 'Transferencia',
+};
 
 export const paymentsKey = (appointmentId: string) => `/payments/appointment/${appointmentId}`;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { objectIdField } from './fields';
+import { reportSummaryQuery } from './reports';
 
 /**
  * Payments (docs/product/payments.md): online through the card gateway (Redsys, card and Bizum) or
@@ -91,6 +92,13 @@ export const paymentIdParam = z.strictObject({
 export const invoiceNumberParam = z.strictObject({
   number: z.string().regex(/^[A-Z]\d{4}-\d{6}$/, 'La factura no es válida'),
 });
+
+/**
+ * `GET /payments/invoices/export?from=YYYY-MM-DD&to=YYYY-MM-DD` (ADMIN): the invoices issued on those
+ * days at the centre, both included; the dashboard's period rules (at most 366 days, a leap year).
+ */
+export const invoiceExportQuery = reportSummaryQuery;
+export type InvoiceExportQuery = z.infer<typeof invoiceExportQuery>;
 
 export interface PaymentView {
   id: string;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BOOKING_CHANNELS, type BookingChannel } from './appointments';
+import type { PaymentMethod } from './payments';
 
 /** The longest range `GET /reports/summary` answers, in days (a leap year). */
 export const REPORT_MAX_DAYS = 366;
@@ -76,6 +77,26 @@ export interface ReportFigures {
   records: number;
   /** GROSS by certificate type ("Sin tipo" when the record has none). */
   revenueByCertificate: Record<string, number>;
+  /** Money that moved this day (the payments service's events), unlike `revenue` (what records bill). */
+  money: ReportMoney;
+}
+
+/** Money taken and given back, in integer cents; net = taken − refunded. */
+export interface ReportMoneyFigures {
+  takenCents: number;
+  refundedCents: number;
+  netCents: number;
+}
+
+/**
+ * Money on the day it moved at the centre: a payment on the day it was paid, a refund on the day the
+ * gateway (or the desk) confirmed it — not the appointment's day, unlike every other figure.
+ */
+export interface ReportMoney extends ReportMoneyFigures {
+  /** Currency of the amounts (the payments' own; EUR when none). */
+  currency: string;
+  /** Only the methods that moved money, e.g. `{card: {...}, cash: {...}}`. */
+  byMethod: Partial<Record<PaymentMethod, ReportMoneyFigures>>;
 }
 
 export interface ReportDay extends ReportFigures {

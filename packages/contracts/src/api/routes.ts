@@ -396,6 +396,13 @@ const ROUTE_TABLE = [
   { method: 'GET', path: '/payments/invoices/verify', service: 'payments', access: ['ADMIN'] },
   {
     method: 'GET',
+    path: '/payments/invoices/export',
+    service: 'payments',
+    access: ['ADMIN'],
+    query: ['from', 'to'],
+  },
+  {
+    method: 'GET',
     path: '/payments/invoices/:number/pdf',
     service: 'payments',
     access: ['PACIENT', ...STAFF],

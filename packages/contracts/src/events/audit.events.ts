@@ -63,6 +63,6 @@ export type AuditEntryData = z.infer<typeof auditEntrySchema>;
 
 /** Published by every service that records an access (through its `audit_outbox`), consumed by `audit`. */
 export const auditEntryRecorded = defineEvent('audit.entry.recorded.v1', auditEntrySchema, {
-  publishers: ['appointments', 'audit', 'auth', 'config', 'records'],
+  publishers: ['appointments', 'audit', 'auth', 'config', 'payments', 'records'],
   consumers: ['audit'],
 });

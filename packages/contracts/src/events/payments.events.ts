@@ -22,7 +22,7 @@ export const paymentSucceeded = defineEvent(
   paymentFacts.extend({ paidAt: instant }),
   {
     publishers: ['payments'],
-    consumers: [],
+    consumers: ['reporting'],
   },
 );
 
@@ -47,7 +47,7 @@ export const refundIssued = defineEvent(
   }),
   {
     publishers: ['payments'],
-    consumers: [],
+    consumers: ['reporting'],
   },
 );
 

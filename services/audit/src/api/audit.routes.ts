@@ -7,10 +7,9 @@ import {
   type AuditPage,
   type MyAuditPage,
 } from '@crm/contracts';
-import { callerOf, validate, validated, type Logger, type RouteHandlers } from '@crm/server-kit';
+import { callerOf, CSV_BOM, validate, validated, type Logger, type RouteHandlers } from '@crm/server-kit';
 import type { AuditTrail } from '@crm/server-kit/service';
 import type { AuditService } from '../domain/audit.service';
-import { CSV_BOM } from '../domain/csv';
 import { CSV_HEADER, toCsvLine, toEntryView, toMyEntryView } from './audit.view';
 
 /**

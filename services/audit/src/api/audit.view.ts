@@ -1,6 +1,6 @@
 import type { AuditEntryView, MyAuditEntryView } from '@crm/contracts';
 import type { AuditRow } from '../domain/audit-entry';
-import { csvLine } from '../domain/csv';
+import { csvLine } from '@crm/server-kit';
 
 export function toEntryView(row: AuditRow): AuditEntryView {
   return {

@@ -2,22 +2,33 @@ import express from 'express';
 import {
   checkoutBody,
   deskPaymentBody,
+  invoiceExportQuery,
   invoiceNumberParam,
   paymentAppointmentParam,
   paymentIdParam,
   paymentNotificationBody,
   refundBody,
 } from '@crm/contracts';
-import { callerOf, forbidden, notFound, validate, validated, type RouteHandlers } from '@crm/server-kit';
+import {
+  callerOf,
+  CSV_BOM,
+  forbidden,
+  notFound,
+  validate,
+  validated,
+  type RouteHandlers,
+} from '@crm/server-kit';
+import type { AuditTrail } from '@crm/server-kit/service';
 import type { InvoiceService } from '../domain/invoices.service';
 import type { PaymentsService } from '../domain/payments.service';
 import { invoicePdf } from './invoice.pdf';
+import { INVOICE_CSV_HEADER, invoiceCsvLine } from './invoices.csv';
 
 /** Redsys posts its notification form-encoded; nothing else here reads forms. */
 const formBody = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 10 });
 
 /** `/payments*` (docs/product/payments.md). Roles come from the route table; objects are checked here. */
-export function paymentsHandlers(payments: PaymentsService, invoices: InvoiceService) {
+export function paymentsHandlers(payments: PaymentsService, invoices: InvoiceService, trail: AuditTrail) {
   return {
     'POST /payments/checkout': [
       validate('body', checkoutBody),
@@ -64,6 +75,27 @@ export function paymentsHandlers(payments: PaymentsService, invoices: InvoiceSer
     'GET /payments/invoices/verify': async (_req, res) => {
       res.json(await invoices.verify());
     },
+    'GET /payments/invoices/export': [
+      validate('query', invoiceExportQuery),
+      async (req, res) => {
+        const { from, to } = validated(res, 'query', invoiceExportQuery);
+        const rows = await invoices.issuedOn(from, to);
+        // Recorded before a byte leaves, like the trail's own export: the file names patients.
+        await trail.recordRequest(req, {
+          action: 'invoice.export',
+          resource: 'invoice',
+          resourceId: `${from}/${to}`,
+          patientIds: rows.map((invoice) => invoice.patientId),
+          outcome: 'success',
+        });
+        res
+          .status(200)
+          .setHeader('Content-Type', 'text/csv; charset=utf-8')
+          .setHeader('Content-Disposition', `attachment; filename="facturas-${from}-${to}.csv"`)
+          .setHeader('Cache-Control', 'private, no-store')
+          .send(CSV_BOM + INVOICE_CSV_HEADER + rows.map(invoiceCsvLine).join(''));
+      },
+    ],
     'GET /payments/invoices/:number/pdf': [
       validate('params', invoiceNumberParam),
       async (req, res) => {

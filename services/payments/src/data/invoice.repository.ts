@@ -58,6 +58,13 @@ export class MongoInvoiceStore implements InvoiceStore {
     return docs.map(toInvoice);
   }
 
+  async issuedBetween(start: Date, end: Date) {
+    const docs = await this.models.Invoice.find({ 'record.issuedAt': { $gte: start, $lt: end } })
+      .sort({ series: 1, year: 1, seq: 1 })
+      .lean<InvoiceDocument[]>();
+    return docs.map(toInvoice);
+  }
+
   async insert(invoice: Invoice) {
     const event = createEnvelope(
       invoiceIssued,

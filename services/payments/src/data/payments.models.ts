@@ -72,6 +72,8 @@ invoiceSchema.index({ chainSeq: 1 }, { unique: true });
 invoiceSchema.index({ series: 1, year: 1, seq: 1 }, { unique: true });
 invoiceSchema.index({ sourceKey: 1 }, { unique: true });
 invoiceSchema.index({ appointmentId: 1 });
+// The export of a period's invoices.
+invoiceSchema.index({ 'record.issuedAt': 1 });
 
 export function paymentsModels(connection: Connection) {
   return {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { CENTRE_TIME_ZONE } from '@crm/contracts';
 
 /**
  * A simplified invoice (factura simplificada) or a rectifying one, immutable once stored, chained:
@@ -43,6 +44,16 @@ export const seriesOf = (kind: Invoice['kind']): InvoiceSeries => (kind === 'inv
 /** `F2026-000001`. */
 export const invoiceNumber = (series: InvoiceSeries, year: number, seq: number): string =>
   `${series}${year}-${String(seq).padStart(6, '0')}`;
+
+const centreDate = new Intl.DateTimeFormat('en-CA', {
+  timeZone: CENTRE_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
+
+/** `YYYY-MM-DD` of an instant at the centre: the issue date the invoice's PDF prints. */
+export const centreDay = (instant: Date): string => centreDate.format(instant);
 
 /** The first record's `previousHash`. */
 export const GENESIS_HASH = '';

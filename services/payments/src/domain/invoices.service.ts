@@ -1,5 +1,6 @@
 import type { CentreTerms } from './centre-terms';
 import {
+  centreDay,
   fingerprint,
   GENESIS_HASH,
   invoiceNumber,
@@ -26,9 +27,12 @@ export interface InvoiceStore {
    */
   insert(invoice: Invoice): Promise<'inserted' | 'taken' | 'duplicate'>;
   inChainOrder(): Promise<Invoice[]>;
+  /** Invoices issued in [start, end), by series, year and number. */
+  issuedBetween(start: Date, end: Date): Promise<Invoice[]>;
 }
 
 const MAX_RACES = 200;
+const DAY_MS = 86_400_000;
 
 /**
  * Issues invoices: one per payment, one rectifying per refund; consecutive numbers per series
@@ -91,6 +95,21 @@ export class InvoiceService {
 
   byNumber(number: string): Promise<Invoice | undefined> {
     return this.store.byNumber(number);
+  }
+
+  /**
+   * The invoices issued on these days at the centre (`YYYY-MM-DD`, both included), F series then R,
+   * each in number order. Read a day wider on both sides in UTC, then kept by their day at the centre
+   * (the day printed on the invoice), so no time-zone arithmetic decides the edges.
+   */
+  async issuedOn(from: string, to: string): Promise<Invoice[]> {
+    const start = new Date(Date.parse(`${from}T00:00:00Z`) - DAY_MS);
+    const end = new Date(Date.parse(`${to}T00:00:00Z`) + 2 * DAY_MS);
+    const invoices = await this.store.issuedBetween(start, end);
+    return invoices.filter((invoice) => {
+      const day = centreDay(invoice.issuedAt);
+      return day >= from && day <= to;
+    });
   }
 
   verify(): Promise<ChainCheck> {

@@ -3,11 +3,13 @@ import {
   CERTIFICATE_KEY,
   COUNTERS,
   isNewerRecord,
+  MONEY_FLOWS,
+  MONEY_KEY,
   zeroCounters,
   type Counter,
   type Fact,
 } from '../domain/facts';
-import type { DayTotals } from '../domain/summary';
+import type { DayTotals, MoneyMoved } from '../domain/summary';
 import type { FactStore } from '../domain/reporting.service';
 import type { ReportingModels } from './reporting.models';
 
@@ -33,6 +35,7 @@ function normalized(doc: Record<string, unknown>): unknown[] {
       c.type,
       c.revenue,
     ]),
+    ((doc.money as MoneyMoved[] | undefined) ?? []).map((m) => [m.currency, m.flow, m.method, m.cents]),
   ];
 }
 
@@ -177,6 +180,7 @@ export class MongoFactStore implements FactStore {
           counters: zeroCounters(),
           byCertificate: new Map<string, number>(),
           currency: undefined as string | undefined,
+          money: [] as MoneyMoved[],
         },
       ]),
     );
@@ -188,6 +192,10 @@ export class MongoFactStore implements FactStore {
         const certificate = type.join('|');
         total.byCertificate.set(certificate, (total.byCertificate.get(certificate) ?? 0) + v);
         total.currency ??= currency;
+      } else if (name === MONEY_KEY) {
+        const [flow, method] = type;
+        if ((MONEY_FLOWS as readonly string[]).includes(flow!) && method)
+          total.money.push({ currency: currency!, flow: flow as MoneyMoved['flow'], method, cents: v });
       } else if ((COUNTERS as readonly string[]).includes(name!)) {
         total.counters[name as Counter] = v;
       }
@@ -207,6 +215,9 @@ export class MongoFactStore implements FactStore {
           .sort(([a], [b]) => a.localeCompare(b))
           .map(([type, revenue]) => ({ type, revenue })),
         ...(total.currency ? { currency: total.currency } : {}),
+        money: total.money.sort((a, b) =>
+          `${a.currency}|${a.flow}|${a.method}`.localeCompare(`${b.currency}|${b.flow}|${b.method}`),
+        ),
       };
       if (before.get(day) === JSON.stringify(normalized(doc))) continue;
       writes.push({
@@ -244,9 +255,10 @@ export class MongoFactStore implements FactStore {
     const docs = await this.models.Day.collection
       .find<StoredDay>({ _id: { $gte: from, $lte: to } as never })
       .toArray();
-    return docs.map(({ _id, revenueByCertificate, ...rest }) => ({
+    return docs.map(({ _id, revenueByCertificate, money, ...rest }) => ({
       ...(rest as unknown as DayTotals),
       day: _id,
+      money: money ?? [],
       revenueByCertificate: Object.fromEntries(revenueByCertificate.map((c) => [c.type, c.revenue])),
     }));
   }

@@ -5,7 +5,8 @@ const counters = Object.fromEntries(COUNTERS.map((name) => [name, { type: Number
 
 /**
  * `facts`: what happened, one document per (appointment, kind) — `<appointment id>:booked`,
- * `…:cancelled`, … — and one per clinical record (`record:<id>`, its newest revision). Appointment
+ * `…:cancelled`, … — one per clinical record (`record:<id>`, its newest revision) and one per
+ * payment taken or refunded (`payment:<id>:taken` / `…:refunded`). Appointment
  * facts are insert-only (a second copy of an event is a duplicate key, skipped); a record fact is
  * replaced only by a newer revision. Each carries its figures in `counts` (see domain/facts.ts).
  */
@@ -41,6 +42,11 @@ const daySchema = new Schema(
     ...counters,
     revenueByCertificate: { type: [{ _id: false, type: { type: String }, revenue: Number }], default: [] },
     currency: { type: String },
+    /** Cents taken or refunded, by currency, flow and method (payments' facts). */
+    money: {
+      type: [{ _id: false, currency: String, flow: String, method: String, cents: Number }],
+      default: [],
+    },
     computedAt: { type: Date, required: true },
   },
   { collection: 'days', versionKey: false },

@@ -22,7 +22,11 @@ export const APPOINTMENT_FACTS = [
   'noShow',
 ] as const;
 export type AppointmentFactKind = (typeof APPOINTMENT_FACTS)[number];
-export type FactKind = AppointmentFactKind | 'record';
+export type FactKind = AppointmentFactKind | 'record' | MoneyFlow;
+
+/** Money taken (`payments.payment.succeeded.v1`) or given back (`payments.refund.issued.v1`). */
+export const MONEY_FLOWS = ['taken', 'refunded'] as const;
+export type MoneyFlow = (typeof MONEY_FLOWS)[number];
 
 /** The counters every fact carries (0 or 1, or an amount): what a day sums. */
 export const COUNTERS = [
@@ -58,14 +62,14 @@ export interface FactCount {
 }
 
 export interface Fact {
-  /** `<appointment id>:<kind>` or `record:<record id>`. */
+  /** `<appointment id>:<kind>`, `record:<record id>` or `payment:<payment id>:<flow>`. */
   _id: string;
   kind: FactKind;
   /** The appointment's day at the centre, YYYY-MM-DD. */
   day: string;
   /** The appointment (for a record: its appointment, = the record id). */
   appointmentId: string;
-  /** The appointment's instant. */
+  /** The appointment's instant (a payment's or refund's facts: when the money moved). */
   at: Date;
   /** Records: the certificate type ("Sin tipo" when none), the currency, the revision (newest wins). */
   certificateType?: string;
@@ -78,6 +82,8 @@ export interface Fact {
 }
 
 export const CERTIFICATE_KEY = 'cert';
+/** `<day>|money|<currency>|<flow>|<method>`: the cents of a payment or a refund. */
+export const MONEY_KEY = 'money';
 
 /** The `counts` of a fact of that day: its non-zero counters (and a record's GROSS by certificate). */
 export function countsOf(
@@ -234,4 +240,35 @@ export function isNewerRecord(
   const storedRevision = stored.revision ?? 0;
   if (nextRevision !== storedRevision) return nextRevision > storedRevision;
   return new Date(next.occurredAt).getTime() > new Date(stored.occurredAt).getTime();
+}
+
+export interface MoneyEventData {
+  paymentId: string;
+  appointmentId: string;
+  method: string;
+  currency: string;
+  amountCents: number;
+  /** Refunds: the cents given back (a payment is refunded at most once, in full today). */
+  refundCents?: number;
+}
+
+/**
+ * The fact of a payment taken or refunded, on the centre's day the money moved (`movedAt`). A
+ * payment has one succeeded event and at most one refund (the payments service refuses a second),
+ * so `payment:<id>:<flow>` names it: a redelivered event is a duplicate key, stored once.
+ */
+export function moneyFact(flow: MoneyFlow, data: MoneyEventData, movedAt: string, occurredAt: string): Fact {
+  const at = new Date(movedAt);
+  const day = centreDay(at);
+  const cents = flow === 'refunded' ? (data.refundCents ?? data.amountCents) : data.amountCents;
+  return {
+    _id: `payment:${data.paymentId}:${flow}`,
+    kind: flow,
+    day,
+    appointmentId: data.appointmentId,
+    at,
+    occurredAt: new Date(occurredAt),
+    currency: data.currency,
+    counts: cents > 0 ? [{ k: `${day}|${MONEY_KEY}|${data.currency}|${flow}|${data.method}`, v: cents }] : [],
+  };
 }

@@ -1,10 +1,13 @@
 import type { ReportSummary } from '@crm/contracts';
 import {
   appointmentFact,
+  moneyFact,
   recordFact,
   type AppointmentEventData,
   type AppointmentFactKind,
   type Fact,
+  type MoneyEventData,
+  type MoneyFlow,
   type RecordEventData,
 } from './facts';
 import { summarize, type DayTotals } from './summary';
@@ -62,6 +65,13 @@ export class ReportingService {
       : await this.facts.appointmentInstant(data.dateId);
     const fact = recordFact(data, occurredAt, appointmentAt);
     if (!fact) return;
+    await this.facts.put(fact);
+    this.markDirty(fact.day);
+  }
+
+  /** A payment taken or refunded: its cents on the day the money moved. */
+  async moneyEvent(flow: MoneyFlow, data: MoneyEventData, movedAt: string, occurredAt: string) {
+    const fact = moneyFact(flow, data, movedAt, occurredAt);
     await this.facts.put(fact);
     this.markDirty(fact.day);
   }

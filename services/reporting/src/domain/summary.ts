@@ -1,5 +1,12 @@
 import moment from 'moment-timezone';
-import type { ReportDay, ReportFigures, ReportSummary } from '@crm/contracts';
+import type {
+  PaymentMethod,
+  ReportDay,
+  ReportFigures,
+  ReportMoney,
+  ReportMoneyFigures,
+  ReportSummary,
+} from '@crm/contracts';
 import { slotsOfDay, zeroCounters, type Counters } from './facts';
 
 /** A day's totals as stored (data: `days`), recomputed from the day's facts. */
@@ -7,6 +14,37 @@ export interface DayTotals extends Counters {
   day: string;
   revenueByCertificate: Record<string, number>;
   currency?: string;
+  /** Absent from days computed before payments were counted. */
+  money?: MoneyMoved[];
+}
+
+/** Cents of one currency, flow and method moved on a day. */
+export interface MoneyMoved {
+  currency: string;
+  flow: 'taken' | 'refunded';
+  method: string;
+  cents: number;
+}
+
+const zeroMoney = (): ReportMoneyFigures => ({ takenCents: 0, refundedCents: 0, netCents: 0 });
+
+/**
+ * The money of a day or of the range. The centre takes one currency: amounts of every currency are
+ * added, and the first one seen is the one stated (EUR when nothing moved).
+ */
+function moneyOf(moved: readonly MoneyMoved[]): ReportMoney {
+  const total = zeroMoney();
+  const byMethod: Partial<Record<PaymentMethod, ReportMoneyFigures>> = {};
+  for (const { flow, method, cents } of moved) {
+    const ofMethod = (byMethod[method as PaymentMethod] ??= zeroMoney());
+    for (const figures of [total, ofMethod]) {
+      if (flow === 'taken') figures.takenCents += cents;
+      else figures.refundedCents += cents;
+      figures.netCents = figures.takenCents - figures.refundedCents;
+    }
+  }
+  const sorted = Object.fromEntries(Object.entries(byMethod).sort(([a], [b]) => a.localeCompare(b)));
+  return { currency: moved[0]?.currency ?? 'EUR', ...total, byMethod: sorted };
 }
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
@@ -21,7 +59,12 @@ export function daysBetween(from: string, to: string): string[] {
   return days;
 }
 
-function figures(counters: Counters, slots: number, byCertificate: Record<string, number>): ReportFigures {
+function figures(
+  counters: Counters,
+  slots: number,
+  byCertificate: Record<string, number>,
+  moved: readonly MoneyMoved[],
+): ReportFigures {
   const bookedSlots = Math.max(0, Math.min(slots, counters.gridBooked - counters.gridReleased));
   return {
     booked: counters.booked,
@@ -45,6 +88,7 @@ function figures(counters: Counters, slots: number, byCertificate: Record<string
         .sort(([, a], [, b]) => b - a)
         .map(([type, amount]) => [type, round2(amount)]),
     ),
+    money: moneyOf(moved),
   };
 }
 
@@ -60,12 +104,14 @@ export function summarize(
   const totalByCertificate: Record<string, number> = {};
   let totalSlots = 0;
   let totalBookedSlots = 0;
+  const totalMoney: MoneyMoved[] = [];
   let currency: string | undefined;
   const days: ReportDay[] = daysBetween(from, to).map((date) => {
     const day = byDay.get(date);
     const slots = slotsOfDay(date);
     const counters = day ?? zeroCounters();
-    const result = { date, ...figures(counters, slots, day?.revenueByCertificate ?? {}) };
+    const result = { date, ...figures(counters, slots, day?.revenueByCertificate ?? {}, day?.money ?? []) };
+    totalMoney.push(...(day?.money ?? []));
     for (const key of Object.keys(total) as Array<keyof Counters>) total[key] += counters[key];
     for (const [type, amount] of Object.entries(day?.revenueByCertificate ?? {}))
       totalByCertificate[type] = (totalByCertificate[type] ?? 0) + amount;
@@ -74,7 +120,7 @@ export function summarize(
     currency ??= day?.currency;
     return result;
   });
-  const totals = figures(total, totalSlots, totalByCertificate);
+  const totals = figures(total, totalSlots, totalByCertificate, totalMoney);
   totals.bookedSlots = totalBookedSlots;
   totals.occupancy = ratio(totalBookedSlots, totalSlots);
   return { from, to, currency: currency ?? 'EUR', refundWindowHours, days, totals };

@@ -7,13 +7,18 @@ import {
   appointmentNoShow,
   appointmentRescheduled,
   configCentreUpdated,
+  paymentSucceeded,
   recordCreated,
   recordUpdated,
+  refundIssued,
 } from '@crm/contracts';
 import { on, type ProcessedEventStore } from '@crm/event-bus';
 import type { ReportingService } from '../domain/reporting.service';
 
-/** The appointments' and records' events → facts; the centre profile's → the refund window is read again. */
+/**
+ * The appointments', records' and payments' events → facts; the centre profile's → the refund
+ * window is read again.
+ */
 export function reportingHandlers(reporting: ReportingService, onCentreUpdated: () => void) {
   return [
     on(appointmentBooked, (e) => reporting.appointmentEvent('booked', e.data, e.occurredAt)),
@@ -25,6 +30,8 @@ export function reportingHandlers(reporting: ReportingService, onCentreUpdated: 
     on(appointmentNoShow, (e) => reporting.appointmentEvent('noShow', e.data, e.occurredAt)),
     on(recordCreated, (e) => reporting.recordEvent(e.data, e.occurredAt)),
     on(recordUpdated, (e) => reporting.recordEvent(e.data, e.occurredAt)),
+    on(paymentSucceeded, (e) => reporting.moneyEvent('taken', e.data, e.data.paidAt, e.occurredAt)),
+    on(refundIssued, (e) => reporting.moneyEvent('refunded', e.data, e.data.refundedAt, e.occurredAt)),
     on(configCentreUpdated, () => onCentreUpdated()),
   ] as const;
 }

@@ -5,8 +5,10 @@ import {
   appointmentCheckedIn,
   appointmentDeleted,
   appointmentNoShow,
+  paymentSucceeded,
   recordCreated,
   recordUpdated,
+  refundIssued,
   type BookingChannel,
   type EventContract,
   type EventEnvelope,
@@ -132,4 +134,34 @@ export function centsWeek() {
     c2.record('created', 1, 0.5, WEAPONS, '2024-06-11T08:20:00Z'),
   ];
   return { from: '2024-06-10', to: '2024-06-16', events };
+}
+
+/** A payment's events as the payments service publishes them. */
+export function payment(method: 'card' | 'bizum' | 'cash' | 'transfer', amountCents: number, paidAt: string) {
+  const facts = {
+    paymentId: uniqueId(),
+    appointmentId: uniqueId(),
+    pacientId: uniqueId(),
+    provider: method === 'cash' || method === 'transfer' ? ('desk' as const) : ('redsys' as const),
+    method,
+    amountCents,
+    currency: 'EUR',
+  };
+  const at = (iso: string) => ({ occurredAt: new Date(iso) });
+  return {
+    succeeded: () =>
+      createEnvelope(
+        paymentSucceeded,
+        { ...facts, paidAt },
+        `pay-${facts.paymentId}`,
+        at(paidAt),
+      ) as EventEnvelope,
+    refunded: (refundedAt: string) =>
+      createEnvelope(
+        refundIssued,
+        { ...facts, refundedAt, refundCents: amountCents, cause: 'manual' },
+        `pay-${facts.paymentId}`,
+        at(refundedAt),
+      ) as EventEnvelope,
+  };
 }

@@ -37,6 +37,7 @@ export const ACTION_LABELS: Record<string, string> = {
   'data.export': 'Exportación de datos',
   'audit.export': 'Exportación del registro de accesos',
   'audit.read': 'Consulta del registro de accesos',
+  'invoice.export': 'Exportación de facturas',
   'auth.signing-key.rotate': 'Renovación de la clave de firma de sesiones',
 };
 
@@ -51,6 +52,7 @@ export const RESOURCE_LABELS: Record<string, string> = {
   session: 'Sesión',
   'audit-trail': 'Registro de accesos',
   'signing-key': 'Clave de firma',
+  invoice: 'Factura',
 };
 
 export const roleLabel = (rol: string) => ROLE_LABELS[rol] ?? rol;

@@ -1,10 +1,12 @@
 import { lazy, Suspense, useState, type FormEvent } from 'react';
-import { ApiError, useSession } from '@crm/web-kit';
+import { ApiError, showRequestError, useSession } from '@crm/web-kit';
 import { formatAmount } from '@crm/web-kit/format';
 import { TextField } from '@crm/web-kit/forms';
 import { AlertNotice, PageHeader } from '@/components';
+import { exportInvoicesCsv } from '../api/export-invoices-csv';
 import { useReportSummary } from '../api/get-report-summary';
 import { formatPercent, isoDay } from './format';
+import { MoneyTotals } from './MoneyTotals';
 import './dashboard.css';
 
 // The chart library is only downloaded when the charts are drawn (this page, with figures).
@@ -39,6 +41,7 @@ export default function DashboardPage() {
   const [draft, setDraft] = useState(() => lastDays(30));
   const [range, setRange] = useState(draft);
   const { data, error, isLoading } = useReportSummary(range.from, range.to, isAdmin);
+  const [exporting, setExporting] = useState(false);
   const errors = fieldErrors(error);
 
   if (!isAdmin) {
@@ -55,6 +58,17 @@ export default function DashboardPage() {
     setRange({ ...draft });
   };
   const totals = data?.totals;
+  // The period shown (the one last applied), not dates typed but not yet applied.
+  const exportInvoices = async () => {
+    setExporting(true);
+    try {
+      await exportInvoicesCsv(range.from, range.to);
+    } catch (err) {
+      void showRequestError(err, 'No se pudieron exportar las facturas');
+    } finally {
+      setExporting(false);
+    }
+  };
 
   return (
     <section className="bo-page bo-dashboard">
@@ -92,6 +106,14 @@ export default function DashboardPage() {
               {count === 365 ? 'Último año' : `Últimos ${count} días`}
             </button>
           ))}
+          <button
+            type="button"
+            className="wk-button wk-button--secondary bo-dashboard__export"
+            onClick={exportInvoices}
+            disabled={exporting}
+          >
+            {exporting ? 'Exportando…' : 'Exportar facturas (CSV)'}
+          </button>
         </div>
       </form>
       {errors.general && <AlertNotice>{errors.general}</AlertNotice>}
@@ -140,6 +162,11 @@ export default function DashboardPage() {
           <p className="bo-dashboard__note">
             Reembolso: cancelada más de {data.refundWindowHours} h antes. Ocupación: huecos de la agenda
             reservados sobre los huecos del día. Ingresos: el total (bruto) de los registros clínicos.
+          </p>
+          {totals.money && <MoneyTotals money={totals.money} />}
+          <p className="bo-dashboard__note">
+            Cobros: pagos en línea y en el centro el día en que se cobraron; devoluciones el día en que se
+            confirmaron.
           </p>
           <Suspense fallback={<p className="bo-lead">Cargando gráficos…</p>}>
             <DashboardCharts summary={data} />

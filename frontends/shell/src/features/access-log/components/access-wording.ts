@@ -29,6 +29,7 @@ const SENTENCES: Record<string, string> = {
   'user.update': 'Modificó sus datos personales',
   'data.export': 'Exportó sus datos',
   'audit.export': 'Exportó un registro de accesos en el que aparece usted',
+  'invoice.export': 'Exportó las facturas de un periodo, entre ellas la suya',
 };
 
 /** "su historia clínica", "su cita"… the object of a sentence, by resource. */
@@ -37,6 +38,7 @@ const OBJECTS: Record<string, string> = {
   appointment: 'su cita',
   user: 'sus datos personales',
   'audit-trail': 'el registro de accesos',
+  invoice: 'su factura',
 };
 
 const VERBS: Record<string, string> = {
