@@ -54,6 +54,39 @@ async function showWeek() {
   await page.locator('[data-figure="booked"]').filter({ hasText: /^8$/ }).waitFor();
 }
 
+/** Waits until the read model's summary of the period satisfies `ready` (the events published before). */
+async function summaryOnceReady(
+  period: { from: string; to: string },
+  ready: (summary: ReportSummary) => boolean,
+  what: string,
+): Promise<void> {
+  const admin = await stack.signIn(BOOTSTRAP.admin.email, BOOTSTRAP.admin.password);
+  await eventually(
+    async () => {
+      const answer = await stack.api.get<ReportSummary>(
+        `/reports/summary?from=${period.from}&to=${period.to}`,
+        admin,
+      );
+      return ready(answer.body) ? true : undefined;
+    },
+    30_000,
+    what,
+  );
+  if (!(await page.evaluate(() => localStorage.getItem('token')))) {
+    await signInThroughUi(page, stack.gatewayUrl, BOOTSTRAP.admin.email, BOOTSTRAP.admin.password);
+  }
+}
+
+/** The Panel of the period, as the admin asks for it; returns the period form. */
+async function showPeriod(period: { from: string; to: string }) {
+  await page.goto(`${stack.gatewayUrl}/doctor/dashboard`);
+  const form = page.getByRole('form', { name: 'Periodo' });
+  await form.getByLabel('Desde').fill(period.from);
+  await form.getByLabel('Hasta').fill(period.to);
+  await form.getByRole('button', { name: 'Ver' }).click();
+  return form;
+}
+
 it('ADMIN: "Panel" shows the totals of the seeded week and its charts; recharts loads only there', async () => {
   const scripts: string[] = [];
   page.on('request', (request) => {
@@ -106,29 +139,15 @@ it('ADMIN on a phone (390×844): the same figures, the charts one under the othe
 
 it('ADMIN: every amount and decimal of "Panel" is Spanish ("1,75 €", axes "0,5"), on a phone and a desktop', async () => {
   const cents = centsWeek();
-  const admin = await stack.signIn(BOOTSTRAP.admin.email, BOOTSTRAP.admin.password);
   await publishEnvelopes(stack.busUrl, stack.exchange, cents.events);
-  await eventually(
-    async () => {
-      const answer = await stack.api.get<ReportSummary>(
-        `/reports/summary?from=${cents.from}&to=${cents.to}`,
-        admin,
-      );
-      return answer.body.totals?.revenue === 1.75 ? true : undefined;
-    },
-    30_000,
+  await summaryOnceReady(
+    cents,
+    (summary) => summary.totals?.revenue === 1.75,
     'the cents week in the read model',
   );
-  if (!(await page.evaluate(() => localStorage.getItem('token')))) {
-    await signInThroughUi(page, stack.gatewayUrl, BOOTSTRAP.admin.email, BOOTSTRAP.admin.password);
-  }
   for (const viewport of [PHONE, DESKTOP]) {
     await page.setViewportSize(viewport);
-    await page.goto(`${stack.gatewayUrl}/doctor/dashboard`);
-    const form = page.getByRole('form', { name: 'Periodo' });
-    await form.getByLabel('Desde').fill(cents.from);
-    await form.getByLabel('Hasta').fill(cents.to);
-    await form.getByRole('button', { name: 'Ver' }).click();
+    await showPeriod(cents);
     await page.locator('[data-figure="booked"]').filter({ hasText: /^2$/ }).waitFor();
     expect(await figure('revenue')).toBe('1,75 €');
 
@@ -152,34 +171,20 @@ it("ADMIN: the period's money (taken, refunded, net, by method) in euros, and th
   // 2–8 September 2024: a card payment of 1234,50 € later refunded, Bizum 19 €, cash 25,50 €.
   const period = { from: '2024-09-02', to: '2024-09-08' };
   const card = payment('card', 123450, '2024-09-02T09:00:00.000Z');
-  const admin = await stack.signIn(BOOTSTRAP.admin.email, BOOTSTRAP.admin.password);
   await publishEnvelopes(stack.busUrl, stack.exchange, [
     card.succeeded(),
     payment('bizum', 1900, '2024-09-03T10:00:00.000Z').succeeded(),
     payment('cash', 2550, '2024-09-04T11:00:00.000Z').succeeded(),
     card.refunded('2024-09-05T12:00:00.000Z'),
   ]);
-  await eventually(
-    async () => {
-      const answer = await stack.api.get<ReportSummary>(
-        `/reports/summary?from=${period.from}&to=${period.to}`,
-        admin,
-      );
-      return answer.body.totals?.money?.refundedCents === 123450 ? true : undefined;
-    },
-    30_000,
+  await summaryOnceReady(
+    period,
+    (summary) => summary.totals?.money?.refundedCents === 123450,
     'the payments in the read model',
   );
-  if (!(await page.evaluate(() => localStorage.getItem('token')))) {
-    await signInThroughUi(page, stack.gatewayUrl, BOOTSTRAP.admin.email, BOOTSTRAP.admin.password);
-  }
   for (const viewport of [PHONE, DESKTOP]) {
     await page.setViewportSize(viewport);
-    await page.goto(`${stack.gatewayUrl}/doctor/dashboard`);
-    const form = page.getByRole('form', { name: 'Periodo' });
-    await form.getByLabel('Desde').fill(period.from);
-    await form.getByLabel('Hasta').fill(period.to);
-    await form.getByRole('button', { name: 'Ver' }).click();
+    const form = await showPeriod(period);
     await page.locator('[data-figure="moneyTaken"]').filter({ hasText: '1279,00 €' }).waitFor();
     expect(await figure('moneyRefunded')).toBe('1234,50 €');
     expect(await figure('moneyNet')).toBe('44,50 €');

@@ -1,6 +1,6 @@
 /**
  * Safe out of the box: a gateway started with no HOST listens on loopback only, and the environment
- * `npm start` and `npm test` fill in signs sessions with this checkout's random secret, never with a
+ * `npm start` and `npm test` fill in signs sessions with the machine's random secret, never with a
  * value published in the repository.
  */
 import type { AddressInfo } from 'node:net';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { applyDevEnv, devEnvDefaults, localSecrets, withDevEnv } from './dev-env';
+import { applyDevEnv, devEnvDefaults, localSecrets, localSecretsFile, withDevEnv } from './dev-env';
 import { REPO_ROOT } from './paths';
 
 describe('development environment defaults', () => {
@@ -22,7 +22,7 @@ describe('development environment defaults', () => {
     expect(base).toEqual({});
   });
 
-  it('makes random secrets once per checkout, kept owner-only in an ignored file, never a published one', () => {
+  it('makes random secrets once per machine, kept owner-only outside the repository, never a published one', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-secrets-'));
     const file = path.join(dir, 'secrets.env');
     try {
@@ -41,6 +41,36 @@ describe('development environment defaults', () => {
     }
     expect(devEnvDefaults().JWT_SECRET).toBeUndefined();
     expect(fs.readFileSync(path.join(REPO_ROOT, '.gitignore'), 'utf8')).toMatch(/^\.infra\/$/m);
+  });
+
+  it('keeps them per machine: two checkouts share one file, and an older checkout file is taken over', () => {
+    const state = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-state-'));
+    const checkouts = [
+      fs.mkdtempSync(path.join(os.tmpdir(), 'crm-a-')),
+      fs.mkdtempSync(path.join(os.tmpdir(), 'crm-b-')),
+    ];
+    const saved = { XDG_STATE_HOME: process.env.XDG_STATE_HOME, INFRA_DIR: process.env.INFRA_DIR };
+    try {
+      process.env.XDG_STATE_HOME = state;
+      fs.writeFileSync(
+        path.join(checkouts[0], 'secrets.env'),
+        'MFA_ENCRYPTION_KEY=from-the-older-checkout-file-0123456789\n',
+      );
+      const files = checkouts.map((dir) => {
+        process.env.INFRA_DIR = dir;
+        return localSecretsFile();
+      });
+      expect(files[0]).toBe(path.join(state, 'crm-platform', 'secrets.env'));
+      expect(files[1]).toBe(files[0]);
+      expect(path.relative(REPO_ROOT, files[0]).startsWith('..')).toBe(true);
+      expect(localSecrets(files[0]).MFA_ENCRYPTION_KEY).toBe('from-the-older-checkout-file-0123456789');
+      expect(fs.statSync(files[0]).mode & 0o077).toBe(0);
+    } finally {
+      for (const [key, value] of Object.entries(saved))
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      for (const dir of [state, ...checkouts]) fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('has the three bootstrap accounts', () => {

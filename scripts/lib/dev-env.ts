@@ -3,11 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { brokerPasswordVariable, BUS_PARTICIPANTS } from '@crm/contracts';
-import { ensureDir, infraDir, REPO_ROOT } from './paths';
+import { ensureDir, infraDir, machineSecretsFile, REPO_ROOT } from './paths';
 
 /**
  * Secrets `npm start` and `npm test` need and nobody may know in advance: made at random once per
- * checkout and kept in an ignored file, so no published value can open the auth service's secrets
+ * machine and kept outside the repository, so no published value can open the auth service's secrets
  * at rest (the second factor's, and the token signing keys it makes for itself) on a developer's
  * machine. There is no shared token secret: only the auth service signs, with keys of its own.
  * Each deployable's RabbitMQ password (`RABBITMQ_<NAME>_PASSWORD`) is one of them: infra-up creates
@@ -15,9 +15,25 @@ import { ensureDir, infraDir, REPO_ROOT } from './paths';
  */
 const LOCAL_SECRET_NAMES = ['MFA_ENCRYPTION_KEY', ...BUS_PARTICIPANTS.map(brokerPasswordVariable)];
 
-export const localSecretsFile = (): string => path.join(infraDir(), 'secrets.env');
+/**
+ * Per machine, not per checkout: the local infrastructure they open is the machine's (its databases
+ * keep the auth service's keys sealed with MFA_ENCRYPTION_KEY; its broker has one user per
+ * deployable), so a second checkout on the same machine must use the same values. The path is
+ * LOCAL_SECRETS_FILE, else ~/.local/state/crm-platform/secrets.env; a checkout's older
+ * `.infra/secrets.env` is taken over the first time.
+ */
+export function localSecretsFile(): string {
+  const file = process.env.LOCAL_SECRETS_FILE || machineSecretsFile();
+  const older = path.join(infraDir(), 'secrets.env');
+  if (!fs.existsSync(file) && fs.existsSync(older)) {
+    ensureDir(path.dirname(file));
+    fs.copyFileSync(older, file);
+    fs.chmodSync(file, 0o600);
+  }
+  return file;
+}
 
-/** This checkout's random secrets, made (readable by the owner only) the first time they are asked for. */
+/** The machine's random secrets, made (readable by the owner only) the first time they are asked for. */
 export function localSecrets(file: string = localSecretsFile()): Record<string, string> {
   const stored = readDotEnv(file);
   // Only the names still in use (an older file may hold a JWT_SECRET nobody reads any more).
@@ -31,7 +47,7 @@ export function localSecrets(file: string = localSecretsFile()): Record<string, 
   ensureDir(path.dirname(file));
   fs.writeFileSync(
     scratch,
-    ['# Made for this checkout by npm start / npm test. Never commit.\n', ...lines].join(''),
+    ['# Made for this machine by npm start / npm test. Never commit.\n', ...lines].join(''),
     {
       mode: 0o600,
     },
@@ -112,13 +128,13 @@ export function readDotEnv(file: string = path.join(REPO_ROOT, '.env')): Record<
 export interface ApplyDevEnvOptions extends DevEnvOptions {
   /** Also take values from `<root>/.env` (before the defaults). Default true. */
   dotEnv?: boolean;
-  /** Where this checkout's random secrets are kept (default `.infra/secrets.env`). */
+  /** Where the random secrets are kept (default: localSecretsFile()). */
   secretsFile?: string;
 }
 
 /**
  * Fills every variable that is unset (or empty) in `env` — first from `.env`, then from this
- * checkout's random secrets, then from the development defaults — and returns `env`. Values already set are never changed.
+ * machine's random secrets, then from the development defaults — and returns `env`. Values already set are never changed.
  */
 export function applyDevEnv(
   env: NodeJS.ProcessEnv = process.env,

@@ -60,7 +60,7 @@ export function infraEnv(env: NodeJS.ProcessEnv = process.env): Record<string, s
     // `node` forces the Node SMTP catcher (scripts/lib/mail-catcher.ts) instead of Mailpit.
     MAIL_CATCHER: env.MAIL_CATCHER ?? '',
     // The broker users (infra/broker-users.ts): topic permissions on this exchange, the audit
-    // queue under this prefix, and passwords set in .env rather than this checkout's random ones.
+    // queue under this prefix, and passwords set in .env rather than the machine's random ones.
     EVENTS_EXCHANGE: env.EVENTS_EXCHANGE ?? '',
     QUEUE_PREFIX: env.QUEUE_PREFIX ?? '',
     ...Object.fromEntries(

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 /** Repository root (this file lives in <root>/scripts/lib). */
@@ -31,4 +32,14 @@ export function ensureDir(dir: string): string {
 export function rel(p: string): string {
   const r = path.relative(REPO_ROOT, p);
   return r.startsWith('..') ? p : r;
+}
+
+/**
+ * The machine's random development secrets (scripts/lib/dev-env.ts `localSecretsFile`), kept with
+ * the user's state because the local infrastructure they open is the machine's, not a checkout's.
+ * packages/testing/src/infrastructure.ts reads the same place.
+ */
+export function machineSecretsFile(): string {
+  const state = process.env.XDG_STATE_HOME || path.join(os.homedir(), '.local', 'state');
+  return path.join(state, 'crm-platform', 'secrets.env');
 }

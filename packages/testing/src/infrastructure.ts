@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { homedir } from 'node:os';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import {
@@ -34,20 +35,28 @@ const LOCAL = {
   mailApiUrl: 'http://127.0.0.1:8025',
 };
 
-/** Where `npm start`, `npm test` and infra-up keep this checkout's random secrets (scripts/lib/dev-env.ts). */
-const SECRETS_FILE = path.resolve(__dirname, '../../../.infra/secrets.env');
+/**
+ * Where `npm start`, `npm test` and infra-up keep the machine's random secrets (scripts/lib/dev-env.ts
+ * `localSecretsFile`, scripts/lib/paths.ts `machineSecretsFile`: the same rule).
+ */
+function secretsFile(env: NodeJS.ProcessEnv): string {
+  if (env.LOCAL_SECRETS_FILE) return env.LOCAL_SECRETS_FILE;
+  const state = env.XDG_STATE_HOME || path.join(homedir(), '.local', 'state');
+  return path.join(state, 'crm-platform', 'secrets.env');
+}
 
 /**
  * The deployables' broker URLs on the broker of `amqpUrl`: their passwords from the environment
- * (`npm test` puts this checkout's secrets there), else from the secrets file infra-up created the
+ * (`npm test` puts the machine's secrets there), else from the secrets file infra-up created the
  * users with.
  */
 export function busUrlsFor(
   amqpUrl: string,
   env: NodeJS.ProcessEnv = process.env,
 ): Record<BusParticipant, string> {
-  const stored = existsSync(SECRETS_FILE)
-    ? (parseEnv(readFileSync(SECRETS_FILE, 'utf8')) as Record<string, string | undefined>)
+  const file = secretsFile(process.env);
+  const stored = existsSync(file)
+    ? (parseEnv(readFileSync(file, 'utf8')) as Record<string, string | undefined>)
     : {};
   const urls = {} as Record<BusParticipant, string>;
   for (const participant of BUS_PARTICIPANTS) {
@@ -55,7 +64,7 @@ export function busUrlsFor(
     const password = env[variable] || stored[variable];
     if (!password)
       throw new Error(
-        `${variable} is not set and ${SECRETS_FILE} does not hold it: run \`npm run infra:up\`, which creates the broker users`,
+        `${variable} is not set and ${file} does not hold it: run \`npm run infra:up\`, which creates the broker users`,
       );
     urls[participant] = participantAmqpUrl(amqpUrl, participant, password);
   }

@@ -1,7 +1,7 @@
 /**
  * One RabbitMQ user per deployable on the local broker (@crm/contracts broker-access.ts): created
  * and given its permissions by one `rabbitmqctl import_definitions` of the definitions derived
- * from the event contracts, with this checkout's random passwords (`.infra/secrets.env`). Imported
+ * from the event contracts, with the machine's random passwords (`~/.local/state/crm-platform/secrets.env`). Imported
  * again only when the definitions change (a new event, another password): the last import's
  * fingerprint is kept in `.infra/broker-users.sha256`. The operator user of AMQP_URL (guest) stays
  * as it is, for the tests' listeners and clean-up; no deployable uses it.
@@ -26,7 +26,7 @@ import { amqpCheck, hostPortOf, isLocalHost, waitFor } from '../probes';
 import { which } from '../processes';
 import type { Ctx } from './context';
 
-/** Each deployable's broker password: the environment's (`.env`) if set, else this checkout's random one. */
+/** Each deployable's broker password: the environment's (`.env`) if set, else the machine's random one. */
 export function brokerPasswords(env: NodeJS.ProcessEnv = process.env): Record<BusParticipant, string> {
   const secrets = localSecrets();
   return Object.fromEntries(
