@@ -27,8 +27,15 @@ export class SecretBox {
     if (version !== 'v1' || !iv || !tag || !sealed) throw new Error('unknown secret format');
     const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(sealed, 'base64url')), decipher.final()]).toString(
-      'utf8',
-    );
+    try {
+      return Buffer.concat([decipher.update(Buffer.from(sealed, 'base64url')), decipher.final()]).toString(
+        'utf8',
+      );
+    } catch {
+      // Node says only "unable to authenticate data"; the operator needs to know which key to look at.
+      throw new Error(
+        'a secret stored in the database does not open with MFA_ENCRYPTION_KEY: the key is not the one it was sealed with',
+      );
+    }
   }
 }
