@@ -2,6 +2,10 @@ import { createCipheriv, createHmac, randomBytes, randomUUID, timingSafeEqual } 
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** How long the simulator waits for the merchant's answer to a notification, and a test for a page. */
+const NOTIFY_TIMEOUT_MS = 15_000;
+const PAGE_TIMEOUT_MS = NOTIFY_TIMEOUT_MS + 10_000;
+
 /**
  * A local stand-in for the Redsys card gateway (development, tests, `npm start`): the payment page
  * (test card accepted, card denied, Bizum, abandon), the signed server-to-server notification, the
@@ -163,10 +167,12 @@ export async function startRedsysSimulator(options: RedsysSimulatorOptions): Pro
     };
     const target = session.params.DS_MERCHANT_MERCHANTURL;
     if (!target) return;
+    // Bounded, like the real gateway's: a merchant that does not answer is recorded as status 0.
     const response = await fetch(rerouted(target), {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams(sign(params, session.order)).toString(),
+      signal: AbortSignal.timeout(NOTIFY_TIMEOUT_MS),
     }).catch(() => undefined);
     record.notifications.push({ status: response?.status ?? 0, outcome });
   };
@@ -321,6 +327,7 @@ export async function startRedsysSimulator(options: RedsysSimulatorOptions): Pro
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams(fields).toString(),
+        signal: AbortSignal.timeout(PAGE_TIMEOUT_MS),
       });
       const html = await pageResponse.text();
       const session = /name="session" value="([^"]+)"/.exec(html)?.[1];
@@ -330,6 +337,7 @@ export async function startRedsysSimulator(options: RedsysSimulatorOptions): Pro
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ session, outcome }).toString(),
         redirect: 'manual',
+        signal: AbortSignal.timeout(PAGE_TIMEOUT_MS),
       });
       return {
         status: choice.status,
