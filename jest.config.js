@@ -37,6 +37,7 @@ module.exports = {
     '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.base.json', diagnostics: false }],
   },
   reporters: ['default', '<rootDir>/scripts/lib/files-in-flight-reporter.cjs'],
+  setupFilesAfterEnv: ['<rootDir>/scripts/lib/jest-retry.ts'],
   maxWorkers: e2ePhase ? 1 : 2,
   testTimeout: e2ePhase ? 120000 : 30000,
 };
