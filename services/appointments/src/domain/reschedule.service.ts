@@ -133,6 +133,10 @@ export class RescheduleService {
     if (!('done' in ended)) {
       await this.holds.release(id);
       if ('missing' in ended) throw appointmentNotFound();
+      // Another move ended it first (a second click, a second tab): that move is the answer, not
+      // "no appointment on that date".
+      if (ended.refused === 'ended' && (await this.appointments.findById(current.id))?.rescheduledTo)
+        throw moveUnderWay();
       throw refusalError(ended.refused, 'cancelled', initiatorOf(caller));
     }
     const moved = await this.holds.promote(id, (a) => this.movedEvent(a, current, caller));
