@@ -68,17 +68,27 @@ export class ComposeStack {
     throw new Error(`not healthy within ${timeoutMs / 1000} s: ${last}`);
   }
 
-  /** A value the secrets service made (docker/secrets/make-secrets.sh). */
-  async secret(name: string): Promise<string> {
+  /** Values the secrets service made (docker/secrets/make-secrets.sh), read in one container. */
+  async secrets<N extends string>(names: readonly N[]): Promise<Record<N, string>> {
+    const script = 'for name; do printf "%s\\n" "$(cat "/run/crm-secrets/$name")"; done';
     const out = await this.compose([
       'run',
       '--rm',
       '--no-deps',
       '-T',
       'secrets',
-      'cat',
-      `/run/crm-secrets/${name}`,
+      'sh',
+      '-c',
+      script,
+      'sh',
+      ...names,
     ]);
-    return out.trim().split('\n').pop()!.trim();
+    // compose may print its own lines first: the values are the last ones, one per name.
+    const values = out
+      .trimEnd()
+      .split('\n')
+      .slice(-names.length)
+      .map((line) => line.trim());
+    return Object.fromEntries(names.map((name, i) => [name, values[i]!])) as Record<N, string>;
   }
 }

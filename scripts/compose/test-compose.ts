@@ -81,10 +81,15 @@ function report(results: CheckResult[]): void {
 }
 
 async function prove(stack: ComposeStack, gatewayUrl: string, mailApiUrl: string): Promise<void> {
+  const stored = await stack.secrets([
+    'BOOTSTRAP_ADMIN_PASSWORD',
+    'BOOTSTRAP_DOCTOR_PASSWORD',
+    'BOOTSTRAP_KIOSK_PASSWORD',
+  ] as const);
   const passwords = {
-    admin: await stack.secret('BOOTSTRAP_ADMIN_PASSWORD'),
-    doctor: await stack.secret('BOOTSTRAP_DOCTOR_PASSWORD'),
-    kiosk: await stack.secret('BOOTSTRAP_KIOSK_PASSWORD'),
+    admin: stored.BOOTSTRAP_ADMIN_PASSWORD,
+    doctor: stored.BOOTSTRAP_DOCTOR_PASSWORD,
+    kiosk: stored.BOOTSTRAP_KIOSK_PASSWORD,
   };
   const t: ComposeTarget = { gatewayUrl, mailApiUrl, staffPasswords: passwords };
 

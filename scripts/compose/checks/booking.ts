@@ -4,16 +4,8 @@
  * is checked with a read (`GET /dates/currentDate`), because the unanswered try may have booked.
  */
 import type { BookingResponse, CurrentDateView } from '@crm/contracts';
-import {
-  type Answer,
-  call,
-  callUntilAnswered,
-  describe,
-  expectStatus,
-  isTransient,
-  NoAnswer,
-  sleep,
-} from './http';
+import { sleep } from '@crm/testing';
+import { type Answer, call, callUntilAnswered, describe, expectStatus, isTransient, NoAnswer } from './http';
 import type { ComposeTarget } from './target';
 
 export interface Booking {

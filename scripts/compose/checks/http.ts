@@ -5,6 +5,7 @@
  */
 import { API_PREFIX } from '../../../gateway/src/proxy-table';
 import type { ComposeTarget } from './target';
+import { sleep } from '@crm/testing';
 
 export interface Answer {
   status: number;
@@ -70,8 +71,6 @@ export function expectStatus(answer: Answer, status: number, what: string): Answ
 export const isTransient = (answer: Answer): boolean =>
   answer.status === 429 || answer.status === 502 || answer.status === 503 || answer.status === 504;
 
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Repeats a call while it gets no answer or a transient one, until `deadlineMs` has passed; then
  * returns the last answer (or throws the last NoAnswer). For calls that are safe to repeat.
@@ -90,22 +89,6 @@ export async function callUntilAnswered(
       if (!(error instanceof NoAnswer) || Date.now() > deadline) throw error;
     }
     await sleep(pauseMs);
-  }
-}
-
-/** Polls `probe` until it returns a value, or fails after `timeoutMs` naming `what`. */
-export async function eventually<T>(
-  probe: () => Promise<T | undefined>,
-  timeoutMs: number,
-  what: string,
-  intervalMs = 500,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await sleep(intervalMs);
   }
 }
 

@@ -5,7 +5,8 @@
 import type { OnboardingAnswer } from '@crm/contracts';
 import type { Booking } from './booking';
 import { drivingRenewalMetadata } from './clinical-record';
-import { type Answer, call, describe, eventually, expectStatus } from './http';
+import { eventually } from '@crm/testing';
+import { type Answer, call, describe, expectStatus } from './http';
 import { waitForMail } from './mailpit';
 import { newPerson, type PatientAccount, runPrefix } from './people';
 import { signInStaff, type StaffSession } from './staff';

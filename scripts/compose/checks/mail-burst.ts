@@ -5,7 +5,8 @@
  *    the kiosk asks a one-time code for each (`POST /users/onboarding/code`): one code e-mail each.
  *  - `invitation`: patients registered by the doctor without a password: one "Cree su contraseña" each.
  */
-import { call, describe, inParallel, sleep } from './http';
+import { sleep } from '@crm/testing';
+import { call, describe, inParallel } from './http';
 import { mailsTo } from './mailpit';
 import { newPerson, registerPatient, runPrefix } from './people';
 import { signInStaff } from './staff';

@@ -2,7 +2,7 @@
  * Reading the product's e-mails from Mailpit's HTTP API (`GET /api/v1/search`,
  * `GET /api/v1/message/{ID}`, `GET /api/v1/message/{ID}/part/{PartID}`), as a person reads their inbox.
  */
-import { eventually } from './http';
+import { eventually } from '@crm/testing';
 import type { ComposeTarget } from './target';
 
 export interface MailSummary {
