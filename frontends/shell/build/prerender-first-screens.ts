@@ -77,6 +77,94 @@ export function datesMarkup(logoUrl: string): string {
 </div>`;
 }
 
+interface AuthScreen {
+  route: 'login' | 'signup';
+  title: string;
+  fields: { name: string; label: string; attributes: string; password?: boolean }[];
+  submit: string;
+  footer: string;
+}
+
+/** The sign-in and sign-up forms, as src/features/auth/components renders them. */
+const AUTH_SCREENS: AuthScreen[] = [
+  {
+    route: 'login',
+    title: 'Iniciar Sesión',
+    fields: [
+      { name: 'email', label: 'Correo Electrónico', attributes: 'type="email" autocomplete="email"' },
+      {
+        name: 'password',
+        label: 'Contraseña',
+        attributes: 'type="password" autocomplete="current-password"',
+        password: true,
+      },
+    ],
+    submit: 'Acceder',
+    footer:
+      '<p>¿No tiene cuenta? <a href="/signup">Registrarse</a></p><p><a href="/forgot-password">¿Olvidó su contraseña?</a></p>',
+  },
+  {
+    route: 'signup',
+    title: 'Registro de Paciente',
+    fields: [
+      { name: 'name', label: 'Nombre Completo', attributes: 'autocomplete="name"' },
+      {
+        name: 'phone',
+        label: 'Número de Teléfono',
+        attributes: 'type="tel" inputmode="tel" autocomplete="tel"',
+      },
+      { name: 'email', label: 'Correo Electrónico', attributes: 'type="email" autocomplete="email"' },
+      {
+        name: 'password',
+        label: 'Contraseña',
+        attributes: 'type="password" autocomplete="new-password" minlength="8"',
+        password: true,
+      },
+    ],
+    submit: 'Enviar',
+    footer:
+      '<p>¿Ya tiene cuenta? <a href="/login">Iniciar Sesión</a>. Al registrarse acepta los <a href="/terms-and-conditions">Términos y Condiciones</a> y la <a href="/privacy-policy">Política de Privacidad</a>.</p>',
+  },
+];
+
+/**
+ * The first screen of "/login" or "/signup": header and the form, ready for typing. Sending it needs
+ * the app: until it has started, the submit button is disabled (which also stops Enter from sending
+ * the form), and when React replaces the copy, what was typed and the field being typed in carry over
+ * (src/lib/prerendered-form.ts).
+ */
+export function authMarkup(logoUrl: string, screen: AuthScreen): string {
+  const fields = screen.fields.map((field) => {
+    const id = `prerender-${screen.route}-${field.name}`;
+    const input = `<input required id="${id}" class="wk-input" placeholder="${field.label}" name="${field.name}" ${field.attributes}>`;
+    const control = field.password
+      ? `<div class="wk-password">${input}<button type="button" class="wk-password__toggle" disabled>Mostrar<span class="wk-visually-hidden"> contraseña</span></button></div>`
+      : input;
+    return `<div class="wk-field"><label class="wk-label" for="${id}">${field.label}</label>${control}<p class="wk-error-line"></p></div>`;
+  });
+  return `<div class="layout prerender-${screen.route}">
+  <a class="skip-link" href="#prerender-main-${screen.route}">Saltar al contenido</a>
+  ${headerMarkup(logoUrl, false)}
+  <main id="prerender-main-${screen.route}" class="layout__main" tabindex="-1"><div class="auth-page">
+    <section class="auth-card" aria-labelledby="prerender-${screen.route}-title">
+      <h1 id="prerender-${screen.route}-title" class="auth-card__title">${escape(screen.title)}</h1>
+      <form class="auth-card__form" method="post" data-prerendered-form="${screen.route}"><div class="wk-form-alert" role="alert"></div>${fields.join('')}<button type="submit" class="wk-button wk-button--block" disabled>${escape(screen.submit)}</button></form>
+      <div class="auth-card__footer">${screen.footer}</div>
+    </section>
+  </div></main>
+</div>`;
+}
+
+/**
+ * The account forms as templates, inert until the route flag puts the one of its route in place
+ * (two forms with the same labels in the document would be one too many, even hidden). The marker
+ * after each says its template has been parsed whole.
+ */
+const authTemplate =
+  (logoUrl: string) =>
+  (screen: AuthScreen): string =>
+    `<template data-prerender="${screen.route}">${authMarkup(logoUrl, screen)}</template><i hidden data-prerender-end="${screen.route}"></i>`;
+
 /**
  * The URL the build gave src/assets/logo.png (`/assets/logo-<hash>.png`), so that the static header
  * and React's show the same file; the source path in the dev server, which has no bundle.
@@ -91,10 +179,11 @@ function builtLogoUrl({ bundle }: IndexHtmlTransformContext): string {
 }
 
 /**
- * The first screens of "/" and "/dates" as static HTML inside #root, with the same markup and classes
+ * The first screens of "/", "/dates", "/login" and "/signup" as static HTML inside #root, with the same markup and classes
  * React renders, so those pages paint as soon as the HTML arrives instead of after the JavaScript
  * (React replaces them when it mounts). index.html is the SPA fallback of every route, so each copy
- * shows only on its own route: the route flag marks the document with `data-route` first.
+ * shows only on its own route: the route flag marks the document with `data-route` first, and puts
+ * the account form of its route in place.
  */
 export function prerenderFirstScreens(): Plugin {
   return {
@@ -105,7 +194,7 @@ export function prerenderFirstScreens(): Plugin {
         const logoUrl = builtLogoUrl(context);
         return html.replace(
           '<div id="root"></div>',
-          `<div id="root">${homeMarkup(logoUrl)}${datesMarkup(logoUrl)}</div>`,
+          `<div id="root">${homeMarkup(logoUrl)}${datesMarkup(logoUrl)}${AUTH_SCREENS.map(authTemplate(logoUrl)).join('')}</div>`,
         );
       },
     },

@@ -2,8 +2,10 @@
  * The route flag: bundled by build/route-flag.ts into one classic script inside index.html's <head>,
  * run before the first paint (the gateway's CSP allows it by its hash, and no other inline script).
  *
- * 1. Marks the document with its route, so index.html's pre-rendered first screen of "/" or "/dates"
- *    shows on that route only (see build/prerender-first-screens.ts).
+ * 1. Marks the document with its route, so index.html's pre-rendered first screen of "/", "/dates",
+ *    "/login" or "/signup" shows on that route only (see build/prerender-first-screens.ts); the
+ *    account forms, templates until then, are put in place for a visitor without a session (the
+ *    app would send one with a session on).
  * 2. On "/dates", fills the pre-rendered calendar with this month at the centre (Atlantic/Canary), in
  *    the markup of web-kit's Calendar, as soon as the parser has inserted it; and completes the
  *    page's introduction with the opening hours and the price once the centre profile arrives
@@ -29,18 +31,40 @@ declare const FROM_BUILD: {
 
 const path = location.pathname.replace(/\/+$/, '') || '/';
 const moving = /[?&]cambiar=1(&|$)/.test(location.search);
-const route = path === '/' ? 'home' : path === '/dates' && !moving ? 'dates' : 'app';
+const route =
+  path === '/'
+    ? 'home'
+    : path === '/dates' && !moving
+      ? 'dates'
+      : (path === '/login' || path === '/signup') && !hasSession()
+        ? path.slice(1)
+        : 'app';
 document.documentElement.setAttribute('data-route', route);
 
 if (route === 'dates') {
   whenParsed('[data-first-screen-calendar] .wk-calendar__grid', fillCalendar);
   completeIntroduction();
 }
+if (route === 'login' || route === 'signup') {
+  whenParsed(`[data-prerender-end="${route}"]`, (end) => {
+    const form = end.previousElementSibling;
+    if (form instanceof HTMLTemplateElement) form.replaceWith(form.content);
+  });
+}
 
 const remote = /^\/doctor(\/|$)/.test(path) ? 'backoffice' : /^\/onboarding(\/|$)/.test(path) ? 'kiosk' : '';
 if (remote) preload(`/mf/${remote}/remoteEntry.js`);
 if (route === 'app' || !FROM_BUILD.startUp) startShell();
 else afterFirstPaint(startShell);
+
+/** A stored session token (web-kit's token store): the app sends a signed-in visitor on from "/login". */
+function hasSession(): boolean {
+  try {
+    return Boolean(localStorage.getItem('token'));
+  } catch {
+    return false;
+  }
+}
 
 function startShell(): void {
   (FROM_BUILD.routeChunks[path] ?? []).forEach(preload);

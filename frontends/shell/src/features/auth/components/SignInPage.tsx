@@ -15,6 +15,7 @@ import { signIn } from '../api/sign-in';
 import { SecondFactorStep } from './SecondFactorStep';
 import { AuthCard } from './AuthCard';
 import { usePageTitle } from '@/lib/page-title';
+import { useTypedBeforeStart } from '@/lib/prerendered-form';
 
 type Field = 'email' | 'password';
 const FIELDS: Field[] = ['email', 'password'];
@@ -28,6 +29,7 @@ export default function SignInPage() {
   const session = useSession();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  useTypedBeforeStart('login', { email: setEmail, password: setPassword });
   const { errors, busy, run, fieldProps } = useServerForm(FIELDS);
   const [challenge, setChallenge] = useState<MfaChallengeResponse | null>(null);
 

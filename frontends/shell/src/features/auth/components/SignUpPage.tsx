@@ -15,6 +15,7 @@ import { FormAlert, PasswordField, PhoneField, EmailField, FullNameField } from 
 import { signUp } from '../api/sign-up';
 import { AuthCard } from './AuthCard';
 import { usePageTitle } from '@/lib/page-title';
+import { useTypedBeforeStart } from '@/lib/prerendered-form';
 
 type Field = 'name' | 'phone' | 'email' | 'password';
 const FIELDS: Field[] = ['name', 'phone', 'email', 'password'];
@@ -32,6 +33,7 @@ export default function SignUpPage() {
   const [phone, setPhone] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  useTypedBeforeStart('signup', { name: setName, phone: setPhone, email: setEmail, password: setPassword });
   const { errors, setErrors, busy, run, fieldProps } = useServerForm(FIELDS);
 
   const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
