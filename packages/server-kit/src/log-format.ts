@@ -6,9 +6,14 @@ import pretty from 'pino-pretty';
  * coloured, readable lines when `LOG_FORMAT=pretty` — which `npm start` sets for the deployables
  * when its own stdout is a terminal (scripts/start-all.ts). Redaction happens before either.
  */
-export function prettyDestination(format = process.env.LOG_FORMAT): DestinationStream | undefined {
+export function prettyDestination(
+  format = process.env.LOG_FORMAT,
+  /** Where the readable lines go (default stdout; tests pass their own). */
+  destination?: NodeJS.WritableStream,
+): DestinationStream | undefined {
   if (format !== 'pretty') return undefined;
   return pretty({
+    ...(destination ? { destination } : {}),
     colorize: true,
     sync: true,
     translateTime: 'SYS:HH:MM:ss.l',

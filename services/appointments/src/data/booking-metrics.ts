@@ -3,11 +3,11 @@ import type { MongoAppointmentRepository } from './appointment.repository';
 import type { MongoOfferHolds } from './offer-hold.repository';
 
 const NAME = 'crm_bookings_total';
-const HELP = 'Appointments booked (stored with their booked event), by channel (web, staff, kiosk, waitlist)';
+const HELP = 'Appointments booked (stored with their booked event), by channel (patient, staff, kiosk, waitlist)';
 
 /**
  * Counts every appointment written as booked (`crm_bookings_total{channel}`): through the
- * repository's `book` (web, staff and kiosk) and a claimed waiting-list offer (`waitlist`). The alert
+ * repository's `book` (patient, staff and kiosk) and a claimed waiting-list offer (`waitlist`). The alert
  * "bookings without booking e-mails" compares it with the e-mail worker's
  * `crm_emails_sent_total{event="appointments.appointment.booked.v1"}`.
  */
