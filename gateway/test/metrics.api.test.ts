@@ -257,7 +257,7 @@ describe('/metrics is not for outsiders', () => {
 
   it('refuses a request that came through a proxy (X-Forwarded-For, Forwarded, X-Real-IP), at the gateway and at a service', async () => {
     for (const base of [stack.gatewayUrl, stack.components.auth!.url!]) {
-      for (const header of [
+      for (const header of <Record<string, string>[]>[
         { 'x-forwarded-for': '127.0.0.1' },
         { forwarded: 'for=127.0.0.1' },
         { 'x-real-ip': '10.0.0.1' },

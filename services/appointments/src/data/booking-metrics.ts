@@ -3,7 +3,8 @@ import type { MongoAppointmentRepository } from './appointment.repository';
 import type { MongoOfferHolds } from './offer-hold.repository';
 
 const NAME = 'crm_bookings_total';
-const HELP = 'Appointments booked (stored with their booked event), by channel (patient, staff, kiosk, waitlist)';
+const HELP =
+  'Appointments booked (stored with their booked event), by channel (patient, staff, kiosk, waitlist)';
 
 /**
  * Counts every appointment written as booked (`crm_bookings_total{channel}`): through the
