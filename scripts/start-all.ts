@@ -180,6 +180,9 @@ async function main(): Promise<void> {
       ...(isBusParticipant(participant) ? { env: { AMQP_URL: amqpUrls[participant] } } : {}),
     };
   });
+  // Logs: coloured, readable lines when a person watches this terminal; JSON lines otherwise
+  // (redirected to a file, CI, test:start). LOG_FORMAT=json or =pretty chooses either way.
+  if (process.stdout.isTTY && !process.env.LOG_FORMAT) process.env.LOG_FORMAT = 'pretty';
   log(`starting ${apps.map(shortName).join(', ')}`);
   const { result, commands: running } = concurrently(commands, {
     prefix: 'name',

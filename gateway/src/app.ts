@@ -5,7 +5,11 @@ import type { Redis } from 'ioredis';
 import {
   createErrorHandler,
   createLogger,
+  httpMetrics,
+  isMetricsRequest,
+  metricsEndpoint,
   notFoundHandler,
+  type HttpMetrics,
   TokenService,
   verificationKeysFor,
   type Logger,
@@ -22,6 +26,7 @@ import { createSessionChecker, type SessionChecker } from './session-check';
 import { createIdleCheck } from './idle-timeout';
 import { staticFrontends } from './static-frontends';
 import { createUpstreams } from './upstream-proxy';
+import { gatewayMetrics } from './route-metrics';
 import { HTTP_MESSAGES } from '@crm/server-kit';
 
 export interface GatewayOptions {
@@ -32,6 +37,8 @@ export interface GatewayOptions {
   routeMiddleware?: readonly RouteMiddleware[];
   /** The token check to share (the config cache reads roles with it); by default one of its own. */
   tokens?: TokenService;
+  /** Its Prometheus registry and `/metrics` allow-list; by default made from the configuration. */
+  metrics?: HttpMetrics;
 }
 
 /** The gateway's token check: the auth service's published keys (or `JWT_PUBLIC_KEYS`), never a secret. */
@@ -49,6 +56,8 @@ export interface Gateway {
   redis: Redis;
   /** The ended-session check (whether it remembers answers right now, for tests). */
   sessions: Pick<SessionChecker, 'remembering'>;
+  /** Its Prometheus metrics (`GET /metrics`, loopback and private networks only, never proxied). */
+  metrics: HttpMetrics;
   /** `/readyz` answers 503 from now on, so load balancers stop sending traffic before we stop. */
   startDraining: () => void;
   close: () => Promise<void>;
@@ -65,7 +74,11 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
   // One TokenService for the process: it remembers verified tokens, so a known token costs no RSA check.
   const tokens = options.tokens ?? gatewayTokens(config, logger);
   const upstreams = createUpstreams(config, logger);
-  const rateLimiters = createRateLimiters(config, redis, logger);
+  // Metrics: requests by route, rate-limit refusals, and the gateway's own `/metrics`.
+  const metrics = options.metrics ?? httpMetrics('gateway', config.METRICS_ALLOW_CIDRS);
+  const counted = gatewayMetrics(metrics.metrics);
+  const answerMetrics = metricsEndpoint(metrics.metrics, metrics.allow);
+  const rateLimiters = createRateLimiters(config, redis, logger, counted.rateLimited);
   const sessions = createSessionChecker(redis, logger, config.SESSION_CHECK_CACHE_MS);
   let draining = false;
 
@@ -100,6 +113,9 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
 
   const listener: RequestListener = (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '';
+    // Only `/metrics` itself: a service's `/metrics` is no route of the table, so never proxied.
+    if (isMetricsRequest(req)) return answerMetrics(req, res);
+    counted.observe(req, res);
     if (isApiPath(url)) return api(req, res);
     // Absolute-form ("GET http://host/…") and "*" targets are for forward proxies, not for us.
     if (url.charCodeAt(0) !== 47 /* / */) return sendJson(res, 400, { message: HTTP_MESSAGES.invalidPath });
@@ -111,6 +127,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     app,
     redis,
     sessions,
+    metrics,
     startDraining: () => {
       draining = true;
     },

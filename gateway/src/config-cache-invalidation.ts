@@ -3,7 +3,13 @@
  * answers (see config-cache.ts for the cache's rules).
  */
 import { configCentreUpdated, configViewUpdated } from '@crm/contracts';
-import { AmqpConnection, EventConsumer, on, type ProcessedEventStore } from '@crm/event-bus/amqp';
+import {
+  AmqpConnection,
+  EventConsumer,
+  on,
+  type EventBusMetrics,
+  type ProcessedEventStore,
+} from '@crm/event-bus/amqp';
 import type { Logger } from '@crm/server-kit';
 import { CURRENT_CENTRE, type ConfigCache } from './config-cache';
 
@@ -25,6 +31,8 @@ export interface ConfigCacheInvalidationOptions {
    */
   queuePrefix: string;
   logger?: Logger;
+  /** Counts its deliveries (the gateway's metrics). */
+  metrics?: EventBusMetrics;
 }
 
 /** Stops the consumer and its connection; `ready()` resolves once it consumes (tests, start-up logs). */
@@ -47,7 +55,12 @@ export function startConfigCacheInvalidation(
     logger: options.logger,
     connectionName: 'gateway',
   });
-  const consumer = new EventConsumer({ connection, exchange: options.exchange, logger: options.logger });
+  const consumer = new EventConsumer({
+    connection,
+    exchange: options.exchange,
+    logger: options.logger,
+    metrics: options.metrics,
+  });
   const subscription = consumer.subscribe({
     queue: `${options.queuePrefix}.gateway.view-cache`,
     events: [

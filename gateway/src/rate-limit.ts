@@ -148,12 +148,19 @@ export interface RateLimiters {
   close: () => void;
 }
 
-export function createRateLimiters(config: GatewayConfig, redis: Redis, logger: Logger): RateLimiters {
+export function createRateLimiters(
+  config: GatewayConfig,
+  redis: Redis,
+  logger: Logger,
+  /** Told the name of each limit that refused a request (metrics). */
+  onRefused: (limit: string) => void = () => undefined,
+): RateLimiters {
   const notice = new OutageNotice(logger);
   const stores: Array<{ shutdown(): void }> = [];
   const clientKey = (req: IncomingMessage) => ipKeyGenerator(clientIp(req, config.TRUST_PROXY_HOPS));
 
   const limiter = (
+    name: string,
     store: Store & { shutdown(): void },
     windowMs: number,
     limit: number,
@@ -174,6 +181,7 @@ export function createRateLimiters(config: GatewayConfig, redis: Redis, logger: 
       // the Retry-After header the library sets before calling this.
       handler: (_req, res) => {
         logger.debug('rate limit reached');
+        onRefused(name);
         const response = res as unknown as ServerResponse;
         sendJson(response, 429, {
           message: tooManyAttemptsMessage(retryAfterSeconds(response.getHeader('Retry-After'), windowMs)),
@@ -194,18 +202,21 @@ export function createRateLimiters(config: GatewayConfig, redis: Redis, logger: 
   // Every request passes the global limit: it decides in memory and shares through Redis behind
   // the request. The stricter sign-in family is rare and counts every hit in Redis at once.
   const global = limiter(
+    'global',
     new LocalFirstRedisStore(redis, `${prefix}global:`, config.RATE_LIMIT_SYNC_MS, notice),
     config.RATE_LIMIT_WINDOW_MS,
     config.RATE_LIMIT_MAX,
     clientKey,
   );
   const auth = limiter(
+    'auth',
     shared('auth'),
     config.RATE_LIMIT_AUTH_WINDOW_MS,
     config.RATE_LIMIT_AUTH_MAX,
     (req) => `${(req as WithRouteName)[ROUTE_NAME]}:${clientKey(req)}`,
   );
   const signInFailures = limiter(
+    'signin-failures',
     shared('signin-failures'),
     config.RATE_LIMIT_AUTH_WINDOW_MS,
     config.RATE_LIMIT_SIGNIN_FAILURES_MAX,

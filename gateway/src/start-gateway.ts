@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { createLogger, type Logger } from '@crm/server-kit';
+import { createLogger, eventBusMetrics, type Logger } from '@crm/server-kit';
 import { createGateway, gatewayTokens, type Gateway } from './app';
 import type { GatewayConfig } from './config';
 import { createConfigCache, type ConfigCache } from './config-cache';
@@ -60,6 +60,7 @@ export async function startGateway(
         exchange: config.EVENTS_EXCHANGE,
         queuePrefix: options.queuePrefix ?? config.QUEUE_PREFIX,
         logger,
+        metrics: eventBusMetrics(gateway.metrics.metrics),
       })
     : undefined;
 

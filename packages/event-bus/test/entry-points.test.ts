@@ -79,6 +79,7 @@ describe('@crm/event-bus/outbox', () => {
         'OutboxRelay',
         'createServiceBus',
         'isDuplicateKeyError',
+        'oldestOutboxEntryAgeSeconds',
         'outboxPlugin',
         'pushOutbox',
         'withOutbox',
@@ -109,6 +110,9 @@ describe('@crm/event-bus', () => {
       'COPY_ROUTES',
       'ensureEventExchange',
       'PUBLISHED_BY_HEADER',
+      // Metrics: the bus's counters hook (no-op by default) and the outbox lag.
+      'noEventBusMetrics',
+      'oldestOutboxEntryAgeSeconds',
     ];
     expect(Object.keys(everything).sort()).toEqual([...before, ...since].sort());
     expect(Object.keys(everything).sort()).toEqual(

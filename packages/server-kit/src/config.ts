@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { DEFAULT_METRICS_ALLOW_CIDRS, isValidAllowList } from './metrics/allow-list';
 
 /** Secrets the development scripts use; an exposed or production process refuses any of them. */
 export const DEV_SECRET_PREFIX = 'dev-only-';
@@ -36,6 +37,14 @@ export const baseEnvSchema = z.object({
     .string()
     .regex(/^\d+[smhd]?$/, 'must look like 900, 15m, 8h or 1d')
     .default('8h'),
+  /**
+   * Who may read `GET /metrics`: addresses and CIDR ranges, comma-separated (default loopback and
+   * the private networks; a request with a forwarding header is refused whatever its address).
+   */
+  METRICS_ALLOW_CIDRS: z
+    .string()
+    .refine(isValidAllowList, 'must be IPv4/IPv6 addresses or CIDR ranges, comma-separated')
+    .default(DEFAULT_METRICS_ALLOW_CIDRS),
 });
 
 /** What every service with a database and the event bus needs on top of the base. */

@@ -1,9 +1,10 @@
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
 import { createErrorHandler, notFoundHandler } from './errors';
 import { healthRoutes, type ReadinessCheck } from './health';
 import type { Logger } from './logger';
+import { metricsMiddleware, type HttpMetrics } from './metrics';
+import { requestLog } from './request-log';
 import { runWithCorrelationId, sanitizeRequestId } from './request-context';
 import { rejectOperatorInjection } from './validation';
 
@@ -13,6 +14,8 @@ export interface HttpAppOptions {
   /** Mounts the service's routes (under the paths of the route table, without the /api/v1 prefix). */
   routes: (app: Express) => void;
   bodyLimit?: string;
+  /** Request counters and `GET /metrics` (loopback and private networks only); absent: none. */
+  metrics?: HttpMetrics;
 }
 
 /**
@@ -37,28 +40,22 @@ const correlation: RequestHandler = (req, res, next) => {
 };
 
 /** The same Express stack for every service: security headers, limits, logging, health, errors. */
-export function createHttpApp({ logger, readiness, routes, bodyLimit = '100kb' }: HttpAppOptions): Express {
+export function createHttpApp({
+  logger,
+  readiness,
+  routes,
+  bodyLimit = '100kb',
+  metrics,
+}: HttpAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback, uniquelocal');
   app.set('query parser', 'simple');
+  // Metrics: first, so that every answer is counted and a scrape costs nothing else.
+  if (metrics) app.use(metricsMiddleware(metrics));
   app.use(helmet());
   app.use(correlation);
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (req) => String(req.headers['x-request-id']),
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
-      // The error handler already logged the cause; pino-http's synthetic 5xx error adds only noise.
-      customLogLevel: (_req, res) => (res.statusCode >= 500 ? 'warn' : 'info'),
-      customAttributeKeys: { err: 'httpError' },
-      serializers: {
-        httpError: () => undefined,
-        req: (req) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
-        res: (res) => ({ statusCode: res.statusCode }),
-      },
-    }),
-  );
+  app.use(requestLog(logger));
   app.use(healthRoutes(readiness));
   app.use(express.json({ limit: bodyLimit, strict: true }));
   app.use(rejectOperatorInjection);

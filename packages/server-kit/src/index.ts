@@ -8,6 +8,8 @@ export * from './errors';
 export * from './health';
 export * from './http-app';
 export * from './logger';
+export * from './metrics';
+export * from './request-log';
 export * from './request-context';
 export * from './route-table';
 export * from './shutdown';

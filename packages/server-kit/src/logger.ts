@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import { prettyDestination } from './log-format';
 import { currentCorrelationId } from './request-context';
 
 export type { Logger };
@@ -47,6 +48,6 @@ export function createLogger(
         return correlationId ? { correlationId } : {};
       },
     },
-    destination,
+    destination ?? prettyDestination(),
   );
 }

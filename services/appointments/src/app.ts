@@ -13,6 +13,7 @@ import { AuthServiceClient } from './data/auth-client';
 import { MongoCodeTries } from './data/code-tries.repository';
 import { MongoPatientReadModel } from './data/patient.repository';
 import { MongoOfferHolds } from './data/offer-hold.repository';
+import { countBookings, countOfferClaims } from './data/booking-metrics';
 import { PatientErasure } from './data/patient-erasure';
 import { MongoSlotHolds } from './data/slot-hold.repository';
 import { waitlistModels } from './data/waitlist.model';
@@ -45,7 +46,11 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
   const ClosureNotice = closureNoticeModel(runtime.connection);
   const relay = runtime.outbox([models.Appointment, waitlistStore.WaitlistOffer, ClosureNotice]);
 
-  const appointments = new MongoAppointmentRepository(models, runtime.kickOutbox);
+  // Metrics: every booking counted (crm_bookings_total{channel}).
+  const appointments = countBookings(
+    new MongoAppointmentRepository(models, runtime.kickOutbox),
+    runtime.metrics,
+  );
   const transitions = new MongoTransitionRepository(models, runtime.kickOutbox);
   const patients = new MongoPatientReadModel(models);
   const authService = new AuthServiceClient(config.AUTH_SERVICE_URL, config.AUTH_TIMEOUT_MS);
@@ -97,7 +102,7 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
   const waitlistAt = (at: () => Date = clock) =>
     new WaitlistService(
       new MongoWaitlistRepository(waitlistStore, runtime.kickOutbox),
-      new MongoOfferHolds(models, runtime.kickOutbox),
+      countOfferClaims(new MongoOfferHolds(models, runtime.kickOutbox), runtime.metrics),
       appointments,
       directory,
       moves,

@@ -4,6 +4,8 @@ import { createServiceRuntime, type ServiceHandle } from '@crm/server-kit/servic
 import type { Role } from '@crm/contracts';
 import { authHandlers } from './api/auth.routes';
 import { mfaHandlers } from './api/mfa.routes';
+import { signInMetrics } from './api/sign-in-metrics';
+import { signingKeyMetrics } from './domain/signing-key-metrics';
 import { privacyHandlers } from './api/privacy.routes';
 import { staffHandlers } from './api/staff.routes';
 import { signingKeyHandlers } from './api/signing-keys.routes';
@@ -148,6 +150,10 @@ export function createAuthService(config: AuthConfig, logger: Logger) {
     run: () => revocations.syncToRedis(),
   });
 
+  // Metrics: refused sign-ins and second-factor steps, and the signing key's age.
+  const signIns = signInMetrics(runtime.metrics);
+  signingKeyMetrics(runtime.metrics, keyRing, config.JWT_SIGNING_KEY ? 0 : config.JWT_KEY_ROTATION_DAYS);
+
   const bootstrapAccounts = (
     [
       ['ADMIN', 'Administrador', config.BOOTSTRAP_ADMIN_EMAIL, config.BOOTSTRAP_ADMIN_PASSWORD],
@@ -160,10 +166,10 @@ export function createAuthService(config: AuthConfig, logger: Logger) {
     app: runtime.httpApp(
       (router) => {
         const handlers = {
-          ...authHandlers(accounts, runtime.audit),
+          ...authHandlers(accounts, runtime.audit, signIns),
           ...usersHandlers(accounts, kiosk, runtime.audit),
           ...staffHandlers(staff, runtime.audit),
-          ...mfaHandlers(mfa, runtime.audit),
+          ...mfaHandlers(mfa, runtime.audit, signIns),
           ...privacyHandlers(privacy, runtime.audit),
           ...signingKeyHandlers(keyRing, runtime.audit),
         };

@@ -10,6 +10,7 @@ import { replyingToCentre, smtpMailer, type Mailer } from './mail/mailer';
 import { invitationMailHandlers, patientAccessHandlers } from './events/account-access.consumer';
 import { PatientAccessStore } from './data/patient-access.store';
 import { reminderStore } from './reminders/reminder.store';
+import { countSentMail, namedByEvent } from './mail/sent-metrics';
 import { claimDueReminders, reminderMailHandlers, reminderScheduleHandlers } from './reminders/reminders';
 
 /**
@@ -42,7 +43,11 @@ export function createNotificationsService(config: NotificationsConfig, logger: 
     timeoutMs: config.CONFIG_TIMEOUT_MS,
     logger,
   });
-  const mail = replyingToCentre(mailer ?? smtpMailer(config.SMTP_URL, config.MAIL_FROM), centre);
+  // Metrics: every e-mail sent is counted under the event that caused it (crm_emails_sent_total).
+  const mail = countSentMail(
+    replyingToCentre(mailer ?? smtpMailer(config.SMTP_URL, config.MAIL_FROM), centre),
+    runtime.metrics,
+  );
   const mailQueue = {
     // One e-mail at a time per worker, across both queues: a worker killed after SMTP accepted
     // an e-mail and before it was recorded sends that one again — never more than one per kill.
@@ -84,7 +89,7 @@ export function createNotificationsService(config: NotificationsConfig, logger: 
   });
   runtime.consume({
     purpose: reminderMail,
-    events: reminderMailHandlers(mail, config.PUBLIC_URL, centre),
+    events: namedByEvent(reminderMailHandlers(mail, config.PUBLIC_URL, centre)),
     ...mailQueue,
   });
   runtime.every({
@@ -94,17 +99,17 @@ export function createNotificationsService(config: NotificationsConfig, logger: 
   });
   runtime.consume({
     purpose: accountMail,
-    events: accountMailHandlers(mail, config.PUBLIC_URL, centre),
+    events: namedByEvent(accountMailHandlers(mail, config.PUBLIC_URL, centre)),
     ...mailQueue,
   });
   runtime.consume({
     purpose: appointmentMail,
-    events: appointmentMailHandlers(mail, config.PUBLIC_URL, centre, access),
+    events: namedByEvent(appointmentMailHandlers(mail, config.PUBLIC_URL, centre, access)),
     ...mailQueue,
   });
   runtime.consume({
     purpose: invitationMail,
-    events: invitationMailHandlers(mail, config.PUBLIC_URL, centre),
+    events: namedByEvent(invitationMailHandlers(mail, config.PUBLIC_URL, centre)),
     ...mailQueue,
   });
   runtime.consume({ purpose: patientAccess, events: patientAccessHandlers(access), prefetch: 10 });

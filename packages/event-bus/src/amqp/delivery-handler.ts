@@ -7,8 +7,9 @@ import { processedEventKey } from './processed-events';
 import { attemptFromHeaders, DEFAULT_RETRY_DELAYS_MS, retryDelayFor } from './retry-schedule';
 import type { EventBinding, EventHandler, SubscribeOptions } from './subscribe-options';
 import { COPY_ROUTES, copiesExchangeName } from './topology';
+import { noEventBusMetrics, type DeliveryOutcome, type EventBusMetrics } from './metrics';
 
-type Outcome = 'handled' | 'duplicate' | 'busy' | 'retry' | 'dead-lettered' | 'refused' | 'not-acked';
+type Outcome = DeliveryOutcome;
 
 /** On a retry or dead-letter copy: the broker user who published the original (its `user_id`). */
 export const PUBLISHED_BY_HEADER = 'x-published-by';
@@ -47,6 +48,7 @@ export class DeliveryHandler {
     private readonly logger: Logger,
     /** This consumer's broker user: each contract must list it among its consumers. */
     self: string,
+    private readonly metrics: EventBusMetrics = noEventBusMetrics,
   ) {
     this.queue = options.queue;
     this.copies = copiesExchangeName(this.queue);
@@ -108,6 +110,8 @@ export class DeliveryHandler {
       );
     }
     this.logger.debug({ ...meta, outcome }, 'message done');
+    // Metrics: the event's name once read (a retried copy's own routing key is the copy route's).
+    this.metrics.delivered(String(meta.event ?? meta.routingKey), this.queue, outcome);
   }
 
   private async process(

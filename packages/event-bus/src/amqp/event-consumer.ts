@@ -1,6 +1,7 @@
 import type { EventContract } from '@crm/contracts';
 import type { AmqpConnection } from './amqp-connection';
 import { silentLogger, type Logger } from './logger';
+import type { EventBusMetrics } from './metrics';
 import type { EventBinding, EventHandler, SubscribeOptions } from './subscribe-options';
 import { Subscription } from './subscription';
 import { DEFAULT_EXCHANGE } from './topology';
@@ -17,6 +18,8 @@ export interface EventConsumerOptions {
   connection: AmqpConnection;
   exchange?: string;
   logger?: Logger;
+  /** Counts deliveries by routing key, queue and outcome (metrics.ts). */
+  metrics?: EventBusMetrics;
 }
 
 /**
@@ -40,6 +43,7 @@ export class EventConsumer {
       this.options.logger ?? silentLogger,
       options as unknown as SubscribeOptions<readonly EventContract[]>,
       () => this.subscriptions.delete(subscription),
+      this.options.metrics,
     );
     this.subscriptions.add(subscription);
     return subscription;

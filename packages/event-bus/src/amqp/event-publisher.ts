@@ -5,6 +5,7 @@ import type { EventContract, EventEnvelope } from '@crm/contracts';
 import type { AmqpConnection, SetupRegistration } from './amqp-connection';
 import { assertEnvelope, createEnvelope, type ContractData } from './event-envelope';
 import { errorSummary, silentLogger, type Logger } from './logger';
+import type { EventBusMetrics } from './metrics';
 import { DEFAULT_EXCHANGE, ensureEventExchange } from './topology';
 
 export interface EventPublisherOptions {
@@ -14,6 +15,8 @@ export interface EventPublisherOptions {
   logger?: Logger;
   /** How long a publish may wait for the broker (reconnect + confirm). Default 30 s. */
   publishTimeoutMs?: number;
+  /** Counts confirmed publishes by routing key (metrics.ts). */
+  metrics?: EventBusMetrics;
 }
 
 export interface PublishOptions {
@@ -93,6 +96,7 @@ export class EventPublisher implements EnvelopePublisher {
       const channel = await this.waitForChannel(deadline, envelope, lastError);
       try {
         await this.sendAndConfirm(channel, envelope, body, deadline);
+        this.options.metrics?.published(envelope.name);
         if (attempt > 1)
           this.logger.info(
             { eventId: envelope.id, event: envelope.name, attempt },

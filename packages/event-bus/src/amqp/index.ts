@@ -41,3 +41,5 @@ export { PUBLISHED_BY_HEADER } from './delivery-handler';
 export { SingleLane } from './single-lane';
 export { silentLogger } from './logger';
 export type { Logger } from './logger';
+export { noEventBusMetrics } from './metrics';
+export type { DeliveryOutcome, EventBusMetrics } from './metrics';

@@ -4,6 +4,7 @@ import type { EventContract } from '@crm/contracts';
 import type { AmqpConnection, SetupRegistration } from './amqp-connection';
 import { DeliveryHandler } from './delivery-handler';
 import { errorSummary, type Logger } from './logger';
+import type { EventBusMetrics } from './metrics';
 import type { SubscribeOptions } from './subscribe-options';
 import {
   assertConsumerQueues,
@@ -35,9 +36,10 @@ export class Subscription {
     private readonly logger: Logger,
     options: SubscribeOptions<readonly EventContract[]>,
     private readonly onClosed: () => void,
+    metrics?: EventBusMetrics,
   ) {
     this.queue = options.queue;
-    this.deliveries = new DeliveryHandler(options, logger, connection.user);
+    this.deliveries = new DeliveryHandler(options, logger, connection.user, metrics);
     this.prefetch = Math.max(1, options.prefetch ?? 10);
     this.signals.setMaxListeners(0);
     this.registration = connection.onConnected(`consumer:${this.queue}`, (model) => this.setup(model));

@@ -13,6 +13,7 @@ export {
   withOutboxUpdate,
 } from './outbox';
 export { OutboxRelay } from './outbox-relay';
+export { oldestOutboxEntryAgeSeconds } from './outbox-lag';
 export type { OutboxRelayOptions, OutboxSource, RelayPassResult } from './outbox-relay';
 export { DEFAULT_PROCESSED_EVENTS_COLLECTION, MongoProcessedEventStore } from './mongo-processed-event-store';
 export type { MongoProcessedEventStoreOptions } from './mongo-processed-event-store';

@@ -12,6 +12,8 @@ import { requireAuth, TokenService, type SessionCheck } from '../auth';
 import type { ReadinessCheck } from '../health';
 import { createHttpApp } from '../http-app';
 import type { Logger } from '../logger';
+import { DEFAULT_METRICS_ALLOW_CIDRS, eventBusMetrics, httpMetrics, queueDepthGauges } from '../metrics';
+import { outboxLagGauge, sweepLagGauge } from '../metrics/service-gauges';
 import { verificationKeysFor, type VerificationKeys } from '../verification-keys';
 import { auditEntriesQueue, createAuditTrail } from './audit-trail';
 import { createEndedSessions } from './ended-sessions';
@@ -37,6 +39,8 @@ export interface RuntimeConfig {
   ENDED_SESSIONS_POLL_MS?: number;
   /** How long dead-lettered messages are kept (default 14 days). */
   DEAD_LETTER_TTL_HOURS?: number;
+  /** Who may read `GET /metrics` (addresses and CIDR ranges; default loopback and private networks). */
+  METRICS_ALLOW_CIDRS?: string;
 }
 
 /** A consumer of the service: its queue is `<QUEUE_PREFIX>.<service>.<purpose>`. */
@@ -95,7 +99,15 @@ export function createServiceRuntime(
 ) {
   assertOwnBrokerUser(name, config.AMQP_URL);
   const mongo = connectMongo(config.MONGO_URL, config.MONGO_DB, logger);
-  const bus = createServiceBus({ url: config.AMQP_URL, exchange: config.EVENTS_EXCHANGE, logger, name });
+  // Metrics: the deployable's registry, its HTTP and bus counters (gauges wired below).
+  const http = httpMetrics(name, config.METRICS_ALLOW_CIDRS ?? DEFAULT_METRICS_ALLOW_CIDRS);
+  const bus = createServiceBus({
+    url: config.AMQP_URL,
+    exchange: config.EVENTS_EXCHANGE,
+    logger,
+    name,
+    metrics: eventBusMetrics(http.metrics),
+  });
   const keys = options.verificationKeys ?? verificationKeysFor(config, logger);
   const tokens = keys ? new TokenService(keys) : undefined;
   const verifiedTokens = (): TokenService => {
@@ -125,9 +137,11 @@ export function createServiceRuntime(
     tasks.push(endedSessions.refresh);
   }
 
+  const sweeps = sweepLagGauge(http.metrics);
   const runTask = (task: BackgroundTask) =>
     task
       .run()
+      .then(() => sweeps.completed(task.name))
       .catch((error: Error) =>
         logger.warn({ task: task.name, err: error.message }, 'task failed; retried later'),
       );
@@ -141,10 +155,21 @@ export function createServiceRuntime(
       ...feeds.map((f) => f.queue),
     ].flatMap((queue) => [queue, `${queue}.retry`, `${queue}.dlq`]);
 
+  // Metrics: outbox lag over the collections the relay publishes, depth of the service's own queues
+  // (the access trail's queue belongs to the audit service).
+  let outboxSources: OutboxSource[] = [];
+  outboxLagGauge(http.metrics, () => outboxSources);
+  queueDepthGauges(http.metrics, bus.connection, () =>
+    queueNames().filter((queue) => queue.startsWith(`${config.QUEUE_PREFIX}.${name}.`)),
+  );
+
   /** Connects, creates indexes, runs the seeders, then starts consuming, relaying and the tasks. */
   async function start(seed?: () => Promise<void>) {
     if (auditInUse && !tasks.includes(audit.sweeper)) {
-      relay ??= bus.outboxRelay([audit.model]);
+      if (!relay) {
+        relay = bus.outboxRelay([audit.model]);
+        outboxSources = [audit.model];
+      }
       tasks.push(audit.sweeper);
     }
     bus.connection.start();
@@ -168,6 +193,7 @@ export function createServiceRuntime(
       subscriptions.push(bus.consumer.subscribe({ deadLetterTtlMs: deadLetterTtlMs(config), ...feed }));
     relay?.start();
     for (const task of tasks) {
+      sweeps.registered(task.name);
       await runTask(task);
       const timer = setInterval(() => void runTask(task), task.intervalMs);
       timer.unref();
@@ -210,6 +236,8 @@ export function createServiceRuntime(
         async (user) =>
           endedSessions!.isSessionValid(user) && (isSessionValid ? await isSessionValid(user) : true),
       ),
+    /** The deployable's Prometheus metrics (`GET /metrics`): add a service's own counters here. */
+    metrics: http.metrics,
     /** How many events its consumers dropped because they did not come from a publisher of theirs. */
     refusedEvents: () => bus.consumer.refusedCount(),
     /**
@@ -225,7 +253,8 @@ export function createServiceRuntime(
      * once, before `start`.
      */
     outbox(sources: OutboxSource[]) {
-      relay = bus.outboxRelay([...sources, audit.model]);
+      outboxSources = [...sources, audit.model];
+      relay = bus.outboxRelay(outboxSources);
       return relay;
     },
     /** Wakes the outbox relay after a write (repositories get this as their `onWrite`). */
@@ -248,6 +277,7 @@ export function createServiceRuntime(
         logger,
         readiness: [{ name: 'database', check: mongo.isReady }, bus.readiness, ...readiness],
         routes,
+        metrics: http,
       });
     },
     /**

@@ -14,6 +14,7 @@ import { callerOf, HttpError, validate, validated, type RouteHandlers } from '@c
 import type { AuditTrail } from '@crm/server-kit/service';
 import type { AccountService } from '../domain/account.service';
 import { newPasswordField } from '../domain/password-policy';
+import { signInMetrics, type SignInMetrics } from './sign-in-metrics';
 import { recordSignIn } from './sign-in-trail';
 
 const staffCreatePatientBody = z.object({
@@ -38,7 +39,11 @@ const resetWithNewPassword = resetPasswordBody.extend({ password: newPasswordFie
  * the front ends compare against. Sign-ins (success and failure), sign-outs and patients created by
  * staff are recorded in the access trail.
  */
-export function authHandlers(accounts: AccountService, trail: AuditTrail) {
+export function authHandlers(
+  accounts: AccountService,
+  trail: AuditTrail,
+  counted: SignInMetrics = signInMetrics(),
+) {
   return {
     'GET /auth/currentUser': async (req, res) => {
       const profile = await accounts.currentUser(callerOf(req));
@@ -61,6 +66,7 @@ export function authHandlers(accounts: AccountService, trail: AuditTrail) {
           // Who tried is unknown; the account they tried is recorded (when it exists), with the
           // address and request id, so the attempts against one account can be found.
           if (error instanceof HttpError && error.status === 401) {
+            counted.signInFailed(error);
             const target = await accounts.accountIdOf(email);
             await trail.recordRequest(req, {
               action: 'auth.signin',

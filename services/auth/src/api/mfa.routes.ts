@@ -10,6 +10,7 @@ import { callerOf, validate, validated, type RouteHandlers } from '@crm/server-k
 import type { AuditTrail } from '@crm/server-kit/service';
 import type { MfaService } from '../domain/mfa.service';
 import type { User } from '../domain/user';
+import { signInMetrics, type SignInMetrics } from './sign-in-metrics';
 import { recordSignIn } from './sign-in-trail';
 
 /**
@@ -19,7 +20,7 @@ import { recordSignIn } from './sign-in-trail';
  * (they have no session yet: the sign-in's `mfaToken` names the account). Sign-ins and enrolments go to the
  * access trail.
  */
-export function mfaHandlers(mfa: MfaService, trail: AuditTrail) {
+export function mfaHandlers(mfa: MfaService, trail: AuditTrail, counted: SignInMetrics = signInMetrics()) {
   const enrolled = (req: Request, user: User) =>
     trail.recordRequest(req, {
       action: 'auth.2fa.enrol',
@@ -39,6 +40,7 @@ export function mfaHandlers(mfa: MfaService, trail: AuditTrail) {
           await recordSignIn(trail, req, session);
           res.json(session);
         } catch (error) {
+          counted.secondFactorFailed(error);
           await trail.recordRequest(req, {
             action: 'auth.2fa.verify',
             resource: 'account',

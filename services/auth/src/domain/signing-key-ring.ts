@@ -79,6 +79,12 @@ export class SigningKeyRing implements VerificationKeys {
     return newest.key;
   }
 
+  /** Seconds since the current key was made (metrics: a rotation that stopped happening), if loaded. */
+  currentKeyAgeSeconds(): number | undefined {
+    const newest = this.keys[0];
+    return newest ? Math.max(0, (this.now().getTime() - newest.createdAt.getTime()) / 1000) : undefined;
+  }
+
   get(kid: string): KeyObject | undefined {
     return this.published().find(({ key }) => key.kid === kid)?.key.publicKey;
   }
