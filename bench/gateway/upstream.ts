@@ -1,6 +1,6 @@
 /**
  * The upstream of the gateway benchmark, run as its own process: a service built like the real ones
- * (server-kit's createHttpApp: helmet, pino-http, JSON parser, error handler) with one protected route
+ * (server-kit's createHttpApp: helmet, the request log line, JSON parser, error handler) with one protected route
  * that verifies the JWT itself and answers a small JSON.
  */
 import http from 'node:http';
