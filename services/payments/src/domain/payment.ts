@@ -5,7 +5,7 @@ export type PaymentStatus = 'pending' | 'succeeded' | 'failed' | 'refunded';
 export interface Refund {
   status: 'requested' | 'confirmed';
   amountCents: number;
-  cause: 'cancellation' | 'manual';
+  cause: 'cancellation' | 'manual' | 'holdExpired';
   reason: string;
   requestedAt: Date;
   attempts: number;
@@ -46,6 +46,10 @@ export interface KnownAppointment {
   patientEmail: string;
   date: Date;
   status: 'booked' | 'checkedIn' | 'attended' | 'noShow' | 'cancelled' | 'deleted';
+  /** Made by a reschedule of this appointment: its payments are this one's (a move carries them). */
+  previousId?: string;
+  /** Released unpaid by the appointments service (slot hold): a payment arriving after is given back. */
+  releasedUnpaid?: boolean;
 }
 
 /**
