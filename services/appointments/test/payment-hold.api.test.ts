@@ -65,7 +65,7 @@ beforeAll(async () => {
   });
   redsys = stack.redsys!;
   staff = await staffTokens(stack);
-  patients = await createPatients(stack, staff.DOCTOR, 10, 'hold');
+  patients = await createPatients(stack, staff.DOCTOR, 12, 'hold');
   const required: CentreProfileBody = {
     ...CENTRE_PROFILE_SEED,
     payments: { online: 'required', vatRatePercent: 0, exemptionText: 'Exenta' },
@@ -237,4 +237,48 @@ it('keeps the hold of an unpaid appointment when it is moved, with the same end'
   expect((await stack.api.get('/dates/currentDate', who.token)).body.paymentDueBy).toBe(booked.paymentDueBy);
   await sweepIn(16);
   expect(await statusOf(moved.body.id)).toBe('cancelled');
+});
+
+describe('GET /payments/appointments?ids= (the back office lists: one call for the page)', () => {
+  it('answers each appointment’s state in the order asked, the moved ones with their payments', async () => {
+    const [payer, unpaid] = [patient(), patient()];
+    const paid = await book(payer, slotOfFreshDay());
+    const form = await payOnline(payer, paid.id);
+    expect(await redsys.pay(form, 'card')).toMatchObject({ status: 303 });
+    const open = await book(unpaid, slotOfFreshDay());
+    const unknown = '0123456789abcdef01234567';
+    await eventually(
+      async () =>
+        (await stack.api.get(`/payments/appointment/${paid.id}`, staff.ADMIN)).body.status === 'paid',
+    );
+
+    const answer = await stack.api.get(
+      `/payments/appointments?ids=${open.id},${paid.id},${unknown},${paid.id}`,
+      staff.DOCTOR,
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      items: [
+        { appointmentId: open.id, status: 'unpaid', amountCents: 1900, paidCents: 0 },
+        { appointmentId: paid.id, status: 'paid', amountCents: 1900, paidCents: 1900 },
+        { appointmentId: unknown, status: 'unpaid', amountCents: 1900, paidCents: 0 },
+      ],
+    });
+  });
+
+  it('is for doctors and admins only, and refuses a bad or too long list with field ids', async () => {
+    const id = '0123456789abcdef01234567';
+    expect((await stack.api.get(`/payments/appointments?ids=${id}`, patients[0]!.token)).status).toBe(403);
+    expect((await stack.api.get(`/payments/appointments?ids=${id}`)).status).toBe(401);
+    const many = Array.from({ length: 101 }, (_, i) => i.toString(16).padStart(24, '0')).join(',');
+    for (const query of ['', '?ids=', '?ids=nope', `?ids=${id},x`, `?ids=${many}`]) {
+      const response = await stack.api.get(`/payments/appointments${query}`, staff.ADMIN);
+      expect(response.status).toBe(400);
+      expect(response.body.errors?.[0]?.field ?? response.body.field).toBe('ids');
+    }
+    const hundred = Array.from({ length: 100 }, (_, i) => i.toString(16).padStart(24, '0')).join(',');
+    const full = await stack.api.get(`/payments/appointments?ids=${hundred}`, staff.ADMIN);
+    expect(full.status).toBe(200);
+    expect(full.body.items).toHaveLength(100);
+  });
 });

@@ -52,6 +52,12 @@ export interface KnownAppointment {
   releasedUnpaid?: boolean;
 }
 
+/** Money taken and not given back. */
+export const keptCents = (payments: readonly Payment[]): number =>
+  payments
+    .filter((payment) => payment.status === 'succeeded')
+    .reduce((sum, payment) => sum + payment.amountCents, 0);
+
 /**
  * The appointment's state as the patient area and the desk show it: `paid` once the money taken
  * (not given back) covers the check-up, `refunded` when everything taken was given back, `pending`
@@ -61,9 +67,7 @@ export function appointmentPaymentStatus(
   payments: readonly Payment[],
   priceCents: number,
 ): AppointmentPaymentStatus {
-  const kept = payments
-    .filter((payment) => payment.status === 'succeeded')
-    .reduce((sum, payment) => sum + payment.amountCents, 0);
+  const kept = keptCents(payments);
   if (kept > 0 && kept >= priceCents) return 'paid';
   if (payments.some((payment) => payment.status === 'refunded') && kept === 0) return 'refunded';
   if (payments.some((payment) => payment.status === 'pending')) return 'pending';

@@ -8,6 +8,7 @@ import {
   type DeskPaymentMethod,
   type EventContract,
   type EventData,
+  type PaymentSummaries,
 } from '@crm/contracts';
 import { createEnvelope } from '@crm/event-bus';
 import {
@@ -23,6 +24,7 @@ import type { CentreTermsSource } from './centre-terms';
 import type { InvoiceService } from './invoices.service';
 import {
   appointmentPaymentStatus,
+  keptCents,
   paymentView,
   refundBackoffMs,
   type KnownAppointment,
@@ -247,6 +249,30 @@ export class PaymentsService {
         totalCents: invoice.totalCents,
         pdfUrl: `/api/v1/payments/invoices/${invoice.number}/pdf`,
       })),
+    };
+  }
+
+  /**
+   * `GET /payments/appointments?ids=` (DOCTOR, ADMIN): the state of each appointment (with the
+   * payments of those it was moved from), in the order asked; one read of the payments for all.
+   */
+  async summaries(appointmentIds: string[]): Promise<PaymentSummaries> {
+    const [lineages, terms] = await Promise.all([
+      Promise.all(appointmentIds.map((id) => this.appointments.lineage(id))),
+      this.centre.current(),
+    ]);
+    const all = await this.payments.forAppointment([...new Set(lineages.flat())]);
+    return {
+      items: appointmentIds.map((appointmentId, i) => {
+        const ids = new Set(lineages[i]);
+        const own = all.filter((payment) => ids.has(payment.appointmentId));
+        return {
+          appointmentId,
+          status: appointmentPaymentStatus(own, terms.priceCents),
+          amountCents: terms.priceCents,
+          paidCents: keptCents(own),
+        };
+      }),
     };
   }
 
