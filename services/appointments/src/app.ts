@@ -14,6 +14,10 @@ import { MongoCodeTries } from './data/code-tries.repository';
 import { MongoPatientReadModel } from './data/patient.repository';
 import { MongoOfferHolds } from './data/offer-hold.repository';
 import { countBookings, countOfferClaims } from './data/booking-metrics';
+import { CentrePaymentModeClient } from './data/centre-payments.client';
+import { MongoPaymentHolds } from './data/payment-hold.repository';
+import { PaymentHoldRelease } from './domain/payment-hold';
+import { paymentHoldHandlers } from './events/payment-hold.consumer';
 import { PatientErasure } from './data/patient-erasure';
 import { MongoSlotHolds } from './data/slot-hold.repository';
 import { waitlistModels } from './data/waitlist.model';
@@ -76,8 +80,23 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
     cacheMs: config.CENTRE_CACHE_MS,
     logger,
   });
+  const paymentMode = new CentrePaymentModeClient(config.CONFIG_SERVICE_URL, {
+    timeoutMs: config.AUTH_TIMEOUT_MS,
+    cacheMs: config.CENTRE_CACHE_MS,
+    logger,
+  });
   const clock = () => new Date();
   const lifecycle = new LifecycleService(appointments, transitions, undefined, refundWindow);
+  const paymentHolds = new MongoPaymentHolds(runtime.connection, models);
+  const paymentHoldAt = (at: () => Date = clock) =>
+    new PaymentHoldRelease(
+      paymentHolds,
+      appointments,
+      new LifecycleService(appointments, transitions, at, refundWindow),
+      { mode: () => paymentMode.mode(), holdMs: config.PAYMENT_HOLD_MINUTES * 60_000 },
+      at,
+    );
+  const paymentHold = paymentHoldAt();
   const bookings = new BookingService(
     appointments,
     transitions,
@@ -86,6 +105,7 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
     clock,
     calendar,
     config.WALK_IN_HOURS,
+    paymentHold,
   );
   const moves = new RescheduleService(
     appointments,
@@ -134,6 +154,7 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
       on(configCentreUpdated, async () => {
         refundWindow.invalidate();
         calendar.invalidate();
+        paymentMode.invalidate();
         // Patients whose appointment now falls on a closed day are told (once each).
         const told = await dayClosed.closuresChanged();
         if (told > 0) logger.info({ told }, 'patients told their appointment day closed');
@@ -160,6 +181,15 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
       if (released > 0) logger.info({ released }, 'slots of unconfirmed accounts released');
     },
   });
+  runtime.consume({ purpose: 'payments', events: paymentHoldHandlers(paymentHold) });
+  runtime.every({
+    name: 'unpaid holds release',
+    intervalMs: config.PAYMENT_HOLD_SWEEP_INTERVAL_MS,
+    run: async () => {
+      const released = await paymentHold.sweep();
+      if (released > 0) logger.info({ released }, 'unpaid slot holds released');
+    },
+  });
   runtime.every({
     name: 'appointments housekeeping',
     intervalMs: config.HOUSEKEEPING_INTERVAL_MS,
@@ -184,6 +214,9 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
     relay,
     /** The release of unconfirmed accounts' slots (tests run it, as a second replica would). */
     release,
+    /** The slot hold of unpaid bookings; `paymentHoldAt` runs it on another clock (tests). */
+    paymentHold,
+    paymentHoldAt,
     /** Reschedules (tests finish the holds a crash would leave, as housekeeping does). */
     moves,
     /** The waiting list (tests run its sweep, as a second replica would). */

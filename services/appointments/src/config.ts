@@ -43,6 +43,13 @@ export const appointmentsEnvSchema = serviceEnvSchema.extend({
   WAITLIST_OFFER_MINUTES: z.coerce.number().positive().default(15),
   /** …and how often expired offers are passed on to the next in line. */
   WAITLIST_SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(30_000),
+  /**
+   * With the centre profile's `payments.online = required`, a patient's unpaid web booking holds its
+   * slot this long (minutes; a fraction is allowed, for tests), then is released…
+   */
+  PAYMENT_HOLD_MINUTES: z.coerce.number().positive().default(15),
+  /** …looked for this often. */
+  PAYMENT_HOLD_SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(15_000),
 });
 
 export type AppointmentsConfig = z.infer<typeof appointmentsEnvSchema>;

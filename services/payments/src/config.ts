@@ -27,8 +27,6 @@ export const paymentsEnvSchema = serviceEnvSchema.extend({
     .refine((value) => Buffer.from(value, 'base64').length === 24, 'must be base64 of 24 bytes'),
   /** Base of the gateway: `<REDSYS_URL>/sis/realizarPago` and `<REDSYS_URL>/sis/rest/trataPeticionREST`. */
   REDSYS_URL: url,
-  /** An unpaid booking under `payments.online = required` holds its slot this long. */
-  PAYMENT_HOLD_MINUTES: z.coerce.number().int().positive().default(15),
   /** First wait before retrying a refund the gateway did not confirm; doubles each time up to an hour. */
   REFUND_RETRY_BASE_MS: z.coerce.number().int().positive().default(30_000),
   /** How often refunds to retry and payments still without an invoice are looked for. */

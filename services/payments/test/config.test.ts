@@ -14,7 +14,6 @@ describe('payments configuration', () => {
   it('starts with a terminal key of 24 bytes, port 4008 by default', () => {
     expect(loadPaymentsConfig({ ...base, REDSYS_SECRET_KEY: ownKey })).toMatchObject({
       PORT: 4008,
-      PAYMENT_HOLD_MINUTES: 15,
     });
   });
 

@@ -1,13 +1,7 @@
 import { useRef, useState } from 'react';
 import type { DeskPaymentMethod } from '@crm/contracts';
 import { showRequestError, showSuccess } from '@crm/web-kit';
-import {
-  centsOf,
-  euros,
-  PAYMENT_METHOD_LABELS,
-  recordDeskPayment,
-  useAppointmentPayments,
-} from '@/lib/payments';
+import { centsOf, euros, PAYMENT_METHOD_LABELS, recordDeskPayment, usePaymentSummary } from '@/lib/payments';
 import './payment-cell.css';
 
 /** The methods of `POST /payments/desk`, in the order the select shows them. */
@@ -20,7 +14,8 @@ const METHOD_LABELS: Record<DeskPaymentMethod, string> = PAYMENT_METHOD_LABELS;
  * "Cobrar" to record a payment taken at the desk (docs/product/payments.md#desk-payments).
  */
 export function PaymentCell({ appointmentId, who }: { appointmentId: string; who: string }) {
-  const { data, mutate } = useAppointmentPayments(appointmentId);
+  // Batched with the other rows of the list or agenda: one call for the page.
+  const { data, mutate } = usePaymentSummary(appointmentId);
   const dialog = useRef<HTMLDialogElement>(null);
   const [method, setMethod] = useState<DeskPaymentMethod>('card');
   const [amount, setAmount] = useState('');
@@ -46,10 +41,7 @@ export function PaymentCell({ appointmentId, who }: { appointmentId: string; who
       await recordDeskPayment({ appointmentId, method, amountCents });
       dialog.current?.close();
       await mutate();
-      void showSuccess(
-        'Pago registrado',
-        `${euros(amountCents, data.currency)} (${METHOD_LABELS[method]}) de ${who}.`,
-      );
+      void showSuccess('Pago registrado', `${euros(amountCents)} (${METHOD_LABELS[method]}) de ${who}.`);
     } catch (error) {
       void showRequestError(error, 'No se ha podido registrar el pago');
     } finally {
@@ -60,7 +52,7 @@ export function PaymentCell({ appointmentId, who }: { appointmentId: string; who
   return (
     <span className="bo-payment" data-appointment={appointmentId}>
       <span className={`bo-badge bo-badge--${paid ? 'paid' : 'unpaid'}`} data-testid="payment-badge">
-        {paid ? 'Pagado' : 'Pendiente'} {euros(data.amountCents, data.currency)}
+        {paid ? 'Pagado' : 'Pendiente'} {euros(data.amountCents)}
       </span>
       {!paid ? (
         <button

@@ -1,5 +1,12 @@
 import useSWR from 'swr';
-import type { AppointmentPayments, DeskPaymentBody, PaymentMethod, PaymentView } from '@crm/contracts';
+import type {
+  AppointmentPayments,
+  DeskPaymentBody,
+  PaymentMethod,
+  PaymentSummaries,
+  PaymentSummary,
+  PaymentView,
+} from '@crm/contracts';
 import { api } from '@crm/web-kit';
 
 /** How the back office names a payment method. */
@@ -17,6 +24,45 @@ export const useAppointmentPayments = (appointmentId: string) =>
   useSWR<AppointmentPayments>(paymentsKey(appointmentId), (path: string) =>
     api.get<AppointmentPayments>(path),
   );
+
+/** Most ids `GET /payments/appointments` takes at once. */
+const SUMMARY_BATCH = 100;
+let queued: Array<{ id: string; resolve(s: PaymentSummary): void; reject(e: unknown): void }> = [];
+
+/**
+ * One appointment's payment state, asked together with every other row the page renders in the same
+ * moment: `GET /payments/appointments?ids=` with up to 100 ids, instead of one call per row.
+ */
+function loadSummary(id: string): Promise<PaymentSummary> {
+  return new Promise((resolve, reject) => {
+    if (queued.length === 0) setTimeout(flushSummaries, 0);
+    queued.push({ id, resolve, reject });
+  });
+}
+
+function flushSummaries() {
+  const waiting = queued;
+  queued = [];
+  for (let start = 0; start < waiting.length; start += SUMMARY_BATCH) {
+    const batch = waiting.slice(start, start + SUMMARY_BATCH);
+    const ids = [...new Set(batch.map((entry) => entry.id))];
+    api
+      .get<PaymentSummaries>(`/payments/appointments?ids=${ids.join(',')}`)
+      .then(({ items }) => {
+        const byId = new Map(items.map((item) => [item.appointmentId, item]));
+        for (const entry of batch) {
+          const found = byId.get(entry.id);
+          if (found) entry.resolve(found);
+          else entry.reject(new Error('Sin datos de pago'));
+        }
+      })
+      .catch((error: unknown) => batch.forEach((entry) => entry.reject(error)));
+  }
+}
+
+/** The lists' "Pagado" / "Pendiente": batched with the other rows (see `loadSummary`). */
+export const usePaymentSummary = (appointmentId: string) =>
+  useSWR<PaymentSummary>(`payment-summary:${appointmentId}`, () => loadSummary(appointmentId));
 
 /** POST /payments/desk — a payment taken at the centre (DOCTOR, ADMIN). */
 export const recordDeskPayment = (body: DeskPaymentBody) => api.post<PaymentView>('/payments/desk', body);

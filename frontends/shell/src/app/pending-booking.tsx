@@ -23,10 +23,11 @@ export function PendingBooking() {
     busy.current = true;
     void (async () => {
       try {
-        const [{ bookDate }, time, { releaseWarning }] = await Promise.all([
+        const [{ bookDate }, time, { releaseWarning }, { paymentHoldNotice }] = await Promise.all([
           import('@/features/booking/api/book-date'),
           import('@crm/web-kit/time'),
           import('@/lib/unconfirmed-release'),
+          import('@/lib/payment-hold'),
         ]);
         try {
           const booked = await bookDate(date);
@@ -35,6 +36,7 @@ export function PendingBooking() {
           await showSuccess(
             MESSAGES.bookingSuccess.title,
             `Su cita ha sido reservada para el ${time.formatDate(booked.date)} a las ${time.formatTime(booked.date)} (Atlantic/Canary).` +
+              (booked.paymentDueBy ? paymentHoldNotice(booked.paymentDueBy) : '') +
               (user.profile?.confirmed === false ? releaseWarning(booked.date) : ''),
           );
         } catch (error) {

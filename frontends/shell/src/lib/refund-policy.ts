@@ -19,6 +19,8 @@ export interface CurrentAppointment {
   refundForfeited?: true;
   /** What the patient types at the kiosk on arrival (docs/product/kiosk.md#proof). */
   bookingCode?: string;
+  /** Held unpaid until then (online payment required; docs/product/payments.md#slot-hold). */
+  paymentDueBy?: string;
 }
 
 /** Whether cancelling the appointment now would be refunded. */

@@ -270,6 +270,8 @@ export interface BookingResponse {
   date: string;
   name: string;
   bookingCode: string;
+  /** Held unpaid until then (the centre requires online payment): pay by then or the slot is freed. */
+  paymentDueBy?: string;
 }
 
 /** `GET /dates/currentDate`: the patient's current appointment, or `{date: null}`. */
@@ -281,6 +283,8 @@ export type CurrentDateView =
       checkedInAt?: string;
       refundForfeited?: true;
       bookingCode?: string;
+      /** Held unpaid until then (the centre requires online payment); absent once paid or never held. */
+      paymentDueBy?: string;
     }
   | { date: null };
 

@@ -86,6 +86,40 @@ export const refundBody = z.strictObject({
 });
 
 export const paymentAppointmentParam = z.strictObject({ appointmentId: objectIdField });
+
+/** At most this many appointments in one `GET /payments/appointments?ids=`. */
+export const PAYMENT_SUMMARIES_MAX_IDS = 100;
+const IDS_MESSAGE = `Indique entre 1 y ${PAYMENT_SUMMARIES_MAX_IDS} identificadores de cita separados por comas`;
+
+/** `GET /payments/appointments?ids=a,b,c` (DOCTOR, ADMIN): 1 to 100 appointment ids (repeats counted once). */
+export const paymentSummariesQuery = z.strictObject({
+  ids: z.string({ error: IDS_MESSAGE }).transform((text, ctx) => {
+    const ids = [...new Set(text.split(',').map((id) => id.trim()))];
+    if (
+      ids.length === 0 ||
+      ids.length > PAYMENT_SUMMARIES_MAX_IDS ||
+      ids.some((id) => !/^[a-f0-9]{24}$/i.test(id))
+    ) {
+      ctx.addIssue({ code: 'custom', message: IDS_MESSAGE });
+      return z.NEVER;
+    }
+    return ids;
+  }),
+});
+
+/** One line of `GET /payments/appointments`: what the back office's lists show per appointment. */
+export interface PaymentSummary {
+  appointmentId: string;
+  status: AppointmentPaymentStatus;
+  /** The check-up's price. */
+  amountCents: number;
+  /** Money taken and not given back. */
+  paidCents: number;
+}
+
+export interface PaymentSummaries {
+  items: PaymentSummary[];
+}
 export const paymentIdParam = z.strictObject({
   paymentId: z.string().regex(/^[0-9a-f-]{36}$/, 'El pago no es válido'),
 });

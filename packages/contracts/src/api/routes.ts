@@ -391,6 +391,14 @@ const ROUTE_TABLE = [
     access: ['PACIENT', ...STAFF],
     owner: 'a PACIENT their own appointment only',
   },
+  // The back office's lists: the payment state of up to 100 appointments in one call.
+  {
+    method: 'GET',
+    path: '/payments/appointments',
+    service: 'payments',
+    access: STAFF,
+    query: ['ids'],
+  },
   { method: 'POST', path: '/payments/desk', service: 'payments', access: STAFF, body: true },
   { method: 'POST', path: '/payments/:paymentId/refund', service: 'payments', access: ['ADMIN'], body: true },
   { method: 'GET', path: '/payments/invoices/verify', service: 'payments', access: ['ADMIN'] },

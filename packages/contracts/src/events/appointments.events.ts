@@ -34,10 +34,20 @@ const appointmentChange = z.object({
  */
 export const calendarEntry = z.object({ uid: z.string(), sequence: z.number().int().min(0) });
 
-export const appointmentBooked = defineEvent('appointments.appointment.booked.v1', appointmentChange, {
-  publishers: ['appointments'],
-  consumers: ['notifications', 'payments', 'reporting'],
-});
+export const appointmentBooked = defineEvent(
+  'appointments.appointment.booked.v1',
+  appointmentChange.extend({
+    /**
+     * A patient's web booking while the centre requires online payment: the slot is held unpaid until
+     * this instant, then released unless a payment succeeded (docs/product/payments.md#slot-hold).
+     */
+    paymentDueBy: instant.optional(),
+  }),
+  {
+    publishers: ['appointments'],
+    consumers: ['notifications', 'payments', 'reporting'],
+  },
+);
 export const appointmentCancelled = defineEvent(
   'appointments.appointment.cancelled.v1',
   appointmentChange.extend({
@@ -53,10 +63,12 @@ export const appointmentCancelled = defineEvent(
     /** Not refunded because a move inside the refund window made this appointment (not its own start). */
     refundForfeited: z.boolean().optional(),
     /**
-     * Released by the service: the patient's account was still unconfirmed 24 hours after booking or
-     * 2 hours before the start (docs/product/patient-area.md#unconfirmed-accounts). `by` is then absent.
+     * Released by the service (`by` is then absent): `unconfirmedAccount`, the patient's account was
+     * still unconfirmed 24 hours after booking or 2 hours before the start
+     * (docs/product/patient-area.md#unconfirmed-accounts); `unpaid`, the centre requires online payment
+     * and none succeeded while the slot was held (docs/product/payments.md#slot-hold).
      */
-    endedBecause: z.enum(['unconfirmedAccount']).optional(),
+    endedBecause: z.enum(['unconfirmedAccount', 'unpaid']).optional(),
     by: actor.optional(),
     calendar: calendarEntry.optional(),
   }),
@@ -76,6 +88,8 @@ export const appointmentRescheduled = defineEvent(
     calendar: calendarEntry,
     /** A patient's move inside the refund window: cancelling the new appointment is not refunded. */
     refundForfeited: z.boolean().optional(),
+    /** The moved appointment was held unpaid: the new one keeps the same end of the hold. */
+    paymentDueBy: instant.optional(),
   }),
   {
     publishers: ['appointments'],

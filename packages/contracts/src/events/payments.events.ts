@@ -22,7 +22,7 @@ export const paymentSucceeded = defineEvent(
   paymentFacts.extend({ paidAt: instant }),
   {
     publishers: ['payments'],
-    consumers: ['reporting'],
+    consumers: ['appointments', 'reporting'],
   },
 );
 
@@ -42,8 +42,11 @@ export const refundIssued = defineEvent(
   paymentFacts.extend({
     refundedAt: instant,
     refundCents: cents,
-    /** `cancellation`: the patient cancelled inside the policy; `manual`: an ADMIN, with a reason. */
-    cause: z.enum(['cancellation', 'manual']),
+    /**
+     * `cancellation`: the patient cancelled inside the policy; `manual`: an ADMIN, with a reason;
+     * `holdExpired`: the payment arrived after its unpaid slot had been released.
+     */
+    cause: z.enum(['cancellation', 'manual', 'holdExpired']),
   }),
   {
     publishers: ['payments'],

@@ -62,6 +62,7 @@ export function bookingHandlers(
           date: appointment.date.toISOString(),
           name: appointment.user.name,
           bookingCode: appointment.bookingCode!,
+          ...(appointment.paymentDueBy ? { paymentDueBy: appointment.paymentDueBy.toISOString() } : {}),
         };
         res.status(201).json(body);
       },

@@ -63,6 +63,7 @@ export function datesReadHandlers(bookings: BookingService, trail: AuditTrail) {
             ...(current.checkedInAt ? { checkedInAt: current.checkedInAt.toISOString() } : {}),
             ...(current.refundForfeited ? { refundForfeited: true } : {}),
             ...(current.bookingCode ? { bookingCode: current.bookingCode } : {}),
+            ...(current.paymentDueBy ? { paymentDueBy: current.paymentDueBy.toISOString() } : {}),
           }
         : { date: null };
       res.json(body);

@@ -53,6 +53,7 @@ export function toAppointment(doc: AppointmentDocument): Appointment {
     ...(typeof doc.refundable === 'boolean' ? { refundable: doc.refundable } : {}),
     ...(doc.refundForfeited ? { refundForfeited: true as const } : {}),
     ...(doc.bookingCode ? { bookingCode: doc.bookingCode } : {}),
+    ...(doc.paymentDueBy ? { paymentDueBy: doc.paymentDueBy } : {}),
   };
 }
 

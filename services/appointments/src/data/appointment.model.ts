@@ -102,6 +102,8 @@ const appointmentSchema = new Schema(
      * alike on both servers: documents without the field are not indexed.)
      */
     codeKey: { type: String },
+    /** Held unpaid until then: the centre requires online payment (README, "Slot hold until paid"). */
+    paymentDueBy: { type: Date },
     /** A final copy cancelled by the kiosk's "be seen now": the walk-in that replaces it. */
     replacement: {
       type: new Schema(
@@ -127,6 +129,7 @@ appointmentSchema.index({ pacientId: 1, date: -1 });
 appointmentSchema.index({ status: 1, date: 1 });
 appointmentSchema.index({ status: 1, nameKey: 1 });
 appointmentSchema.index({ kind: 1, endedAt: 1 });
+appointmentSchema.index({ kind: 1, paymentDueBy: 1 }, { sparse: true });
 
 export type AppointmentDocument = InferSchemaType<typeof appointmentSchema> & { _id: unknown };
 

@@ -131,6 +131,8 @@ export class MongoOfferHolds implements OfferHolds {
             bookedBy: from.bookedBy,
             bookedAt: new Date(),
             ...(refundForfeited ? { refundForfeited: true } : {}),
+            // A move keeps the hold of an unpaid booking, with the same end.
+            ...(from.paymentDueBy ? { paymentDueBy: from.paymentDueBy } : {}),
           },
           $unset: { offerTokenHash: '', offerExpiresAt: '' },
         },

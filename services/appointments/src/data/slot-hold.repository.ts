@@ -75,6 +75,8 @@ export class MongoSlotHolds implements SlotHolds {
       rescheduledFrom: { id: from.id, date: from.date },
       calendar: { uid: calendar.uid, sequence: calendar.sequence + 1 },
       ...(refundForfeited ? { refundForfeited: true } : {}),
+      // A move keeps the hold of an unpaid booking, with the same end (not a fresh one).
+      ...(from.paymentDueBy ? { paymentDueBy: from.paymentDueBy } : {}),
       ...codeFields(bookingCode),
     });
   }

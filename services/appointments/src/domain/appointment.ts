@@ -49,6 +49,11 @@ export interface Appointment {
    * among the live appointments. Only appointments that ended before codes existed have none.
    */
   bookingCode?: string;
+  /**
+   * A patient's web booking while the centre requires online payment (docs/product/payments.md#slot-hold):
+   * held unpaid until then, released by the sweep unless a payment succeeded. A move keeps it.
+   */
+  paymentDueBy?: Date;
 }
 
 /** The UID root (the first appointment's id) and SEQUENCE of the calendar entry its e-mails carry. */
@@ -89,8 +94,8 @@ export interface Ending {
   rescheduledTo?: string;
   /** A cancellation's refund, decided when it is made. */
   refundable?: boolean;
-  /** Released by the service: the patient's account was still unconfirmed. */
-  endedBecause?: 'unconfirmedAccount';
+  /** Released by the service: the patient's account was still unconfirmed, or the booking unpaid. */
+  endedBecause?: 'unconfirmedAccount' | 'unpaid';
 }
 
 /** A replacement walk-in whose booking may not have been written (a crash between the two writes). */

@@ -26,6 +26,7 @@ import {
 import { checkInOpen, checkInOpensAt, isCurrent, isToday } from './lifecycle.rules';
 import type { LifecycleService } from './lifecycle.service';
 import type { Patient, PatientDirectory } from './patient';
+import type { PaymentHoldRelease } from './payment-hold';
 import { PUBLIC_HOLIDAYS_ONLY, type CentreCalendar } from './centre-calendar';
 import { slotRefusal, slotsOfDay, startOfLocalDay, walkInRefusal, type WalkInHours } from './slot-rules';
 
@@ -61,6 +62,8 @@ export class BookingService {
     private readonly clock: () => Date = () => new Date(),
     private readonly calendar: CentreCalendar = PUBLIC_HOLIDAYS_ONLY,
     private readonly walkInHours: WalkInHours = 'opening',
+    /** The slot hold of unpaid web bookings when the centre requires online payment. */
+    private readonly paymentHold?: Pick<PaymentHoldRelease, 'dueByForNewBooking' | 'isPaid'>,
   ) {}
 
   /** `POST /dates`: a patient books a grid slot for themself. */
@@ -68,7 +71,9 @@ export class BookingService {
     await this.assertSlot(date);
     const patient = await this.patients.find(caller.id, { bearerToken: caller.bearerToken, self: true });
     if (!patient) throw patientNotFound('date');
-    return this.book(patient, date, caller, 'patient');
+    // Staff and kiosk bookings are never held: the patient pays at the desk.
+    const paymentDueBy = await this.paymentHold?.dueByForNewBooking();
+    return this.book(patient, date, caller, 'patient', paymentDueBy);
   }
 
   /** `POST /dates/admin`: a doctor or admin books a grid slot for a patient. */
@@ -124,7 +129,13 @@ export class BookingService {
   /** `GET /dates/currentDate`: the patient's active appointment (its date, status, arrival), or undefined. */
   async currentDate(caller: Actor): Promise<Appointment | undefined> {
     const held = await this.appointments.findHeldBy(caller.id);
-    return held && isCurrent(held, this.clock()) ? held : undefined;
+    if (!held || !isCurrent(held, this.clock())) return undefined;
+    // A paid hold is over: the patient is no longer asked to pay by a time.
+    if (held.paymentDueBy && (await this.paymentHold?.isPaid(held))) {
+      const { paymentDueBy: _paid, ...kept } = held;
+      return kept;
+    }
+    return held;
   }
 
   /** `DELETE /dates/:date`: a patient cancels their own booked appointment, named by its date. */
@@ -252,8 +263,17 @@ export class BookingService {
     return patient;
   }
 
-  private async book(patient: Patient, date: Date, by: Actor, channel: BookingChannel): Promise<Appointment> {
-    const appointment = newAppointment(patient, date, by, channel);
+  private async book(
+    patient: Patient,
+    date: Date,
+    by: Actor,
+    channel: BookingChannel,
+    paymentDueBy?: Date,
+  ): Promise<Appointment> {
+    const appointment = {
+      ...newAppointment(patient, date, by, channel),
+      ...(paymentDueBy ? { paymentDueBy } : {}),
+    };
     // A second attempt only after ending a hold left by an appointment whose check-in window closed.
     for (let attempt = 1; ; attempt++) {
       try {
@@ -301,7 +321,11 @@ function newAppointment(patient: Patient, date: Date, by: Actor, channel: Bookin
 const bookedEvent = (appointment: NewAppointment, by: Actor) => (booked: Booked) =>
   createEnvelope(
     appointmentBooked,
-    { ...eventData({ ...appointment, ...booked }, by), by },
+    {
+      ...eventData({ ...appointment, ...booked }, by),
+      by,
+      ...(appointment.paymentDueBy ? { paymentDueBy: appointment.paymentDueBy.toISOString() } : {}),
+    },
     correlationIdOrNew(),
   );
 

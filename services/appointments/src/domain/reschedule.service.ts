@@ -157,6 +157,7 @@ export class RescheduleService {
         previous: { id: from.id, date: from.date.toISOString() },
         calendar: calendarOf(moved),
         ...(moved.refundForfeited ? { refundForfeited: true } : {}),
+        ...(moved.paymentDueBy ? { paymentDueBy: moved.paymentDueBy.toISOString() } : {}),
       },
       correlationIdOrNew(),
     );

@@ -191,6 +191,7 @@ export function appointmentMailHandlers(
             event.data.refundable,
             event.data.endedBecause === 'unconfirmedAccount',
             event.data.refundForfeited === true,
+            event.data.endedBecause === 'unpaid',
           ),
         'CANCEL',
       );

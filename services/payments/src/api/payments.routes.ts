@@ -7,6 +7,7 @@ import {
   paymentAppointmentParam,
   paymentIdParam,
   paymentNotificationBody,
+  paymentSummariesQuery,
   refundBody,
 } from '@crm/contracts';
 import {
@@ -50,6 +51,13 @@ export function paymentsHandlers(payments: PaymentsService, invoices: InvoiceSer
       async (req, res) => {
         const { appointmentId } = validated(res, 'params', paymentAppointmentParam);
         res.json(await payments.forAppointment(callerOf(req), appointmentId));
+      },
+    ],
+    'GET /payments/appointments': [
+      validate('query', paymentSummariesQuery),
+      async (_req, res) => {
+        const { ids } = validated(res, 'query', paymentSummariesQuery);
+        res.json(await payments.summaries(ids));
       },
     ],
     'POST /payments/desk': [

@@ -55,8 +55,9 @@ export class MongoPaymentStore implements PaymentStore {
     return this.one({ order });
   }
 
-  async forAppointment(appointmentId: string) {
-    const docs = await this.models.Payment.find({ appointmentId })
+  async forAppointment(appointmentId: string | string[]) {
+    const ids = Array.isArray(appointmentId) ? appointmentId : [appointmentId];
+    const docs = await this.models.Payment.find({ appointmentId: { $in: ids } })
       .sort({ createdAt: 1 })
       .lean<PaymentDocument[]>();
     return docs.map(toPayment);
@@ -169,6 +170,9 @@ export class MongoPaymentStore implements PaymentStore {
 }
 
 /** The appointments read model: one document per appointment, replaced by each newer fact. */
+/** How many moves back an appointment's payments are looked for. */
+const MAX_MOVES = 20;
+
 export class MongoAppointmentStore implements AppointmentStore {
   constructor(private readonly models: PaymentsModels) {}
 
@@ -180,10 +184,28 @@ export class MongoAppointmentStore implements AppointmentStore {
       patientEmail: string;
       date: Date;
       status: KnownAppointment['status'];
+      previousId?: string;
+      releasedUnpaid?: boolean;
     }>();
     if (!doc) return undefined;
     const { _id, ...rest } = doc;
     return { id: _id, ...rest, date: new Date(rest.date) };
+  }
+
+  async lineage(id: string): Promise<string[]> {
+    const ids = [id];
+    let current = await this.byId(id);
+    while (current?.previousId && !ids.includes(current.previousId) && ids.length <= MAX_MOVES) {
+      ids.push(current.previousId);
+      current = await this.byId(current.previousId);
+    }
+    return ids;
+  }
+
+  async markReleasedUnpaid(ids: string[]): Promise<void> {
+    await this.models.Appointment.collection.updateMany({ _id: { $in: ids } } as never, {
+      $set: { releasedUnpaid: true },
+    });
   }
 
   async record(appointment: KnownAppointment) {

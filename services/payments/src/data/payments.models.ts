@@ -49,6 +49,10 @@ const appointmentSchema = new Schema(
     patientEmail: { type: String, default: '' },
     date: { type: Date, required: true },
     status: { type: String, required: true },
+    /** A reschedule made it from this appointment: the payments of both are one. */
+    previousId: { type: String },
+    /** Released unpaid by the appointments service's slot hold. */
+    releasedUnpaid: { type: Boolean },
   },
   { collection: 'appointments', versionKey: false },
 );

@@ -6,7 +6,8 @@ export interface PaymentStore {
   byId(id: string): Promise<Payment | undefined>;
   byKey(key: string): Promise<Payment | undefined>;
   byOrder(order: string): Promise<Payment | undefined>;
-  forAppointment(appointmentId: string): Promise<Payment[]>;
+  /** The payments of an appointment, or of several (an appointment and those it was moved from). */
+  forAppointment(appointmentId: string | string[]): Promise<Payment[]>;
   /** `duplicate` when a payment with the same key (or order) exists. */
   insert(payment: Payment, event?: EventEnvelope): Promise<'inserted' | 'duplicate'>;
   /** pending → succeeded; false when it was not pending (a second notification). */
@@ -37,4 +38,8 @@ export interface AppointmentStore {
   byId(id: string): Promise<KnownAppointment | undefined>;
   /** Stores what an event says; a status never goes back from cancelled/deleted to booked. */
   record(appointment: KnownAppointment): Promise<void>;
+  /** The appointment's id and those it was moved from (reschedules), newest first. */
+  lineage(id: string): Promise<string[]>;
+  /** Marks these appointments released unpaid (the slot hold ended without a payment). */
+  markReleasedUnpaid(ids: string[]): Promise<void>;
 }

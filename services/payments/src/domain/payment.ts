@@ -5,7 +5,7 @@ export type PaymentStatus = 'pending' | 'succeeded' | 'failed' | 'refunded';
 export interface Refund {
   status: 'requested' | 'confirmed';
   amountCents: number;
-  cause: 'cancellation' | 'manual';
+  cause: 'cancellation' | 'manual' | 'holdExpired';
   reason: string;
   requestedAt: Date;
   attempts: number;
@@ -46,7 +46,17 @@ export interface KnownAppointment {
   patientEmail: string;
   date: Date;
   status: 'booked' | 'checkedIn' | 'attended' | 'noShow' | 'cancelled' | 'deleted';
+  /** Made by a reschedule of this appointment: its payments are this one's (a move carries them). */
+  previousId?: string;
+  /** Released unpaid by the appointments service (slot hold): a payment arriving after is given back. */
+  releasedUnpaid?: boolean;
 }
+
+/** Money taken and not given back. */
+export const keptCents = (payments: readonly Payment[]): number =>
+  payments
+    .filter((payment) => payment.status === 'succeeded')
+    .reduce((sum, payment) => sum + payment.amountCents, 0);
 
 /**
  * The appointment's state as the patient area and the desk show it: `paid` once the money taken
@@ -57,9 +67,7 @@ export function appointmentPaymentStatus(
   payments: readonly Payment[],
   priceCents: number,
 ): AppointmentPaymentStatus {
-  const kept = payments
-    .filter((payment) => payment.status === 'succeeded')
-    .reduce((sum, payment) => sum + payment.amountCents, 0);
+  const kept = keptCents(payments);
   if (kept > 0 && kept >= priceCents) return 'paid';
   if (payments.some((payment) => payment.status === 'refunded') && kept === 0) return 'refunded';
   if (payments.some((payment) => payment.status === 'pending')) return 'pending';

@@ -8,6 +8,7 @@ import {
   type DeskPaymentMethod,
   type EventContract,
   type EventData,
+  type PaymentSummaries,
 } from '@crm/contracts';
 import { createEnvelope } from '@crm/event-bus';
 import {
@@ -23,10 +24,12 @@ import type { CentreTermsSource } from './centre-terms';
 import type { InvoiceService } from './invoices.service';
 import {
   appointmentPaymentStatus,
+  keptCents,
   paymentView,
   refundBackoffMs,
   type KnownAppointment,
   type Payment,
+  type Refund,
 } from './payment';
 import type { PaymentProvider } from './payment-provider';
 import type { AppointmentStore, PaymentStore } from './payment-store';
@@ -65,7 +68,8 @@ export class PaymentsService {
       ]);
     const terms = await this.centre.current();
     if (terms.online === 'off') throw conflict('El pago en línea no está disponible');
-    const existing = await this.payments.forAppointment(appointmentId);
+    // A moved appointment's payments are the new one's (docs/product/payments.md#reschedules).
+    const existing = await this.payments.forAppointment(await this.appointments.lineage(appointmentId));
     if (appointmentPaymentStatus(existing, terms.priceCents) === 'paid')
       throw conflict('La cita ya está pagada');
     const payment = await this.openAttempt(appointment, existing, terms.priceCents, terms.currency);
@@ -137,13 +141,17 @@ export class PaymentsService {
         { paidAt: at, method: notification.method, responseCode: notification.responseCode },
         envelope(paymentSucceeded, { ...facts, paidAt: at.toISOString() }),
       );
-      if (changed)
+      if (changed) {
         await this.invoiceQuietly({
           ...payment,
           status: 'succeeded',
           method: notification.method,
           paidAt: at,
         });
+        // Paid after its unpaid slot was released: nothing is kept for it, the money goes back.
+        if ((await this.appointments.byId(payment.appointmentId))?.releasedUnpaid)
+          await this.refundReleased(payment.id);
+      }
       return changed ? 'accepted' : 'ignored';
     }
     const changed = await this.payments.markFailed(
@@ -215,10 +223,14 @@ export class PaymentsService {
     const appointment = await this.appointments.byId(appointmentId);
     // Known appointments are checked; one not learnt yet (its event is on its way) has nothing to show.
     if (caller.rol === 'PACIENT' && appointment && appointment.patientId !== caller.id) throw forbidden();
+    // A moved appointment's payments and invoices are the new one's.
+    const lineage = await this.appointments.lineage(appointmentId);
     const [payments, terms, invoices] = await Promise.all([
-      this.payments.forAppointment(appointmentId),
+      this.payments.forAppointment(lineage),
       this.centre.current(),
-      this.invoices.forAppointment(appointmentId),
+      Promise.all(lineage.map((id) => this.invoices.forAppointment(id))).then((lists) =>
+        lists.flat().sort((a, b) => a.number.localeCompare(b.number)),
+      ),
     ]);
     if (
       !appointment &&
@@ -240,6 +252,30 @@ export class PaymentsService {
     };
   }
 
+  /**
+   * `GET /payments/appointments?ids=` (DOCTOR, ADMIN): the state of each appointment (with the
+   * payments of those it was moved from), in the order asked; one read of the payments for all.
+   */
+  async summaries(appointmentIds: string[]): Promise<PaymentSummaries> {
+    const [lineages, terms] = await Promise.all([
+      Promise.all(appointmentIds.map((id) => this.appointments.lineage(id))),
+      this.centre.current(),
+    ]);
+    const all = await this.payments.forAppointment([...new Set(lineages.flat())]);
+    return {
+      items: appointmentIds.map((appointmentId, i) => {
+        const ids = new Set(lineages[i]);
+        const own = all.filter((payment) => ids.has(payment.appointmentId));
+        return {
+          appointmentId,
+          status: appointmentPaymentStatus(own, terms.priceCents),
+          amountCents: terms.priceCents,
+          paidCents: keptCents(own),
+        };
+      }),
+    };
+  }
+
   /** `POST /payments/:id/refund` (ADMIN): the whole payment back, once. */
   async refundByHand(caller: AuthenticatedUser, paymentId: string, reason: string) {
     const payment = await this.payments.byId(paymentId);
@@ -258,12 +294,32 @@ export class PaymentsService {
    */
   async appointmentCancelled(appointmentId: string, refundable: boolean, byPatient: boolean) {
     if (!refundable || !byPatient) return;
-    const payments = await this.payments.forAppointment(appointmentId);
+    const payments = await this.payments.forAppointment(await this.appointments.lineage(appointmentId));
     for (const payment of payments.filter((p) => p.provider === 'redsys' && p.status === 'succeeded')) {
       if (await this.requestRefund(payment, 'cancellation', 'Cancelación con derecho a reembolso')) {
         await this.attemptRefund(payment.id);
       }
     }
+  }
+
+  /**
+   * The appointments service released the appointment's slot unpaid (its hold ended): an online
+   * payment that succeeded meanwhile (it lost the race with the release) is given back, and so is
+   * any that arrives later (`notify` sees the mark). Nothing resurrects the appointment.
+   */
+  async holdReleased(appointmentId: string) {
+    const lineage = await this.appointments.lineage(appointmentId);
+    await this.appointments.markReleasedUnpaid(lineage);
+    const payments = await this.payments.forAppointment(lineage);
+    for (const payment of payments.filter((p) => p.provider === 'redsys' && p.status === 'succeeded'))
+      await this.refundReleased(payment.id);
+  }
+
+  private async refundReleased(paymentId: string) {
+    const payment = await this.payments.byId(paymentId);
+    if (!payment || payment.provider !== 'redsys' || payment.status !== 'succeeded') return;
+    if (await this.requestRefund(payment, 'holdExpired', 'Pago recibido con la reserva ya liberada'))
+      await this.attemptRefund(payment.id);
   }
 
   /** Retries refunds the gateway has not confirmed yet, and issues invoices still missing. */
@@ -273,7 +329,7 @@ export class PaymentsService {
     for (const payment of await this.payments.missingInvoices(50)) await this.invoiceQuietly(payment);
   }
 
-  private requestRefund(payment: Payment, cause: 'cancellation' | 'manual', reason: string, byId?: string) {
+  private requestRefund(payment: Payment, cause: Refund['cause'], reason: string, byId?: string) {
     const at = this.now();
     return this.payments.requestRefund(payment.id, {
       status: 'requested',

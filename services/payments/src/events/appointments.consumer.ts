@@ -36,13 +36,19 @@ export function appointmentEvents(
 ) {
   return [
     on(appointmentBooked, (e) => store.record(known(e.data, 'booked'))),
-    on(appointmentRescheduled, (e) => store.record(known(e.data, 'booked'))),
+    // The new appointment carries the moved one's payments (looked up through `previousId`).
+    on(appointmentRescheduled, (e) =>
+      store.record({ ...known(e.data, 'booked'), previousId: e.data.previous.id }),
+    ),
     on(appointmentCheckedIn, (e) => store.record(known(e.data, 'checkedIn'))),
     on(appointmentAttended, (e) => store.record(known(e.data, 'attended'))),
     on(appointmentNoShow, (e) => store.record(known(e.data, 'noShow'))),
     on(appointmentDeleted, (e) => store.record(known(e.data, 'deleted'))),
     on(appointmentCancelled, async (e) => {
       await store.record(known(e.data, 'cancelled'));
+      // A move is not a cancellation for the money: the new appointment carries the payment.
+      if (e.data.rescheduledTo) return;
+      if (e.data.endedBecause === 'unpaid') return payments.holdReleased(e.data.id);
       await payments.appointmentCancelled(
         e.data.id,
         e.data.refundable === true,

@@ -106,8 +106,21 @@ export function appointmentCancelledEmail(
   releasedUnconfirmed = false,
   /** Not refunded because a move inside the refund window made the appointment. */
   refundForfeited = false,
+  /** Released because the centre requires online payment and none arrived while the slot was held. */
+  releasedUnpaid = false,
 ): Email {
   const byPatient = byRole === 'PACIENT';
+  if (releasedUnpaid)
+    return brandedEmail(centre, {
+      subject: `Cita liberada: ${when}`,
+      greetingName: name,
+      paragraphs: [
+        `Hemos liberado su cita del ${when} porque no hemos recibido el pago a tiempo.`,
+        'Si el pago se completa más tarde, le devolveremos el importe automáticamente. Puede reservar una nueva cita cuando quiera.',
+      ],
+      action: { label: 'Reservar una cita', url: bookingUrl },
+      footnote: questions(centre),
+    });
   if (releasedUnconfirmed)
     return brandedEmail(centre, {
       subject: `Cita liberada: ${when}`,

@@ -32,6 +32,7 @@ import { BOOKING_INTRO, FACT_WIDTHS, HOURS_AND_PRICE, hoursAndPrice, MOVING_INTR
 import { Placeholder } from '@/components/centre/Placeholder';
 import { usePageTitle } from '@/lib/page-title';
 import { releaseWarning, UNCONFIRMED_BOOKING_NOTICE } from '@/lib/unconfirmed-release';
+import { paymentHoldNotice } from '@/lib/payment-hold';
 
 const currentAppointment = () => api.get<CurrentAppointment>(CURRENT_DATE_PATH);
 
@@ -103,12 +104,14 @@ export default function BookingPage() {
         );
       } else {
         const result = await bookDate(slot);
-        await mutate(CURRENT_DATE_PATH, { date: result.date }, { revalidate: false });
+        await mutate(CURRENT_DATE_PATH, { date: result.date }, { revalidate: true });
         void refreshBooked();
         navigate('/user');
         await showSuccess(
           MESSAGES.bookingSuccess.title,
-          `Su cita ha sido reservada: ${confirmationText(result.date)}.${unconfirmed ? releaseWarning(result.date) : ''}`,
+          `Su cita ha sido reservada: ${confirmationText(result.date)}.` +
+            (result.paymentDueBy ? paymentHoldNotice(result.paymentDueBy) : '') +
+            (unconfirmed ? releaseWarning(result.date) : ''),
         );
       }
     } catch (error) {

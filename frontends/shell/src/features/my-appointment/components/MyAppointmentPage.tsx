@@ -127,7 +127,12 @@ export default function MyAppointmentPage() {
                 ? ` Si cancela con más de ${formatHours(profile.prices.refundWindowHours)} de antelación le devolvemos el importe pagado.`
                 : null}
             </p>
-            {data?.id ? <PaymentSection appointmentId={data.id} /> : null}
+            {data?.id ? (
+              <PaymentSection
+                appointmentId={data.id}
+                {...(data.paymentDueBy ? { paymentDueBy: data.paymentDueBy } : {})}
+              />
+            ) : null}
             {data?.status === 'checkedIn' ? (
               <p className="appointment-card__checked-in" data-testid="checked-in" role="status">
                 Ha registrado su llegada

@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router-dom';
 import { downloadFile, showError, showRequestError, showSuccess } from '@crm/web-kit';
 import { euros, useAppointmentPayments } from '../api/payments';
 import { payAppointment } from './pay-step';
+import { paymentHoldNotice } from '@/lib/payment-hold';
 import './payment-section.css';
 
 const STATUS_TEXT = {
@@ -16,7 +17,14 @@ const STATUS_TEXT = {
  * The appointment's payment in the patient area: its state, "Pagar ahora" while it is unpaid and
  * online payment is on, the invoices; and the result of a payment (`/user?payment=ok|ko`).
  */
-export function PaymentSection({ appointmentId }: { appointmentId: string }) {
+export function PaymentSection({
+  appointmentId,
+  paymentDueBy,
+}: {
+  appointmentId: string;
+  /** Held unpaid until then (online payment required): paid by then, or the slot is freed. */
+  paymentDueBy?: string;
+}) {
   const { data, mutate } = useAppointmentPayments(appointmentId);
   const [params, setParams] = useSearchParams();
   const result = params.get('payment');
@@ -56,6 +64,12 @@ export function PaymentSection({ appointmentId }: { appointmentId: string }) {
               ? 'Pague ahora con tarjeta o Bizum para confirmar su reserva.'
               : 'Puede pagar ahora con tarjeta o Bizum, o el día de la cita en el centro.'}
           </p>
+          {paymentDueBy ? (
+            <p className="payment-section__hold" data-testid="payment-hold" role="status">
+              <strong>Horario reservado sin pagar.</strong>
+              {paymentHoldNotice(paymentDueBy)}
+            </p>
+          ) : null}
           <div className="appointment-card__actions">
             <button type="button" className="wk-button" onClick={() => void payAppointment(appointmentId)}>
               Pagar ahora
