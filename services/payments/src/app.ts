@@ -1,5 +1,6 @@
 import { tableRouter, type Logger } from '@crm/server-kit';
 import { createServiceRuntime, type ServiceHandle } from '@crm/server-kit/service';
+import { invoicePdf } from './api/invoice.pdf';
 import { paymentsHandlers } from './api/payments.routes';
 import type { PaymentsConfig } from './config';
 import { CentreTermsClient } from './data/centre-terms.client';
@@ -35,7 +36,7 @@ export function createPaymentsService(config: PaymentsConfig, logger: Logger, pr
       timeoutMs: config.UPSTREAM_TIMEOUT_MS,
     });
   const appointments = new MongoAppointmentStore(models);
-  const invoices = new InvoiceService(new MongoInvoiceStore(models, runtime.kickOutbox));
+  const invoices = new InvoiceService(new MongoInvoiceStore(models, runtime.kickOutbox, invoicePdf));
   const payments = new PaymentsService(
     new MongoPaymentStore(models, runtime.kickOutbox),
     appointments,
