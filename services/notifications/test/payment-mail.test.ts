@@ -88,6 +88,10 @@ it('mails the invoice PDF once for a desk payment, even when its event is delive
   expect(number).toBeDefined();
   const state = (await stack.api.get(`/payments/appointment/${appointment.id}`, staff.ADMIN)).body;
   expect(state.invoices).toEqual([expect.objectContaining({ number, kind: 'invoice', totalCents: 1900 })]);
+  // Kept ready for the tax agency, not sent (VERIFACTU_MODE=off, the default).
+  expect(await payments().models.Invoice.findById(number).lean()).toMatchObject({
+    submission: { status: 'not-configured' },
+  });
   for (const body of [mail!.Text, mail!.HTML]) {
     expect(body).toContain('19,00');
     expect(body).toContain('efectivo');

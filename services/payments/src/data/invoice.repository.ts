@@ -4,6 +4,7 @@ import { createEnvelope } from '@crm/event-bus';
 import { correlationIdOrNew, isDuplicateKey, violatedField } from '@crm/server-kit';
 import type { Invoice } from '../domain/invoice';
 import type { Payment } from '../domain/payment';
+import type { InvoiceSubmission } from '../domain/invoice-submitter';
 import type { InvoiceRecipient, InvoiceStore } from '../domain/invoices.service';
 import type { PaymentsModels } from './payments.models';
 
@@ -68,7 +69,7 @@ export class MongoInvoiceStore implements InvoiceStore {
     return docs.map(toInvoice);
   }
 
-  async insert(invoice: Invoice, recipient?: InvoiceRecipient) {
+  async insert(invoice: Invoice, recipient?: InvoiceRecipient, submission?: InvoiceSubmission) {
     // Rendered before the insert, so that the record and its document travel in the same write.
     const pdf = recipient && this.renderPdf ? await this.renderPdf(invoice) : undefined;
     const event = createEnvelope(
@@ -105,6 +106,8 @@ export class MongoInvoiceStore implements InvoiceStore {
         appointmentId: invoice.appointmentId,
         patientId: invoice.patientId,
         record: invoice,
+        // Beside the record, not in it: the fingerprint covers the record, the submission changes.
+        ...(submission ? { submission } : {}),
       },
       event,
     );
