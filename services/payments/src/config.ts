@@ -36,7 +36,7 @@ export const paymentsEnvSchema = serviceEnvSchema.extend({
   PAYMENTS_SWEEP_MS: z.coerce.number().int().positive().default(10_000),
   /** Submission of invoice records to the tax agency (VERI*FACTU): `off` keeps them ready. */
   VERIFACTU_MODE: z.enum(VERIFACTU_MODES).default('off'),
-  /** The issuer's PKCS#12 certificate and its password: required by every mode but `off`. */
+  /** The issuer's PKCS12 certificate and its password: required by every mode but `off`. */
   VERIFACTU_CERT_FILE: z.string().min(1).optional(),
   VERIFACTU_CERT_PASSWORD: z.string().min(1).optional(),
 });

@@ -18,7 +18,7 @@ export const VERIFACTU_ENDPOINTS: Record<Exclude<VerifactuMode, 'off'>, string> 
 
 export interface VerifactuSettings {
   VERIFACTU_MODE: VerifactuMode;
-  /** The issuer's certificate and key (PKCS#12, `.p12` / `.pfx`). */
+  /** The issuer's certificate and key (PKCS12, `.p12` / `.pfx`). */
   VERIFACTU_CERT_FILE?: string | undefined;
   VERIFACTU_CERT_PASSWORD?: string | undefined;
 }
@@ -35,7 +35,7 @@ export function verifactuProblems(settings: VerifactuSettings): string[] {
   const file = settings.VERIFACTU_CERT_FILE;
   if (!file)
     problems.push(
-      `VERIFACTU_CERT_FILE: required with VERIFACTU_MODE=${mode} (the issuer's PKCS#12 certificate; the agency accepts only mutual TLS)`,
+      `VERIFACTU_CERT_FILE: required with VERIFACTU_MODE=${mode} (the issuer's PKCS12 certificate; the agency accepts only mutual TLS)`,
     );
   else if (!readable(file)) problems.push(`VERIFACTU_CERT_FILE: ${file} cannot be read`);
   if (!settings.VERIFACTU_CERT_PASSWORD)
