@@ -14,7 +14,7 @@ import { signInThroughUi } from './support/session';
 import { screenshot, DESKTOP } from './support/browser';
 import { browserOnProduct } from './support/browser-product';
 import { BOOTSTRAP, startProductServing, type Stack } from './support/product';
-import { centsWeek, payment, seededWeek } from '../services/reporting/test/support/seeded-week';
+import { appointment, centsWeek, payment, seededWeek } from '../services/reporting/test/support/seeded-week';
 
 const PHONE = { width: 390, height: 844 };
 const week = seededWeek();
@@ -167,19 +167,25 @@ it('ADMIN: every amount and decimal of "Panel" is Spanish ("1,75 €", axes "0,5
   }
 });
 
-it("ADMIN: the period's money (taken, refunded, net, by method) in euros, and the invoices export button, on a phone and a desktop", async () => {
-  // 2–8 September 2024: a card payment of 1234,50 € later refunded, Bizum 19 €, cash 25,50 €.
+it("ADMIN: the period's money (taken, refunded, net, pending, by method) in euros, and the invoices export button, on a phone and a desktop", async () => {
+  // 2–8 September 2024: a card payment of 1234,50 € later refunded, Bizum 19 € paying the check-up
+  // of an appointment on the 3rd, cash 25,50 €; an appointment on the 4th unpaid (19 € pending).
   const period = { from: '2024-09-02', to: '2024-09-08' };
   const card = payment('card', 123450, '2024-09-02T09:00:00.000Z');
+  const paid = appointment('2024-09-03T09:00:00.000Z', 'patient');
+  const unpaid = appointment('2024-09-04T09:00:00.000Z', 'staff');
   await publishEnvelopes(stack.busUrl, stack.exchange, [
+    paid.booked(),
+    unpaid.booked(),
     card.succeeded(),
-    payment('bizum', 1900, '2024-09-03T10:00:00.000Z').succeeded(),
+    payment('bizum', 1900, '2024-09-03T10:00:00.000Z', paid.id).succeeded(),
     payment('cash', 2550, '2024-09-04T11:00:00.000Z').succeeded(),
     card.refunded('2024-09-05T12:00:00.000Z'),
   ]);
   await summaryOnceReady(
     period,
-    (summary) => summary.totals?.money?.refundedCents === 123450,
+    (summary) =>
+      summary.totals?.money?.refundedCents === 123450 && summary.totals.money.pendingCents === 1900,
     'the payments in the read model',
   );
   for (const viewport of [PHONE, DESKTOP]) {
@@ -188,6 +194,8 @@ it("ADMIN: the period's money (taken, refunded, net, by method) in euros, and th
     await page.locator('[data-figure="moneyTaken"]').filter({ hasText: '1279,00 €' }).waitFor();
     expect(await figure('moneyRefunded')).toBe('1234,50 €');
     expect(await figure('moneyNet')).toBe('44,50 €');
+    expect(await figure('moneyPending')).toBe('19,00 €');
+    await page.getByText('Pendiente de cobro', { exact: true }).waitFor();
     const rows = await page
       .getByRole('table', { name: 'Por método de pago' })
       .locator('tbody tr')

@@ -191,7 +191,7 @@ async function main(): Promise<void> {
   let started = Date.now();
   for (let i = 0; i < facts.length; i += 2_000) await store.putMany(facts.slice(i, i + 2_000));
   const days = [...new Set(facts.map((fact) => fact.day))];
-  for (let i = 0; i < days.length; i += 50) await store.recompute(days.slice(i, i + 50));
+  for (let i = 0; i < days.length; i += 50) await store.recompute(days.slice(i, i + 50), 1900);
   // Totalled already: the service's reconciliation starts from here, as after its own feed.
   const loadedAt = new Date();
   await store.setReconciledUntil(loadedAt);

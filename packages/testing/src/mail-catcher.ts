@@ -60,6 +60,13 @@ export class MailCatcher {
     return response.text();
   }
 
+  /** An attachment's bytes as sent (a PDF, an image), not read as text. */
+  async attachmentBytes(messageId: string, partId: string): Promise<Buffer> {
+    const response = await fetch(`${this.apiUrl}/api/v1/message/${messageId}/part/${partId}`);
+    if (!response.ok) throw new Error(`mail catcher answered ${response.status}`);
+    return Buffer.from(await response.arrayBuffer());
+  }
+
   /** Waits until `count` messages to the address arrived, then returns them in full. */
   async waitForMessagesTo(address: string, count = 1, timeoutMs = 25_000): Promise<CaughtMail[]> {
     let got = 0;

@@ -5,6 +5,7 @@ import type { NotificationsConfig } from './config';
 import { accountMailHandlers } from './events/account-mail.consumer';
 import { appointmentMailHandlers } from './events/appointment-mail.consumer';
 import { centreProfileHandlers } from './events/centre-profile.consumer';
+import { paymentMailHandlers } from './events/payment-mail.consumer';
 import { CentreProfileClient } from './data/centre-profile.client';
 import { replyingToCentre, smtpMailer, type Mailer } from './mail/mailer';
 import { invitationMailHandlers, patientAccessHandlers } from './events/account-access.consumer';
@@ -28,6 +29,7 @@ export const NOTIFICATIONS_QUEUE_PURPOSES = [
   'centre-profile',
   'reminder-schedule',
   'reminder-mail',
+  'payment-mail',
 ] as const;
 
 /**
@@ -70,6 +72,7 @@ export function createNotificationsService(config: NotificationsConfig, logger: 
     centreProfile,
     reminderSchedule,
     reminderMail,
+    paymentMail,
   ] = NOTIFICATIONS_QUEUE_PURPOSES;
   // Reminders: due times in the database, claimed once, sent through the mail queue.
   const reminders = reminderStore(runtime.connection);
@@ -110,6 +113,11 @@ export function createNotificationsService(config: NotificationsConfig, logger: 
   runtime.consume({
     purpose: invitationMail,
     events: namedByEvent(invitationMailHandlers(mail, config.PUBLIC_URL, centre)),
+    ...mailQueue,
+  });
+  runtime.consume({
+    purpose: paymentMail,
+    events: paymentMailHandlers(mail, centre, logger),
     ...mailQueue,
   });
   runtime.consume({ purpose: patientAccess, events: patientAccessHandlers(access), prefetch: 10 });

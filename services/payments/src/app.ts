@@ -1,9 +1,11 @@
 import { tableRouter, type Logger } from '@crm/server-kit';
 import { createServiceRuntime, type ServiceHandle } from '@crm/server-kit/service';
+import { invoicePdf } from './api/invoice.pdf';
 import { paymentsHandlers } from './api/payments.routes';
 import type { PaymentsConfig } from './config';
 import { CentreTermsClient } from './data/centre-terms.client';
 import { MongoInvoiceStore } from './data/invoice.repository';
+import { selectInvoiceSubmitter } from './data/invoice-submitters';
 import { MongoAppointmentStore, MongoPaymentStore } from './data/payment.repository';
 import { paymentsModels } from './data/payments.models';
 import { RedsysProvider } from './data/redsys.provider';
@@ -35,7 +37,11 @@ export function createPaymentsService(config: PaymentsConfig, logger: Logger, pr
       timeoutMs: config.UPSTREAM_TIMEOUT_MS,
     });
   const appointments = new MongoAppointmentStore(models);
-  const invoices = new InvoiceService(new MongoInvoiceStore(models, runtime.kickOutbox));
+  const invoices = new InvoiceService(
+    new MongoInvoiceStore(models, runtime.kickOutbox, invoicePdf),
+    undefined,
+    selectInvoiceSubmitter(config),
+  );
   const payments = new PaymentsService(
     new MongoPaymentStore(models, runtime.kickOutbox),
     appointments,

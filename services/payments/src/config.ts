@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConfigError, loadConfig, serviceEnvSchema } from '@crm/server-kit';
+import { VERIFACTU_MODES, verifactuProblems } from './data/invoice-submitters';
 
 /**
  * The key Redsys publishes for its test environment (and that every sample uses): anyone can sign
@@ -31,14 +32,25 @@ export const paymentsEnvSchema = serviceEnvSchema.extend({
   REFUND_RETRY_BASE_MS: z.coerce.number().int().positive().default(30_000),
   /** How often refunds to retry and payments still without an invoice are looked for. */
   PAYMENTS_SWEEP_MS: z.coerce.number().int().positive().default(10_000),
+  /** Submission of invoice records to the tax agency (VERI*FACTU): `off` keeps them ready. */
+  VERIFACTU_MODE: z.enum(VERIFACTU_MODES).default('off'),
+  /** The issuer's PKCS12 certificate and its password: required by every mode but `off`. */
+  VERIFACTU_CERT_FILE: z.string().min(1).optional(),
+  VERIFACTU_CERT_PASSWORD: z.string().min(1).optional(),
 });
 
 export type PaymentsConfig = z.infer<typeof paymentsEnvSchema>;
 
-/** Loads the settings; in production the published Redsys test key is refused, like `dev-only-` secrets. */
+/**
+ * Loads the settings; in production the published Redsys test key is refused, like `dev-only-`
+ * secrets; a VERI*FACTU mode naming the tax agency is refused without its certificate settings (and,
+ * in this version, with them: no adapter sends records yet).
+ */
 export function loadPaymentsConfig(env: NodeJS.ProcessEnv = process.env): PaymentsConfig {
   const config = loadConfig(paymentsEnvSchema, env);
+  const problems = verifactuProblems(config);
   if (config.NODE_ENV === 'production' && config.REDSYS_SECRET_KEY === REDSYS_PUBLISHED_TEST_KEY)
-    throw new ConfigError(['REDSYS_SECRET_KEY: the published Redsys test key is not allowed in production']);
+    problems.unshift('REDSYS_SECRET_KEY: the published Redsys test key is not allowed in production');
+  if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

@@ -2,6 +2,7 @@ import { createServiceRuntime, type ServiceHandle } from '@crm/server-kit/servic
 import { CentreRefundWindow, tableRouter, type Logger } from '@crm/server-kit';
 import { reportsHandlers } from './api/reports.routes';
 import type { ReportingConfig } from './config';
+import { CentreCheckUpPrice } from './data/check-up-price';
 import { MongoFactStore } from './data/facts.repository';
 import { reportingModels } from './data/reporting.models';
 import { ReportingService } from './domain/reporting.service';
@@ -20,7 +21,12 @@ export function createReportingService(config: ReportingConfig, logger: Logger) 
     cacheMs: config.REPORTING_CENTRE_CACHE_MS,
     logger,
   });
-  const reporting = new ReportingService(facts, refundWindow, {
+  const checkUpPrice = new CentreCheckUpPrice(config.CONFIG_SERVICE_URL, {
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    cacheMs: config.REPORTING_CENTRE_CACHE_MS,
+    logger,
+  });
+  const reporting = new ReportingService(facts, refundWindow, checkUpPrice, {
     onError: (error) => logger.warn({ err: error.message }, 'day totals not recomputed; retried'),
   });
   runtime.every({
@@ -29,7 +35,11 @@ export function createReportingService(config: ReportingConfig, logger: Logger) 
     run: () => reporting.reconcile(),
   });
   // Not through runtime.consume: facts need no processed-events records.
-  runtime.feed(reportingSubscription(reporting, () => refundWindow.invalidate(), config.QUEUE_PREFIX));
+  const centreUpdated = () => {
+    refundWindow.invalidate();
+    checkUpPrice.invalidate();
+  };
+  runtime.feed(reportingSubscription(reporting, centreUpdated, config.QUEUE_PREFIX));
 
   const service = {
     app: runtime.httpApp((router) => {

@@ -3,6 +3,7 @@ import {
   centreDay,
   isGridSlot,
   isNewerRecord,
+  pendingCentsOf,
   recordFact,
   slotsOfDay,
 } from '../src/domain/facts';
@@ -83,5 +84,43 @@ describe('reporting facts', () => {
     const summary = summarize('2024-06-03', '2024-06-04', [], 24);
     expect(summary.days).toHaveLength(2);
     expect(summary.totals).toMatchObject({ booked: 0, slots: 56, occupancy: 0, noShowRate: 0, revenue: 0 });
+  });
+});
+
+describe('pendingCentsOf', () => {
+  const booked = (appointmentId: string, priceCents?: number) => ({
+    kind: 'booked' as const,
+    appointmentId,
+    ...(priceCents !== undefined ? { priceCents } : {}),
+  });
+  const moved = (kind: 'taken' | 'refunded', appointmentId: string, cents: number) => ({
+    kind,
+    appointmentId,
+    cents,
+  });
+
+  it('owes each live appointment its price (the booked one, else the fallback) minus what was kept, never below 0', () => {
+    const day = [booked('a', 2000), booked('b'), booked('c', 1900), booked('d', 1900)];
+    const money = [
+      moved('taken', 'a', 500), // a owes 15 €
+      moved('taken', 'c', 2500), // c paid extras: owes nothing, and covers nobody else
+      moved('taken', 'd', 1900),
+      moved('refunded', 'd', 1900), // d was given its money back: owes 19 €
+    ];
+    expect(pendingCentsOf(day, money, 1900)).toBe(1500 + 1900 + 0 + 1900);
+  });
+
+  it('owes nothing for cancelled, deleted or no-show appointments', () => {
+    const day = [
+      booked('a'),
+      { kind: 'cancelled' as const, appointmentId: 'a' },
+      booked('b'),
+      { kind: 'deleted' as const, appointmentId: 'b' },
+      booked('c'),
+      { kind: 'noShow' as const, appointmentId: 'c' },
+      booked('e'),
+      { kind: 'attended' as const, appointmentId: 'e' },
+    ];
+    expect(pendingCentsOf(day, [], 1900)).toBe(1900);
   });
 });

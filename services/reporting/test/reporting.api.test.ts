@@ -68,7 +68,13 @@ it('answers the figures of each day of the week: bookings by channel, slots, no-
     revenue: 94, // the corrected 54 €, not 50 €, plus 40 €
     records: 2,
     revenueByCertificate: { [DRIVING]: 54, [WEAPONS]: 40 },
+    // 09:00 and the walk-in took place, unpaid, at the seed's 19 € (no config service here); the
+    // no-show and the cancelled one owe nothing.
+    money: expect.objectContaining({ takenCents: 0, pendingCents: 3800 }),
   });
+  // Tuesday: 18:00 (attended) and 00:30 (booked); the cancelled and the deleted ones owe nothing.
+  expect(tuesday!.money.pendingCents).toBe(3800);
+  expect(first.totals.money.pendingCents).toBe(7600);
   expect(tuesday).toMatchObject({
     booked: 4, // 00:30 local on Tuesday is 23:30Z on Monday
     walkIns: 0,
@@ -126,6 +132,8 @@ it('gives the same totals when every event is delivered twice more, in any order
     byChannel: { ...first.totals.byChannel, patient: 6 },
     bookedSlots: 4,
     occupancy: 0.0286,
+    // The marker owes its price too.
+    money: { ...first.totals.money, pendingCents: first.totals.money.pendingCents + 1900 },
   });
   expect(after.days.slice(1)).toEqual(first.days.slice(1));
   expect(after.days[0]).toEqual({
@@ -134,6 +142,7 @@ it('gives the same totals when every event is delivered twice more, in any order
     byChannel: { ...first.days[0]!.byChannel, patient: 3 },
     bookedSlots: 3,
     occupancy: 0.1071,
+    money: { ...first.days[0]!.money, pendingCents: first.days[0]!.money.pendingCents + 1900 },
   });
 });
 
@@ -233,6 +242,7 @@ it('adds the money taken and refunded by day at the centre and by method, each p
     takenCents: 6300,
     refundedCents: 1900,
     netCents: 4400,
+    pendingCents: 0,
     byMethod: {
       bizum: { takenCents: 2500, refundedCents: 0, netCents: 2500 },
       card: { takenCents: 1900, refundedCents: 1900, netCents: 0 },
@@ -259,6 +269,7 @@ it('adds the money taken and refunded by day at the centre and by method, each p
       takenCents: 1900,
       refundedCents: 0,
       netCents: 1900,
+      pendingCents: 0,
       byMethod: { card: { takenCents: 1900, refundedCents: 0, netCents: 1900 } },
     },
     {
@@ -266,6 +277,7 @@ it('adds the money taken and refunded by day at the centre and by method, each p
       takenCents: 4400,
       refundedCents: 1900,
       netCents: 2500,
+      pendingCents: 0,
       byMethod: {
         bizum: { takenCents: 2500, refundedCents: 0, netCents: 2500 },
         card: { takenCents: 0, refundedCents: 1900, netCents: -1900 },
@@ -281,6 +293,79 @@ it('adds the money taken and refunded by day at the centre and by method, each p
     takenCents: 0,
     refundedCents: 0,
     netCents: 0,
+    pendingCents: 0,
     byMethod: {},
   });
+});
+
+it("states what each day's appointments still owe: the price minus what was kept for each, never below 0, whatever the order of the events", async () => {
+  // Monday 12 and Tuesday 13 August 2024 at the centre; the seed's price, 19 €.
+  const p1 = appointment('2024-08-12T09:00:00.000Z', 'patient'); // paid 10 € → owes 9 €
+  const p2 = appointment('2024-08-12T09:15:00.000Z', 'patient'); // paid 19 € → 0
+  const p3 = appointment('2024-08-12T09:30:00.000Z', 'staff'); // paid 25 € (extras) → 0, not −6 €
+  const p4 = appointment('2024-08-12T09:45:00.000Z', 'patient'); // cancelled → 0
+  const p5 = appointment('2024-08-13T09:00:00.000Z', 'patient'); // paid, refunded on the 14th → 19 €
+  const p6 = appointment('2024-08-13T09:15:00.000Z', 'staff'); // no-show → 0
+  const p7 = appointment('2024-08-13T09:30:00.000Z', 'patient'); // unpaid → 19 €
+  const card5 = payment('card', 1900, '2024-08-10T10:00:00.000Z', p5.id);
+  // Money first, before the read model has heard of the bookings (a late feed, a replay).
+  const money = [
+    payment('cash', 1000, '2024-08-12T09:10:00.000Z', p1.id).succeeded(),
+    payment('card', 1900, '2024-08-09T10:00:00.000Z', p2.id).succeeded(),
+    payment('cash', 2500, '2024-08-12T10:00:00.000Z', p3.id).succeeded(),
+    card5.succeeded(),
+  ];
+  await publishEnvelopes(stack.busUrl, stack.exchange, money);
+  await eventually(
+    async () => {
+      await reporting.reporting.flush();
+      const { totals } = (await summary('2024-08-09', '2024-08-14')).body;
+      return totals.money.takenCents === 7300 ? true : undefined;
+    },
+    30_000,
+    'the money to reach the read model',
+  );
+  const appointments = [
+    p1.booked(),
+    p2.booked(),
+    p3.booked(),
+    p4.booked(),
+    p4.cancelled('2024-08-01T10:00:00Z'),
+    p5.booked(),
+    p6.booked(),
+    p6.noShow('2024-08-13T09:30:00Z'),
+    p7.booked(),
+  ];
+  const later = [card5.refunded('2024-08-14T12:00:00.000Z')];
+  // Everything delivered twice more, in reverse order.
+  await publishEnvelopes(stack.busUrl, stack.exchange, [
+    ...appointments,
+    ...later,
+    ...[...money, ...appointments, ...later].reverse(),
+  ]);
+  const ready = (answer: ReportSummary) =>
+    answer.totals.booked === 7 && answer.totals.money.refundedCents === 1900;
+  await eventually(
+    async () => {
+      await reporting.reporting.flush();
+      return ready((await summary('2024-08-12', '2024-08-14')).body) ? true : undefined;
+    },
+    30_000,
+    'the appointments to reach the read model',
+  );
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  await reporting.reporting.flush();
+  const answer = (await summary('2024-08-12', '2024-08-14')).body;
+  expect(answer.days.map((day) => [day.date, day.money.pendingCents])).toEqual([
+    ['2024-08-12', 900],
+    ['2024-08-13', 3800],
+    ['2024-08-14', 0],
+  ]);
+  expect(answer.totals.money.pendingCents).toBe(4700);
+  // The other money figures still count on the day the money moved.
+  expect(answer.days.map((day) => day.money.takenCents)).toEqual([3500, 0, 0]);
+  expect(answer.days.map((day) => day.money.refundedCents)).toEqual([0, 0, 1900]);
+  // The reconciliation recomputes the same figures from the facts.
+  await reporting.reporting.reconcile();
+  expect((await summary('2024-08-12', '2024-08-14')).body.totals.money.pendingCents).toBe(4700);
 });

@@ -95,6 +95,13 @@ export interface ReportMoneyFigures {
 export interface ReportMoney extends ReportMoneyFigures {
   /** Currency of the amounts (the payments' own; EUR when none). */
   currency: string;
+  /**
+   * Still to be paid for the appointments OF THIS DAY (unlike the other money figures, counted on
+   * the appointment's day): each booked appointment not cancelled, deleted or a no-show owes the
+   * check-up price when it was booked, minus the money kept for it (taken − refunded, on whatever
+   * day), never below 0 per appointment. In the totals, the sum of the days.
+   */
+  pendingCents: number;
   /** Only the methods that moved money, e.g. `{card: {...}, cash: {...}}`. */
   byMethod: Partial<Record<PaymentMethod, ReportMoneyFigures>>;
 }

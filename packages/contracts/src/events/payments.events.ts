@@ -54,7 +54,16 @@ export const refundIssued = defineEvent(
   },
 );
 
-/** A simplified invoice (or a rectifying one, for a refund) was issued; immutable from then on. */
+/**
+ * A simplified invoice (or a rectifying one, for a refund) was issued; immutable from then on.
+ *
+ * It carries what the patient's e-mail about it needs: the payment method, the appointment's time,
+ * the patient as the payments service knows them, and the invoice's PDF itself (base64, a few
+ * kilobytes), rendered from the record it was stored with. Carried rather than fetched: the e-mail
+ * worker has no identity of its own to call the payments service with, and the PDF is a fixed
+ * document of an insert-only record. Events written before these fields existed lack them, and are
+ * not mailed.
+ */
 export const invoiceIssued = defineEvent(
   'payments.invoice.issued.v1',
   z.object({
@@ -66,9 +75,18 @@ export const invoiceIssued = defineEvent(
     totalCents: z.number().int(),
     currency: z.string(),
     issuedAt: instant,
+    /** The invoice this one corrects (rectifying invoices). */
+    rectifies: z.string().optional(),
+    method: z.enum(DESK_PAYMENT_METHODS).optional(),
+    /** The appointment's start, when the payments service knew the appointment. */
+    appointmentDate: instant.optional(),
+    /** The patient's name and e-mail, when the payments service knew the appointment. */
+    user: z.object({ name: z.string(), email: z.string() }).optional(),
+    /** The invoice's PDF, base64 (`GET /payments/invoices/{number}/pdf` serves the same record). */
+    pdfBase64: z.base64().max(400_000).optional(),
   }),
   {
     publishers: ['payments'],
-    consumers: [],
+    consumers: ['notifications'],
   },
 );

@@ -3,7 +3,9 @@ import { invoiceIssued } from '@crm/contracts';
 import { createEnvelope } from '@crm/event-bus';
 import { correlationIdOrNew, isDuplicateKey, violatedField } from '@crm/server-kit';
 import type { Invoice } from '../domain/invoice';
-import type { InvoiceStore } from '../domain/invoices.service';
+import type { Payment } from '../domain/payment';
+import type { InvoiceSubmission } from '../domain/invoice-submitter';
+import type { InvoiceRecipient, InvoiceStore } from '../domain/invoices.service';
 import type { PaymentsModels } from './payments.models';
 
 interface InvoiceDocument {
@@ -24,6 +26,8 @@ export class MongoInvoiceStore implements InvoiceStore {
   constructor(
     private readonly models: PaymentsModels,
     private readonly outboxWritten: () => void,
+    /** The PDF the `invoice.issued` event carries to the patient's e-mail (none: not mailed). */
+    private readonly renderPdf?: (invoice: Invoice) => Promise<Buffer>,
   ) {}
 
   private async one(filter: Record<string, unknown>, sort?: Record<string, 1 | -1>) {
@@ -65,7 +69,9 @@ export class MongoInvoiceStore implements InvoiceStore {
     return docs.map(toInvoice);
   }
 
-  async insert(invoice: Invoice) {
+  async insert(invoice: Invoice, recipient?: InvoiceRecipient, submission?: InvoiceSubmission) {
+    // Rendered before the insert, so that the record and its document travel in the same write.
+    const pdf = recipient && this.renderPdf ? await this.renderPdf(invoice) : undefined;
     const event = createEnvelope(
       invoiceIssued,
       {
@@ -77,6 +83,15 @@ export class MongoInvoiceStore implements InvoiceStore {
         totalCents: invoice.totalCents,
         currency: invoice.currency,
         issuedAt: invoice.issuedAt.toISOString(),
+        ...(invoice.rectifies ? { rectifies: invoice.rectifies } : {}),
+        method: invoice.method as Payment['method'],
+        ...(recipient
+          ? {
+              appointmentDate: recipient.appointmentDate.toISOString(),
+              user: { name: recipient.name, email: recipient.email },
+            }
+          : {}),
+        ...(pdf ? { pdfBase64: pdf.toString('base64') } : {}),
       },
       correlationIdOrNew(),
     );
@@ -91,6 +106,8 @@ export class MongoInvoiceStore implements InvoiceStore {
         appointmentId: invoice.appointmentId,
         patientId: invoice.patientId,
         record: invoice,
+        // Beside the record, not in it: the fingerprint covers the record, the submission changes.
+        ...(submission ? { submission } : {}),
       },
       event,
     );

@@ -68,6 +68,8 @@ const invoiceSchema = new Schema(
     appointmentId: { type: String, required: true },
     patientId: { type: String, required: true },
     record: { type: Schema.Types.Mixed, required: true },
+    /** Where the record stands with the tax agency (`{status: 'not-configured'}` with VERIFACTU_MODE=off). */
+    submission: { type: Schema.Types.Mixed },
   },
   { collection: 'invoices', versionKey: false, minimize: false },
 );

@@ -1,4 +1,5 @@
 import type { CentreTerms } from './centre-terms';
+import { notConfiguredSubmitter, type InvoiceSubmission, type InvoiceSubmitter } from './invoice-submitter';
 import {
   centreDay,
   fingerprint,
@@ -21,15 +22,31 @@ export interface InvoiceStore {
   lastOfChain(): Promise<Invoice | undefined>;
   lastSeq(series: string, year: number): Promise<number>;
   /**
-   * Inserts the record (with its `invoice.issued` event). `taken` when another record already holds
-   * its chain position or number (another replica won the race), `duplicate` when its source already
-   * has an invoice.
+   * Inserts the record (with its `invoice.issued` event, which carries what the patient's e-mail
+   * needs: `recipient`, and the PDF). `taken` when another record already holds its chain position or
+   * number (another replica won the race), `duplicate` when its source already has an invoice.
    */
-  insert(invoice: Invoice): Promise<'inserted' | 'taken' | 'duplicate'>;
+  insert(
+    invoice: Invoice,
+    recipient?: InvoiceRecipient,
+    submission?: InvoiceSubmission,
+  ): Promise<'inserted' | 'taken' | 'duplicate'>;
   inChainOrder(): Promise<Invoice[]>;
   /** Invoices issued in [start, end), by series, year and number. */
   issuedBetween(start: Date, end: Date): Promise<Invoice[]>;
 }
+
+/** Who the invoice's e-mail goes to, and about which appointment (the read model's copy). */
+export interface InvoiceRecipient {
+  name: string;
+  email: string;
+  appointmentDate: Date;
+}
+
+const recipientOf = (appointment: KnownAppointment | undefined): InvoiceRecipient | undefined =>
+  appointment?.patientEmail
+    ? { name: appointment.patientName, email: appointment.patientEmail, appointmentDate: appointment.date }
+    : undefined;
 
 const MAX_RACES = 200;
 const DAY_MS = 86_400_000;
@@ -52,6 +69,8 @@ export class InvoiceService {
   constructor(
     private readonly store: InvoiceStore,
     private readonly now: () => Date = () => new Date(),
+    /** The tax agency's port (VERI*FACTU): the state each new record starts in. */
+    private readonly submitter: InvoiceSubmitter = notConfiguredSubmitter,
   ) {}
 
   /** The invoice of a succeeded payment (the existing one if it was already issued). */
@@ -165,7 +184,11 @@ export class InvoiceService {
         qrUrl: qrUrlOf({ issuer, number, issuedAt, totalCents: input.totalCents }),
       };
       const invoice: Invoice = { ...draft, hash: fingerprint(draft) };
-      const outcome = await this.store.insert(invoice);
+      const outcome = await this.store.insert(
+        invoice,
+        recipientOf(input.appointment),
+        this.submitter.initial(),
+      );
       if (outcome === 'inserted') return invoice;
       // `duplicate`: another replica issued it meanwhile (read at the top); `taken`: try the next number.
     }

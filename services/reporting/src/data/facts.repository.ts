@@ -5,6 +5,8 @@ import {
   isNewerRecord,
   MONEY_FLOWS,
   MONEY_KEY,
+  pendingCentsOf,
+  UNKNOWN_DAY,
   zeroCounters,
   type Counter,
   type Fact,
@@ -19,6 +21,9 @@ type StoredDay = Omit<DayTotals, 'day' | 'revenueByCertificate'> & {
   computedAt?: Date;
   revenueByCertificate: Array<{ type: string; revenue: number }>;
 };
+
+/** What the pending figure reads of a fact. */
+const PENDING_PROJECTION = { kind: 1, appointmentId: 1, priceCents: 1, cents: 1 };
 
 /** Facts inserted together at most, and how long a fact waits for others. */
 const BATCH = 200;
@@ -36,6 +41,7 @@ function normalized(doc: Record<string, unknown>): unknown[] {
       c.revenue,
     ]),
     ((doc.money as MoneyMoved[] | undefined) ?? []).map((m) => [m.currency, m.flow, m.method, m.cents]),
+    Number(doc.pendingCents ?? 0),
   ];
 }
 
@@ -146,14 +152,21 @@ export class MongoFactStore implements FactStore {
    * `$group` on the single string key of each figure with one `$sum` (what FerretDB 1.24 computes
    * right: it sums only the first accumulator of a `$group` and drops fields of a compound key).
    */
-  async recompute(days: readonly string[]): Promise<void> {
+  async recompute(days: readonly string[], fallbackPriceCents: number): Promise<void> {
     if (days.length === 0) return;
+    // Money whose appointment's day was unknown when it was stored (its booking came later): few,
+    // read once per recomputation and given their day here when it is one of these.
+    const orphans = await this.models.Fact.collection
+      .find<StoredFact>({ appointmentDay: UNKNOWN_DAY }, { projection: PENDING_PROJECTION })
+      .toArray();
+    const pending = new Map<string, number>();
     // One aggregation per day, 4 at a time: FerretDB 1.24 pushes an equality `$match` down to
     // PostgreSQL (the day's few hundred facts), but scans the whole collection for `$in`.
     const rows: Array<{ _id: string; v: number }> = [];
     const queue = [...days];
     const worker = async () => {
       for (let day = queue.shift(); day !== undefined; day = queue.shift()) {
+        pending.set(day, await this.pendingOf(day, orphans, fallbackPriceCents));
         // A record of an appointment that ended as a no-show (prepared before the patient failed
         // to come) bills nobody: the day leaves it out, whichever of the two facts came first.
         const noShows = await this.models.Fact.collection.distinct('appointmentId', { day, kind: 'noShow' });
@@ -181,6 +194,7 @@ export class MongoFactStore implements FactStore {
           byCertificate: new Map<string, number>(),
           currency: undefined as string | undefined,
           money: [] as MoneyMoved[],
+          pendingCents: pending.get(day) ?? 0,
         },
       ]),
     );
@@ -218,6 +232,7 @@ export class MongoFactStore implements FactStore {
         money: total.money.sort((a, b) =>
           `${a.currency}|${a.flow}|${a.method}`.localeCompare(`${b.currency}|${b.flow}|${b.method}`),
         ),
+        pendingCents: total.pendingCents,
       };
       if (before.get(day) === JSON.stringify(normalized(doc))) continue;
       writes.push({
@@ -231,6 +246,29 @@ export class MongoFactStore implements FactStore {
       await this.models.Day.collection.bulkWrite(writes.slice(i, i + DAY_WRITES_PER_COMMAND), {
         ordered: false,
       });
+  }
+
+  /**
+   * What the day's appointments still owe (domain/facts.ts `pendingCentsOf`): the day's facts, and
+   * the money facts of its appointments, found by the appointment's day they carry (an equality
+   * FerretDB pushes down) or among the orphans, which get their day now that it is known.
+   */
+  private async pendingOf(day: string, orphans: readonly StoredFact[], fallbackPriceCents: number) {
+    const [dayFacts, money] = await Promise.all([
+      this.models.Fact.collection.find<StoredFact>({ day }, { projection: PENDING_PROJECTION }).toArray(),
+      this.models.Fact.collection
+        .find<StoredFact>({ appointmentDay: day }, { projection: PENDING_PROJECTION })
+        .toArray(),
+    ]);
+    const booked = new Set(dayFacts.filter((f) => f.kind === 'booked').map((f) => f.appointmentId));
+    const adopted = orphans.filter((f) => booked.has(f.appointmentId));
+    if (adopted.length > 0)
+      await this.models.Fact.collection.updateMany(
+        { _id: { $in: adopted.map((f) => f._id) } as never, appointmentDay: UNKNOWN_DAY },
+        { $set: { appointmentDay: day } },
+      );
+    const appointmentFacts = dayFacts.filter((f) => !(MONEY_FLOWS as readonly string[]).includes(f.kind));
+    return pendingCentsOf(appointmentFacts, [...money, ...adopted], fallbackPriceCents);
   }
 
   /** When the reconciliation last looked at facts (kept in `meta`, so a restart resumes from it). */
@@ -248,17 +286,24 @@ export class MongoFactStore implements FactStore {
   }
 
   async daysStoredSince(since: Date): Promise<string[]> {
-    return (await this.models.Fact.collection.distinct('day', { storedAt: { $gte: since } })) as string[];
+    const [days, appointmentDays] = await Promise.all([
+      this.models.Fact.collection.distinct('day', { storedAt: { $gte: since } }),
+      this.models.Fact.collection.distinct('appointmentDay', { storedAt: { $gte: since } }),
+    ]);
+    return [...new Set([...(days as string[]), ...(appointmentDays as string[])])].filter(
+      (day) => day !== UNKNOWN_DAY,
+    );
   }
 
   async totals(from: string, to: string): Promise<DayTotals[]> {
     const docs = await this.models.Day.collection
       .find<StoredDay>({ _id: { $gte: from, $lte: to } as never })
       .toArray();
-    return docs.map(({ _id, revenueByCertificate, money, ...rest }) => ({
+    return docs.map(({ _id, revenueByCertificate, money, pendingCents, ...rest }) => ({
       ...(rest as unknown as DayTotals),
       day: _id,
       money: money ?? [],
+      pendingCents: pendingCents ?? 0,
       revenueByCertificate: Object.fromEntries(revenueByCertificate.map((c) => [c.type, c.revenue])),
     }));
   }

@@ -21,6 +21,10 @@ const factSchema = new Schema(
     certificateType: { type: String },
     currency: { type: String },
     revision: { type: Number },
+    /** Booked facts: the check-up price then (cents). Money facts: their cents and appointment's day. */
+    priceCents: { type: Number },
+    cents: { type: Number },
+    appointmentDay: { type: String },
     /** The fact's figures, `{k: '<day>|<counter>', v}` (see domain/facts.ts `FactCount`). */
     counts: { type: [{ _id: false, k: String, v: Number }], default: [] },
     /** When this service stored it: the reconciliation recomputes the days of recent facts. */
@@ -30,6 +34,7 @@ const factSchema = new Schema(
 );
 factSchema.index({ day: 1 });
 factSchema.index({ storedAt: 1 });
+factSchema.index({ appointmentDay: 1 });
 
 /**
  * `days`: each day's totals, a pure function of that day's facts (recomputed with `$group`/`$sum`
@@ -47,6 +52,8 @@ const daySchema = new Schema(
       type: [{ _id: false, currency: String, flow: String, method: String, cents: Number }],
       default: [],
     },
+    /** What the day's appointments still owe, in cents (absent: computed before it was counted). */
+    pendingCents: { type: Number },
     computedAt: { type: Date, required: true },
   },
   { collection: 'days', versionKey: false },

@@ -77,9 +77,21 @@ export interface Fact {
   revision?: number;
   /** The event's own instant (orders two versions of a record without a revision). */
   occurredAt: Date;
+  /** Booked facts: the check-up price when the booking was heard of (what is owed for it), in cents. */
+  priceCents?: number;
+  /**
+   * Money facts: the appointment's day (its pending figure changes too); `UNKNOWN_DAY` while its
+   * booking has not been heard of (given its day by the recomputation of that day, once it is).
+   */
+  appointmentDay?: string;
+  /** Money facts: the cents taken or given back (also in `counts`, keyed by the day the money moved). */
+  cents?: number;
   /** The non-zero figures of this fact. */
   counts: FactCount[];
 }
+
+/** A money fact's `appointmentDay` while its appointment's booking is unknown. */
+export const UNKNOWN_DAY = '?';
 
 export const CERTIFICATE_KEY = 'cert';
 /** `<day>|money|<currency>|<flow>|<method>`: the cents of a payment or a refund. */
@@ -145,6 +157,8 @@ export function appointmentFact(
   data: AppointmentEventData,
   occurredAt: string,
   refundWindowHours: number,
+  /** Booked facts: the centre's check-up price at that moment, in cents. */
+  priceCents?: number,
 ): Fact {
   const at = new Date(data.date);
   const happened = new Date(occurredAt);
@@ -180,6 +194,7 @@ export function appointmentFact(
     appointmentId: data.id,
     at,
     occurredAt: happened,
+    ...(kind === 'booked' && priceCents !== undefined ? { priceCents } : {}),
     counts: countsOf(day, counters),
   };
 }
@@ -257,7 +272,14 @@ export interface MoneyEventData {
  * payment has one succeeded event and at most one refund (the payments service refuses a second),
  * so `payment:<id>:<flow>` names it: a redelivered event is a duplicate key, stored once.
  */
-export function moneyFact(flow: MoneyFlow, data: MoneyEventData, movedAt: string, occurredAt: string): Fact {
+export function moneyFact(
+  flow: MoneyFlow,
+  data: MoneyEventData,
+  movedAt: string,
+  occurredAt: string,
+  /** The appointment's day at the centre, when its booking is known. */
+  appointmentDay?: string,
+): Fact {
   const at = new Date(movedAt);
   const day = centreDay(at);
   const cents = flow === 'refunded' ? (data.refundCents ?? data.amountCents) : data.amountCents;
@@ -269,6 +291,47 @@ export function moneyFact(flow: MoneyFlow, data: MoneyEventData, movedAt: string
     at,
     occurredAt: new Date(occurredAt),
     currency: data.currency,
+    cents,
+    appointmentDay: appointmentDay ?? UNKNOWN_DAY,
     counts: cents > 0 ? [{ k: `${day}|${MONEY_KEY}|${data.currency}|${flow}|${data.method}`, v: cents }] : [],
   };
+}
+
+/** What the pending figure of a day needs of one of its facts. */
+export type PendingInput = Pick<Fact, 'kind' | 'appointmentId' | 'priceCents' | 'cents'>;
+
+/** Facts that end an appointment without anything owed: cancelled, deleted, or the patient never came. */
+const NOT_OWED: ReadonlySet<FactKind> = new Set<FactKind>(['cancelled', 'deleted', 'noShow']);
+
+/**
+ * What is still to be paid for a day's appointments, in cents: for every appointment of the day that
+ * was booked and not cancelled, deleted or a no-show (one that took place or is still to come), its
+ * check-up price (the booked fact's, else `fallbackPriceCents`) minus the money kept for it (taken −
+ * refunded, whatever day that money moved), never below 0 (an appointment paid more, for the record's
+ * extra items, owes nothing but makes up for no other). `dayFacts` are the day's appointment facts,
+ * `money` the money facts of those appointments.
+ */
+export function pendingCentsOf(
+  dayFacts: readonly PendingInput[],
+  money: readonly PendingInput[],
+  fallbackPriceCents: number,
+): number {
+  const owed = new Map<string, number>();
+  const ended = new Set<string>();
+  for (const fact of dayFacts) {
+    if (fact.kind === 'booked') owed.set(fact.appointmentId, fact.priceCents ?? fallbackPriceCents);
+    else if (NOT_OWED.has(fact.kind)) ended.add(fact.appointmentId);
+  }
+  const kept = new Map<string, number>();
+  for (const fact of money) {
+    const cents = fact.cents ?? 0;
+    const sign = fact.kind === 'taken' ? 1 : fact.kind === 'refunded' ? -1 : 0;
+    kept.set(fact.appointmentId, (kept.get(fact.appointmentId) ?? 0) + sign * cents);
+  }
+  let pending = 0;
+  for (const [appointmentId, price] of owed) {
+    if (ended.has(appointmentId)) continue;
+    pending += Math.max(0, price - (kept.get(appointmentId) ?? 0));
+  }
+  return pending;
 }

@@ -1,6 +1,7 @@
 import type { ReportSummary } from '@crm/contracts';
 import {
   appointmentFact,
+  centreDay,
   moneyFact,
   recordFact,
   type AppointmentEventData,
@@ -17,9 +18,12 @@ export interface FactStore {
   put(fact: Fact): Promise<boolean>;
   /** The instant of a booked appointment, when its booked fact is known. */
   appointmentInstant(appointmentId: string): Promise<Date | undefined>;
-  /** Recomputes the stored totals of these days from their facts. */
-  recompute(days: readonly string[]): Promise<void>;
-  /** Days having a fact stored since then. */
+  /**
+   * Recomputes the stored totals of these days from their facts (an appointment whose booked fact
+   * has no price owes `fallbackPriceCents`).
+   */
+  recompute(days: readonly string[], fallbackPriceCents: number): Promise<void>;
+  /** Days having a fact stored since then (and the appointments' days of money stored since then). */
   daysStoredSince(since: Date): Promise<string[]>;
   totals(from: string, to: string): Promise<DayTotals[]>;
   /** Where the reconciliation stopped (persisted, so a restart resumes there). */
@@ -30,6 +34,11 @@ export interface FactStore {
 /** The centre's refund window in hours (config service; 24 when it cannot be read). */
 export interface RefundWindowSource {
   hours(): Promise<number>;
+}
+
+/** The centre's check-up price in cents (config service; the last read, else the seed's). */
+export interface CheckUpPriceSource {
+  cents(): Promise<number>;
 }
 
 /**
@@ -47,12 +56,15 @@ export class ReportingService {
   constructor(
     private readonly facts: FactStore,
     private readonly refundWindow: RefundWindowSource,
+    private readonly price: CheckUpPriceSource,
     private readonly options: { batchDelayMs?: number; onError?: (error: Error) => void } = {},
   ) {}
 
   async appointmentEvent(kind: AppointmentFactKind, data: AppointmentEventData, occurredAt: string) {
     const hours = kind === 'cancelled' ? await this.refundWindow.hours() : 0;
-    const fact = appointmentFact(kind, data, occurredAt, hours);
+    // What a booking owes is the price when it was made (a later change of price leaves it).
+    const priceCents = kind === 'booked' ? await this.price.cents() : undefined;
+    const fact = appointmentFact(kind, data, occurredAt, hours, priceCents);
     await this.facts.put(fact);
     // Also after a duplicate: the first copy may have been stored by a process that died before its day was recomputed.
     this.markDirty(fact.day);
@@ -69,11 +81,17 @@ export class ReportingService {
     this.markDirty(fact.day);
   }
 
-  /** A payment taken or refunded: its cents on the day the money moved. */
+  /**
+   * A payment taken or refunded: its cents on the day the money moved, and what is pending on its
+   * appointment's day (when the booking is not known yet, its booked fact marks that day later).
+   */
   async moneyEvent(flow: MoneyFlow, data: MoneyEventData, movedAt: string, occurredAt: string) {
-    const fact = moneyFact(flow, data, movedAt, occurredAt);
+    const instant = await this.facts.appointmentInstant(data.appointmentId);
+    const appointmentDay = instant ? centreDay(instant) : undefined;
+    const fact = moneyFact(flow, data, movedAt, occurredAt, appointmentDay);
     await this.facts.put(fact);
     this.markDirty(fact.day);
+    if (appointmentDay) this.markDirty(appointmentDay);
   }
 
   async summary(from: string, to: string): Promise<ReportSummary> {
@@ -129,8 +147,9 @@ export class ReportingService {
     const days = [...this.dirty].slice(0, 400);
     for (const day of days) this.dirty.delete(day);
     let failed = false;
-    this.running = this.facts
-      .recompute(days)
+    this.running = this.price
+      .cents()
+      .then((fallbackPriceCents) => this.facts.recompute(days, fallbackPriceCents))
       .catch((error: Error) => {
         failed = true;
         for (const day of days) this.dirty.add(day);

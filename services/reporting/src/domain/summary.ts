@@ -16,6 +16,8 @@ export interface DayTotals extends Counters {
   currency?: string;
   /** Absent from days computed before payments were counted. */
   money?: MoneyMoved[];
+  /** What the day's appointments still owe (absent: computed before it was counted). */
+  pendingCents?: number;
 }
 
 /** Cents of one currency, flow and method moved on a day. */
@@ -32,7 +34,7 @@ const zeroMoney = (): ReportMoneyFigures => ({ takenCents: 0, refundedCents: 0, 
  * The money of a day or of the range. The centre takes one currency: amounts of every currency are
  * added, and the first one seen is the one stated (EUR when nothing moved).
  */
-function moneyOf(moved: readonly MoneyMoved[]): ReportMoney {
+function moneyOf(moved: readonly MoneyMoved[], pendingCents: number): ReportMoney {
   const total = zeroMoney();
   const byMethod: Partial<Record<PaymentMethod, ReportMoneyFigures>> = {};
   for (const { flow, method, cents } of moved) {
@@ -44,7 +46,7 @@ function moneyOf(moved: readonly MoneyMoved[]): ReportMoney {
     }
   }
   const sorted = Object.fromEntries(Object.entries(byMethod).sort(([a], [b]) => a.localeCompare(b)));
-  return { currency: moved[0]?.currency ?? 'EUR', ...total, byMethod: sorted };
+  return { currency: moved[0]?.currency ?? 'EUR', ...total, pendingCents, byMethod: sorted };
 }
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
@@ -64,6 +66,7 @@ function figures(
   slots: number,
   byCertificate: Record<string, number>,
   moved: readonly MoneyMoved[],
+  pendingCents: number,
 ): ReportFigures {
   const bookedSlots = Math.max(0, Math.min(slots, counters.gridBooked - counters.gridReleased));
   return {
@@ -88,7 +91,7 @@ function figures(
         .sort(([, a], [, b]) => b - a)
         .map(([type, amount]) => [type, round2(amount)]),
     ),
-    money: moneyOf(moved),
+    money: moneyOf(moved, pendingCents),
   };
 }
 
@@ -105,13 +108,19 @@ export function summarize(
   let totalSlots = 0;
   let totalBookedSlots = 0;
   const totalMoney: MoneyMoved[] = [];
+  let totalPending = 0;
   let currency: string | undefined;
   const days: ReportDay[] = daysBetween(from, to).map((date) => {
     const day = byDay.get(date);
     const slots = slotsOfDay(date);
     const counters = day ?? zeroCounters();
-    const result = { date, ...figures(counters, slots, day?.revenueByCertificate ?? {}, day?.money ?? []) };
+    const pendingCents = day?.pendingCents ?? 0;
+    const result = {
+      date,
+      ...figures(counters, slots, day?.revenueByCertificate ?? {}, day?.money ?? [], pendingCents),
+    };
     totalMoney.push(...(day?.money ?? []));
+    totalPending += pendingCents;
     for (const key of Object.keys(total) as Array<keyof Counters>) total[key] += counters[key];
     for (const [type, amount] of Object.entries(day?.revenueByCertificate ?? {}))
       totalByCertificate[type] = (totalByCertificate[type] ?? 0) + amount;
@@ -120,7 +129,7 @@ export function summarize(
     currency ??= day?.currency;
     return result;
   });
-  const totals = figures(total, totalSlots, totalByCertificate, totalMoney);
+  const totals = figures(total, totalSlots, totalByCertificate, totalMoney, totalPending);
   totals.bookedSlots = totalBookedSlots;
   totals.occupancy = ratio(totalBookedSlots, totalSlots);
   return { from, to, currency: currency ?? 'EUR', refundWindowHours, days, totals };

@@ -137,10 +137,16 @@ export function centsWeek() {
 }
 
 /** A payment's events as the payments service publishes them. */
-export function payment(method: 'card' | 'bizum' | 'cash' | 'transfer', amountCents: number, paidAt: string) {
+export function payment(
+  method: 'card' | 'bizum' | 'cash' | 'transfer',
+  amountCents: number,
+  paidAt: string,
+  /** The appointment paid for (by default one the read model never heard of). */
+  appointmentId = uniqueId(),
+) {
   const facts = {
     paymentId: uniqueId(),
-    appointmentId: uniqueId(),
+    appointmentId,
     pacientId: uniqueId(),
     provider: method === 'cash' || method === 'transfer' ? ('desk' as const) : ('redsys' as const),
     method,

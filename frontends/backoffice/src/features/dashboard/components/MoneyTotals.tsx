@@ -6,7 +6,8 @@ const euros = (cents: number, currency: string) => formatAmount(cents / 100, cur
 
 /**
  * The money of the period (payments taken and refunded, on the day the money moved): taken,
- * refunded and net, then the same by payment method. Only methods that moved money are listed.
+ * refunded and net, what the period's appointments still owe, then the same by payment method.
+ * Only methods that moved money are listed.
  */
 export function MoneyTotals({ money }: { money: ReportMoney }) {
   const methods = Object.entries(money.byMethod) as Array<
@@ -30,7 +31,15 @@ export function MoneyTotals({ money }: { money: ReportMoney }) {
           <dt>Neto</dt>
           <dd data-figure="moneyNet">{euros(money.netCents, money.currency)}</dd>
         </div>
+        <div>
+          <dt>Pendiente de cobro</dt>
+          <dd data-figure="moneyPending">{euros(money.pendingCents, money.currency)}</dd>
+        </div>
       </dl>
+      <p className="bo-dashboard__note">
+        Pendiente de cobro: el precio del reconocimiento de cada cita del periodo (realizada o por venir, no
+        cancelada) menos lo pagado por ella.
+      </p>
       {methods.length > 0 ? (
         <div className="bo-dashboard__table-wrap">
           <table className="bo-dashboard__money-table">
