@@ -6,6 +6,7 @@ import { MongoFactStore } from './data/facts.repository';
 import { reportingModels } from './data/reporting.models';
 import { ReportingService } from './domain/reporting.service';
 import { reportingSubscription } from './events/reporting.consumer';
+import { createSystemStatus } from './system/wiring';
 
 /**
  * Wires the reporting service: the facts read model fed by the appointments' and records' events,
@@ -31,9 +32,13 @@ export function createReportingService(config: ReportingConfig, logger: Logger) 
   // Not through runtime.consume: facts need no processed-events records.
   runtime.feed(reportingSubscription(reporting, () => refundWindow.invalidate(), config.QUEUE_PREFIX));
 
+  const systemHandlers = createSystemStatus(runtime, config);
+
   const service = {
     app: runtime.httpApp((router) => {
-      router.use(tableRouter('reporting', reportsHandlers(reporting), runtime.requireUser()));
+      router.use(
+        tableRouter('reporting', { ...reportsHandlers(reporting), ...systemHandlers }, runtime.requireUser()),
+      );
     }),
     models,
     reporting,

@@ -79,7 +79,11 @@ function idOf(message: GetMessage): string | null {
 }
 
 /** The envelope's id, name and instant only: the data is not looked at. */
-function envelopeHead(message: GetMessage): { id: string | null; name: string | null; occurredAt: string | null } {
+function envelopeHead(message: GetMessage): {
+  id: string | null;
+  name: string | null;
+  occurredAt: string | null;
+} {
   try {
     const parsed = JSON.parse(message.content.toString('utf8')) as Record<string, unknown>;
     const pick = (key: string) => (typeof parsed?.[key] === 'string' ? (parsed[key] as string) : null);
@@ -142,7 +146,8 @@ export class DeadLetterBox {
       const { messageCount, consumerCount } = await channel.checkQueue(queue);
       return { queue, messages: messageCount, consumers: consumerCount };
     } catch (error) {
-      if (replyCode(error) === 404 || replyCode(error) === 403) return { queue, messages: null, consumers: null };
+      if (replyCode(error) === 404 || replyCode(error) === 403)
+        return { queue, messages: null, consumers: null };
       throw error;
     } finally {
       await channel.close().catch(() => undefined);
@@ -160,15 +165,26 @@ export class DeadLetterBox {
    * Sends one dead letter back to its queue, or drops it. Answers what it was, or null when the
    * `.dlq` holds no message of that id (never there, already redelivered or discarded).
    */
-  act(queue: string, messageId: string, action: DeadLetterAction): Promise<DeadLetterSummary | null> {
+  act(
+    queue: string,
+    messageId: string,
+    action: DeadLetterAction,
+    /** Runs once the message is found and before anything is done (the access trail): a throw changes nothing. */
+    before?: (summary: DeadLetterSummary) => Promise<void>,
+  ): Promise<DeadLetterSummary | null> {
     return this.look(queue, async (channel, messages) => {
       const message = messages.find((m) => idOf(m) === messageId);
       if (!message) return null;
       const summary = summarise(queue, message)!;
+      await before?.(summary);
       if (action === 'redeliver') {
         const headers: Record<string, unknown> = { ...(message.properties.headers ?? {}) };
         for (const name of Object.keys(headers))
-          if (DEAD_LETTER_HEADERS.includes(name) || name.startsWith('x-first-death') || name.startsWith('x-last-death'))
+          if (
+            DEAD_LETTER_HEADERS.includes(name) ||
+            name.startsWith('x-first-death') ||
+            name.startsWith('x-last-death')
+          )
             delete headers[name];
         headers['x-redelivered-at'] = new Date().toISOString();
         const p = message.properties;
@@ -193,7 +209,10 @@ export class DeadLetterBox {
    * Takes the `.dlq`'s messages without acking them, runs `work`, then closes the channel: the broker
    * puts back every message `work` did not ack, in its place. One look per queue at a time here.
    */
-  private look<T>(queue: string, work: (channel: ConfirmChannel, messages: GetMessage[]) => Promise<T>): Promise<T> {
+  private look<T>(
+    queue: string,
+    work: (channel: ConfirmChannel, messages: GetMessage[]) => Promise<T>,
+  ): Promise<T> {
     let lane = this.lanes.get(queue);
     if (!lane) this.lanes.set(queue, (lane = new SingleLane()));
     return lane.run(async () => {

@@ -15,6 +15,7 @@ import type { Logger } from '../logger';
 import { verificationKeysFor, type VerificationKeys } from '../verification-keys';
 import { auditEntriesQueue, createAuditTrail } from './audit-trail';
 import { createEndedSessions } from './ended-sessions';
+import { internalStatusRoutes } from './internal-status';
 import { connectMongo, syncIndexes } from './mongo';
 import type { BackgroundTask, ServiceHandle } from './types';
 
@@ -37,6 +38,9 @@ export interface RuntimeConfig {
   ENDED_SESSIONS_POLL_MS?: number;
   /** How long dead-lettered messages are kept (default 14 days). */
   DEAD_LETTER_TTL_HOURS?: number;
+  /** Attempts and retry waits of consumers that set none of their own. */
+  CONSUMER_MAX_ATTEMPTS?: number;
+  CONSUMER_RETRY_DELAYS_MS?: number[];
 }
 
 /** A consumer of the service: its queue is `<QUEUE_PREFIX>.<service>.<purpose>`. */
@@ -103,6 +107,8 @@ export function createServiceRuntime(
     return tokens;
   };
   let relay: ReturnType<typeof bus.outboxRelay> | undefined;
+  /** What the relay publishes from (the access trail's outbox always), for `/internal/status`. */
+  let outboxSources: readonly OutboxSource[] = [];
   const consumers: ConsumerSpec[] = [];
   /** Feeds with their own queue name and idempotency (subscribed at start, after the consumers). */
   const feeds: SubscribeOptions<readonly EventContract[]>[] = [];
@@ -157,6 +163,8 @@ export function createServiceRuntime(
     for (const { purpose, ...options } of consumers) {
       subscriptions.push(
         bus.consumer.subscribe({
+          ...(config.CONSUMER_MAX_ATTEMPTS ? { maxAttempts: config.CONSUMER_MAX_ATTEMPTS } : {}),
+          ...(config.CONSUMER_RETRY_DELAYS_MS ? { retryDelayMs: config.CONSUMER_RETRY_DELAYS_MS } : {}),
           ...options,
           queue: `${config.QUEUE_PREFIX}.${name}.${purpose}`,
           idempotency,
@@ -225,6 +233,7 @@ export function createServiceRuntime(
      * once, before `start`.
      */
     outbox(sources: OutboxSource[]) {
+      outboxSources = [...sources, audit.model];
       relay = bus.outboxRelay([...sources, audit.model]);
       return relay;
     },
@@ -247,7 +256,17 @@ export function createServiceRuntime(
       return createHttpApp({
         logger,
         readiness: [{ name: 'database', check: mongo.isReady }, bus.readiness, ...readiness],
-        routes,
+        routes: (app) => {
+          app.use(
+            internalStatusRoutes({
+              name,
+              connection: mongo.connection,
+              outboxSources: () => (outboxSources.length > 0 ? outboxSources : relay ? [audit.model] : []),
+              queues: () => queueNames().filter((queue) => !/\.(retry|dlq)$/.test(queue)),
+            }),
+          );
+          routes(app);
+        },
       });
     },
     /**
