@@ -90,8 +90,11 @@ export function brokerPermissions(participant: BusParticipant, layout: BrokerLay
   const exchange = layout.exchangePattern ?? escapeRegex(layout.exchange);
   const keeper = participant === DEAD_LETTER_KEEPER;
   const anyConsumerQueue = `${layout.queuePrefixPattern}\\.[^.]+\\.[^.]+`;
-  const alternatives = (withExchange: boolean, extra: string | undefined) =>
-    [`${own}.+`, ...(withExchange ? [exchange] : []), ...(extra ? [extra] : [])];
+  const alternatives = (withExchange: boolean, extra: string | undefined) => [
+    `${own}.+`,
+    ...(withExchange ? [exchange] : []),
+    ...(extra ? [extra] : []),
+  ];
   const ownOr = (withExchange: boolean, extra?: string) => {
     const list = alternatives(withExchange, extra);
     return list.length === 1 ? `^${list[0]}$` : `^(${list.join('|')})$`;

@@ -93,6 +93,15 @@ function envelopeHead(message: GetMessage): {
   }
 }
 
+/**
+ * The routing key the publisher used. A message that failed after a retry came back through the
+ * copies exchange (key `return`), so the header then names that hop: the event name is the key.
+ */
+function routingKeyOf(original: string | null, eventName: string | null): string | null {
+  const copyRoutes: readonly string[] = Object.values(COPY_ROUTES);
+  return original && !copyRoutes.includes(original) ? original : (eventName ?? original);
+}
+
 export function summarise(queue: string, message: GetMessage): DeadLetterSummary | null {
   const messageId = idOf(message);
   if (messageId === null) return null;
@@ -104,7 +113,7 @@ export function summarise(queue: string, message: GetMessage): DeadLetterSummary
     messageId,
     eventId: head.id,
     event: head.name,
-    routingKey: text(headers['x-original-routing-key']) ?? message.fields.routingKey ?? null,
+    routingKey: routingKeyOf(text(headers['x-original-routing-key']), head.name),
     reason: text(headers['x-error']),
     deadLetteredAt: text(headers['x-dead-lettered-at']),
     occurredAt: head.occurredAt,

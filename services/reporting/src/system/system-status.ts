@@ -141,10 +141,28 @@ export class SystemStatus {
     return [...this.known].sort();
   }
 
+  /**
+   * A consumer queue of this deployment: reported by its deployable, or named
+   * `<prefix>.<deployable>.<purpose>` after one of the deployables and present on the broker with its
+   * `.dlq` (a consumer of a replica or version the others do not list yet); remembered from then on.
+   */
   async isKnown(queue: string): Promise<boolean> {
     if (this.known.has(queue)) return true;
     await this.refreshKnown();
-    return this.known.has(queue);
+    if (this.known.has(queue)) return true;
+    const [prefix, deployable] = [
+      queue.slice(0, this.options.queuePrefix.length),
+      consumerOf(queue, this.options.queuePrefix),
+    ];
+    if (
+      prefix !== this.options.queuePrefix ||
+      !(STATUS_DEPLOYABLES as readonly string[]).includes(deployable)
+    )
+      return false;
+    const dlq = await this.options.deadLetters.depth(`${queue}.dlq`).catch(() => undefined);
+    if (dlq?.messages === null || dlq === undefined) return false;
+    this.known.add(queue);
+    return true;
   }
 
   /** Dead letters of one queue or of every known queue (only those whose `.dlq` holds any are looked at). */
