@@ -1,5 +1,4 @@
 import {
-  GATEWAY_STATUS_HEADER,
   INTERNAL_STATUS_PATH,
   type DeadLetterView,
   type DeployableStatusView,
