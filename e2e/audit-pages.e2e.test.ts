@@ -238,7 +238,7 @@ it('ADMIN: "Exportar CSV" downloads the filtered rows with the header row, formu
   expect(text.charCodeAt(0)).toBe(0xfeff);
   const lines = text.slice(1).split('\r\n').filter(Boolean);
   expect(lines[0]).toBe(
-    'fecha;id_usuario;nombre_usuario;rol;accion;id_paciente;recurso;id_recurso;id_peticion;direccion_cliente;resultado;id_peticion_cliente',
+    'fecha;id_usuario;nombre_usuario;rol;accion;id_paciente;recurso;id_recurso;id_peticion;direccion_cliente;resultado;id_peticion_cliente;motivo',
   );
   // Patient filter + dates: Ana's four rows only.
   expect(lines).toHaveLength(5);

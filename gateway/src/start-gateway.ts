@@ -5,6 +5,7 @@ import type { GatewayConfig } from './config';
 import { createConfigCache, type ConfigCache } from './config-cache';
 import { startConfigCacheInvalidation } from './config-cache-invalidation';
 import { createRedisClient } from './redis-client';
+import { gatewayStatusHeader } from './system-status-header';
 
 export interface StartGatewayOptions {
   logger?: Logger;
@@ -52,7 +53,7 @@ export async function startGateway(
     logger,
     redis,
     tokens,
-    routeMiddleware: configCache ? [configCache.routeMiddleware] : [],
+    routeMiddleware: [...(configCache ? [configCache.routeMiddleware] : []), gatewayStatusHeader()],
   });
   const stopInvalidation = configCache
     ? startConfigCacheInvalidation(configCache, {

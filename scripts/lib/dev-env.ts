@@ -96,6 +96,8 @@ export function devEnvDefaults(options: DevEnvOptions = {}): Record<string, stri
     AUDIT_SERVICE_URL: 'http://127.0.0.1:4006',
     REPORTING_SERVICE_URL: 'http://127.0.0.1:4007',
     PAYMENTS_SERVICE_URL: 'http://127.0.0.1:4008',
+    // The e-mail worker's probes and internal status, read by "Estado del sistema".
+    NOTIFICATIONS_SERVICE_URL: 'http://127.0.0.1:4010',
     // The local Redsys simulator (npm run infra:up starts it) and the sandbox merchant it accepts.
     REDSYS_URL: 'http://127.0.0.1:4090',
     REDSYS_MERCHANT_CODE: '999008881',

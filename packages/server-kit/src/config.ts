@@ -63,6 +63,16 @@ export const serviceEnvSchema = baseEnvSchema.extend({
   ENDED_SESSIONS_POLL_MS: z.coerce.number().int().positive().default(1000),
   /** How long a dead-lettered message (which may name a patient) is kept in its `.dlq` queue. */
   DEAD_LETTER_TTL_HOURS: z.coerce.number().positive().default(336),
+  /**
+   * Attempts and waits of the consumers that set none of their own (default 5, and 1 s, 5 s, 15 s,
+   * 60 s): `CONSUMER_RETRY_DELAYS_MS=200,500` is a comma-separated list of milliseconds.
+   */
+  CONSUMER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).optional(),
+  CONSUMER_RETRY_DELAYS_MS: z
+    .string()
+    .regex(/^\d{1,7}(,\d{1,7}){0,9}$/, 'must be milliseconds separated by commas, e.g. 1000,5000')
+    .transform((value) => value.split(',').map(Number))
+    .optional(),
 });
 
 export class ConfigError extends Error {

@@ -9,6 +9,14 @@ import { tableRouter, type RouteHandlers } from '../src/route-table';
 const ok: RouteHandlers<'reporting'>['GET /reports/summary'] = (_req, res) => {
   res.json({ served: true });
 };
+/** Every route the table gives the reporting service, each answering the same. */
+const handlers: RouteHandlers<'reporting'> = {
+  'GET /reports/summary': ok,
+  'GET /system/status': ok,
+  'GET /system/dead-letters': ok,
+  'POST /system/dead-letters/:queue/:messageId/redeliver': ok,
+  'POST /system/dead-letters/:queue/:messageId/discard': ok,
+};
 const requireUser = requireAuth(testTokens());
 
 describe('tableRouter', () => {
@@ -16,7 +24,7 @@ describe('tableRouter', () => {
     const app = createHttpApp({
       logger: createLogger('route-table-test', 'silent'),
       readiness: [],
-      routes: (router) => router.use(tableRouter('reporting', { 'GET /reports/summary': ok }, requireUser)),
+      routes: (router) => router.use(tableRouter('reporting', handlers, requireUser)),
     });
     const server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
@@ -39,7 +47,7 @@ describe('tableRouter', () => {
     const app = createHttpApp({
       logger: createLogger('route-table-test', 'silent'),
       readiness: [],
-      routes: (router) => router.use(tableRouter('reporting', { 'GET /reports/summary': ok }, unreachable)),
+      routes: (router) => router.use(tableRouter('reporting', handlers, unreachable)),
     });
     const server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
@@ -61,14 +69,14 @@ describe('tableRouter', () => {
     expect(() => tableRouter('reporting', {} as RouteHandlers<'reporting'>, requireUser)).toThrow(
       'reporting: no handler for GET /reports/summary of the route table',
     );
-    const extra = { 'GET /reports/summary': ok, 'GET /reports/secret': ok } as RouteHandlers<'reporting'>;
+    const extra = { ...handlers, 'GET /reports/secret': ok } as RouteHandlers<'reporting'>;
     expect(() => tableRouter('reporting', extra, requireUser)).toThrow(
       'reporting: handlers for routes not in the route table: GET /reports/secret',
     );
   });
 
   it('needs a token check for any route that is not public', () => {
-    expect(() => tableRouter('reporting', { 'GET /reports/summary': ok })).toThrow(
+    expect(() => tableRouter('reporting', handlers)).toThrow(
       'reporting: GET /reports/summary needs a token check (requireUser)',
     );
   });

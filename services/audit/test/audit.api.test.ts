@@ -175,6 +175,7 @@ describe('GET /audit (ADMIN)', () => {
       clientRequestId: null,
       clientAddress: null,
       outcome: null,
+      reason: null,
     });
   });
 
@@ -341,7 +342,7 @@ describe('GET /audit/export.csv (ADMIN)', () => {
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes).slice(1);
     const lines = text.split('\r\n');
     expect(lines[0]).toBe(
-      'fecha;id_usuario;nombre_usuario;rol;accion;id_paciente;recurso;id_recurso;id_peticion;direccion_cliente;resultado;id_peticion_cliente',
+      'fecha;id_usuario;nombre_usuario;rol;accion;id_paciente;recurso;id_recurso;id_peticion;direccion_cliente;resultado;id_peticion_cliente;motivo',
     );
     expect(lines.at(-1)).toBe('');
     expect(lines).toHaveLength(6);

@@ -7,6 +7,7 @@ import { MongoFactStore } from './data/facts.repository';
 import { reportingModels } from './data/reporting.models';
 import { ReportingService } from './domain/reporting.service';
 import { reportingSubscription } from './events/reporting.consumer';
+import { createSystemStatus } from './system/wiring';
 
 /**
  * Wires the reporting service: the facts read model fed by the appointments' and records' events,
@@ -41,9 +42,13 @@ export function createReportingService(config: ReportingConfig, logger: Logger) 
   };
   runtime.feed(reportingSubscription(reporting, centreUpdated, config.QUEUE_PREFIX));
 
+  const systemHandlers = createSystemStatus(runtime, config);
+
   const service = {
     app: runtime.httpApp((router) => {
-      router.use(tableRouter('reporting', reportsHandlers(reporting), runtime.requireUser()));
+      router.use(
+        tableRouter('reporting', { ...reportsHandlers(reporting), ...systemHandlers }, runtime.requireUser()),
+      );
     }),
     models,
     reporting,

@@ -24,6 +24,7 @@ const AuditLogPage = lazy(() => import('@/features/audit/components/AuditLogPage
 const StaffPage = lazy(() => import('@/features/staff/components/StaffPage'));
 const SecurityPage = lazy(() => import('@/features/security/components/SecurityPage'));
 const DashboardPage = lazy(() => import('@/features/dashboard/components/DashboardPage'));
+const SystemStatusPage = lazy(() => import('@/features/system-status/components/SystemStatusPage'));
 const AgendaPage = lazy(() => import('@/features/agenda/components/AgendaPage'));
 const CentreClosuresPage = lazy(() => import('@/features/centre-closures/components/CentreClosuresPage'));
 const CentreProfilePage = lazy(() => import('@/features/centre-profile/components/CentreProfilePage'));
@@ -52,6 +53,7 @@ export default function App() {
           <Route path="profile" element={<ProfilePage />} />
           <Route path="audit" element={<AuditLogPage />} />
           <Route path="dashboard" element={<DashboardPage />} />
+          <Route path="system" element={<SystemStatusPage />} />
           <Route path="staff" element={<StaffPage />} />
           <Route path="security" element={<SecurityPage />} />
           <Route path="agenda" element={<AgendaPage />} />

@@ -20,6 +20,7 @@ export const SIDEBAR_LINKS = [
   { to: '/doctor/centre', label: 'Perfil del centro', end: true, adminOnly: true },
   { to: '/doctor/centre/closures', label: 'Cierres y festivos', end: true, adminOnly: true },
   { to: '/doctor/form-config', label: 'Formulario clínico', end: true, adminOnly: true },
+  { to: '/doctor/system', label: 'Estado del sistema', end: true, adminOnly: true },
   { to: '/doctor/security', label: 'Seguridad', end: true },
   { to: '/signOut', label: 'Cerrar Sesión', end: true },
 ] as const;

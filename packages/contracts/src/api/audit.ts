@@ -93,6 +93,8 @@ export interface AuditEntryView {
   clientRequestId: string | null;
   clientAddress: string | null;
   outcome: AuditOutcome | null;
+  /** An administrator's stated reason for a platform action (a dead letter discarded); else null. */
+  reason: string | null;
 }
 
 export interface AuditPage extends Paged {

@@ -10,3 +10,4 @@ export * from './routes';
 export * from './audit';
 export * from './reports';
 export * from './payments';
+export * from './system';

@@ -373,6 +373,25 @@ const ROUTE_TABLE = [
   { method: 'GET', path: '/audit/export.csv', service: 'audit', access: ['ADMIN'], query: AUDIT_FILTERS },
   // reporting (the dashboard's figures, a read model fed by events)
   { method: 'GET', path: '/reports/summary', service: 'reporting', access: ['ADMIN'], query: ['from', 'to'] },
+  // reporting: "Estado del sistema" (readiness, versions, queues, outbox lag, dead letters)
+  { method: 'GET', path: '/system/status', service: 'reporting', access: ['ADMIN'] },
+  { method: 'GET', path: '/system/dead-letters', service: 'reporting', access: ['ADMIN'], query: ['queue'] },
+  {
+    method: 'POST',
+    path: '/system/dead-letters/:queue/:messageId/redeliver',
+    service: 'reporting',
+    access: ['ADMIN'],
+    body: true,
+    owner: 'a queue of the known list (else 404); once: a message already redelivered or discarded is 404',
+  },
+  {
+    method: 'POST',
+    path: '/system/dead-letters/:queue/:messageId/discard',
+    service: 'reporting',
+    access: ['ADMIN'],
+    body: true,
+    owner: 'a queue of the known list (else 404); a reason is required (400 on reason)',
+  },
   // payments (card and Bizum through Redsys, desk payments, refunds, invoices)
   {
     method: 'POST',

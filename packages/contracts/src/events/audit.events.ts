@@ -5,8 +5,9 @@ import { defineEvent } from './envelope';
 /**
  * The access trail (docs/product/rights-and-access-trail.md#access-trail): one event per access to, or change
  * of, personal data — who, what, about whom, when, from where — and NEVER the data itself. Every field is an
- * identifier, a token from a small vocabulary, an instant or an address; the only text a person chose is the
- * actor's name, bounded and without control characters. Unknown keys are stripped when the envelope is
+ * identifier, a token from a small vocabulary, an instant or an address; the only texts a person chose are the
+ * actor's name and, for an administrator's action on the platform itself (a dead letter discarded), the
+ * reason they gave, both bounded and without control characters. Unknown keys are stripped when the envelope is
  * built, so a record's content cannot travel in it by accident.
  */
 
@@ -36,6 +37,9 @@ export const AUDIT_REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 // eslint-disable-next-line no-control-regex
 const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f-\u009f\u2028\u2029]*$/;
 
+/** The longest reason an entry keeps. */
+export const AUDIT_REASON_MAX_LENGTH = 500;
+
 const auditId = z.string().regex(AUDIT_ID_PATTERN);
 
 export const auditEntrySchema = z.object({
@@ -58,11 +62,13 @@ export const auditEntrySchema = z.object({
   clientRequestId: z.string().regex(AUDIT_REQUEST_ID_PATTERN).optional(),
   clientAddress: z.union([z.ipv4(), z.ipv6()]).optional(),
   outcome: z.enum(AUDIT_OUTCOMES).optional(),
+  /** Why an administrator acted on the platform (a dead letter redelivered or discarded); never patient data. */
+  reason: z.string().trim().min(1).max(AUDIT_REASON_MAX_LENGTH).regex(NO_CONTROL_CHARACTERS).optional(),
 });
 export type AuditEntryData = z.infer<typeof auditEntrySchema>;
 
 /** Published by every service that records an access (through its `audit_outbox`), consumed by `audit`. */
 export const auditEntryRecorded = defineEvent('audit.entry.recorded.v1', auditEntrySchema, {
-  publishers: ['appointments', 'audit', 'auth', 'config', 'payments', 'records'],
+  publishers: ['appointments', 'audit', 'auth', 'config', 'payments', 'records', 'reporting'],
   consumers: ['audit'],
 });

@@ -75,16 +75,35 @@ export function eventsOf(participant: BusParticipant): { publishes: string[]; co
 const exactlyOneOf = (names: readonly string[]): string =>
   names.length === 0 ? '^$' : `^(${names.map(escapeRegex).join('|')})$`;
 
+/**
+ * The deployable that looks after every consumer's dead letters (the back office's "Estado del
+ * sistema", docs/operations.md "Dead letters"): besides its own, it may read every `<queue>.dlq`
+ * (take its messages without acking them, ack one) and write to every `<queue>.copies` exchange (send
+ * one back to its queue with the key `return`, as the consumer's retries come back). Reading a queue's
+ * depth is a passive declare, which needs no permission.
+ */
+export const DEAD_LETTER_KEEPER: BusParticipant = 'reporting';
+
 export function brokerPermissions(participant: BusParticipant, layout: BrokerLayout): BrokerPermissions {
   const { publishes, consumes } = eventsOf(participant);
   const own = `${layout.queuePrefixPattern}\\.${escapeRegex(participant)}\\.`;
   const exchange = layout.exchangePattern ?? escapeRegex(layout.exchange);
-  const ownOr = (withExchange: boolean) => (withExchange ? `^(${own}.+|${exchange})$` : `^${own}.+$`);
+  const keeper = participant === DEAD_LETTER_KEEPER;
+  const anyConsumerQueue = `${layout.queuePrefixPattern}\\.[^.]+\\.[^.]+`;
+  const alternatives = (withExchange: boolean, extra: string | undefined) => [
+    `${own}.+`,
+    ...(withExchange ? [exchange] : []),
+    ...(extra ? [extra] : []),
+  ];
+  const ownOr = (withExchange: boolean, extra?: string) => {
+    const list = alternatives(withExchange, extra);
+    return list.length === 1 ? `^${list[0]}$` : `^(${list.join('|')})$`;
+  };
   return {
     user: participant,
     configure: `^${own}.+$`,
-    write: ownOr(publishes.length > 0),
-    read: ownOr(consumes.length > 0),
+    write: ownOr(publishes.length > 0, keeper ? `${anyConsumerQueue}\\.copies` : undefined),
+    read: ownOr(consumes.length > 0, keeper ? `${anyConsumerQueue}\\.dlq` : undefined),
     topic: { exchange: layout.exchange, write: exactlyOneOf(publishes), read: exactlyOneOf(consumes) },
   };
 }

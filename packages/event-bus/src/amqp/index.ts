@@ -39,6 +39,13 @@ export {
 } from './topology';
 export { PUBLISHED_BY_HEADER } from './delivery-handler';
 export { SingleLane } from './single-lane';
+export { DeadLetterBox, summarise as summariseDeadLetter } from './dead-letter-box';
+export type {
+  DeadLetterAction,
+  DeadLetterBoxOptions,
+  DeadLetterSummary,
+  QueueDepth,
+} from './dead-letter-box';
 export { silentLogger } from './logger';
 export type { Logger } from './logger';
 export { noEventBusMetrics } from './metrics';

@@ -61,6 +61,8 @@ export interface AuditEntryInput {
   clientRequestId?: string;
   clientAddress?: string;
   outcome?: AuditOutcome;
+  /** An administrator's stated reason (platform actions only; never patient data). */
+  reason?: string;
   at?: Date;
 }
 
@@ -71,6 +73,8 @@ export interface AuditWhat {
   resourceId?: string;
   patientIds?: readonly string[];
   outcome?: AuditOutcome;
+  /** An administrator's stated reason (platform actions only; never patient data). */
+  reason?: string;
   /**
    * Who acted, when it is not the authenticated caller or to add a name: the account of a sign-in
    * (`{id, rol, name}`), or `{id: 'anonymous', rol: 'ANONYMOUS'}` for a sign-in to no account.
@@ -137,6 +141,7 @@ export function auditEntryFromRequest(req: Request, what: AuditWhat): AuditEntry
     ...(clientRequestId ? { clientRequestId } : {}),
     ...(clientAddressOf(req) ? { clientAddress: clientAddressOf(req) } : {}),
     ...(what.outcome ? { outcome: what.outcome } : {}),
+    ...(what.reason ? { reason: what.reason } : {}),
   };
 }
 
@@ -188,6 +193,7 @@ function toEventData(entry: AuditEntryInput, now: Date): AuditEntryData {
     ...(entry.clientRequestId ? { clientRequestId: entry.clientRequestId } : {}),
     ...(entry.clientAddress ? { clientAddress: entry.clientAddress } : {}),
     ...(entry.outcome ? { outcome: entry.outcome } : {}),
+    ...(entry.reason ? { reason: entry.reason } : {}),
   };
 }
 

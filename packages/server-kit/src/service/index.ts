@@ -8,3 +8,4 @@ export * from './run-service';
 export * from './service-runtime';
 export * from './audit-trail';
 export * from './ended-sessions';
+export * from './internal-status';

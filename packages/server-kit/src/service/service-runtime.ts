@@ -17,6 +17,7 @@ import { outboxLagGauge, sweepLagGauge } from '../metrics/service-gauges';
 import { verificationKeysFor, type VerificationKeys } from '../verification-keys';
 import { auditEntriesQueue, createAuditTrail } from './audit-trail';
 import { createEndedSessions } from './ended-sessions';
+import { internalStatusRoutes } from './internal-status';
 import { connectMongo, syncIndexes } from './mongo';
 import type { BackgroundTask, ServiceHandle } from './types';
 
@@ -41,6 +42,9 @@ export interface RuntimeConfig {
   DEAD_LETTER_TTL_HOURS?: number;
   /** Who may read `GET /metrics` (addresses and CIDR ranges; default loopback and private networks). */
   METRICS_ALLOW_CIDRS?: string;
+  /** Attempts and retry waits of consumers that set none of their own. */
+  CONSUMER_MAX_ATTEMPTS?: number;
+  CONSUMER_RETRY_DELAYS_MS?: number[];
 }
 
 /** A consumer of the service: its queue is `<QUEUE_PREFIX>.<service>.<purpose>`. */
@@ -115,6 +119,8 @@ export function createServiceRuntime(
     return tokens;
   };
   let relay: ReturnType<typeof bus.outboxRelay> | undefined;
+  /** What the relay publishes from (the access trail's outbox always): outbox lag, `/internal/status`. */
+  let outboxSources: OutboxSource[] = [];
   const consumers: ConsumerSpec[] = [];
   /** Feeds with their own queue name and idempotency (subscribed at start, after the consumers). */
   const feeds: SubscribeOptions<readonly EventContract[]>[] = [];
@@ -157,7 +163,6 @@ export function createServiceRuntime(
 
   // Metrics: outbox lag over the collections the relay publishes, depth of the service's own queues
   // (the access trail's queue belongs to the audit service).
-  let outboxSources: OutboxSource[] = [];
   outboxLagGauge(http.metrics, () => outboxSources);
   queueDepthGauges(http.metrics, bus.connection, () =>
     queueNames().filter((queue) => queue.startsWith(`${config.QUEUE_PREFIX}.${name}.`)),
@@ -182,6 +187,8 @@ export function createServiceRuntime(
     for (const { purpose, ...options } of consumers) {
       subscriptions.push(
         bus.consumer.subscribe({
+          ...(config.CONSUMER_MAX_ATTEMPTS ? { maxAttempts: config.CONSUMER_MAX_ATTEMPTS } : {}),
+          ...(config.CONSUMER_RETRY_DELAYS_MS ? { retryDelayMs: config.CONSUMER_RETRY_DELAYS_MS } : {}),
           ...options,
           queue: `${config.QUEUE_PREFIX}.${name}.${purpose}`,
           idempotency,
@@ -276,8 +283,18 @@ export function createServiceRuntime(
       return createHttpApp({
         logger,
         readiness: [{ name: 'database', check: mongo.isReady }, bus.readiness, ...readiness],
-        routes,
         metrics: http,
+        routes: (app) => {
+          app.use(
+            internalStatusRoutes({
+              name,
+              connection: mongo.connection,
+              outboxSources: () => outboxSources,
+              queues: () => queueNames().filter((queue) => !/\.(retry|dlq)$/.test(queue)),
+            }),
+          );
+          routes(app);
+        },
       });
     },
     /**

@@ -16,6 +16,7 @@ export function toEntryView(row: AuditRow): AuditEntryView {
     clientRequestId: row.clientRequestId ?? null,
     clientAddress: row.clientAddress ?? null,
     outcome: row.outcome ?? null,
+    reason: row.reason ?? null,
   };
 }
 
@@ -43,6 +44,7 @@ export const CSV_HEADER = csvLine([
   'direccion_cliente',
   'resultado',
   'id_peticion_cliente',
+  'motivo',
 ]);
 
 export function toCsvLine(row: AuditRow): string {
@@ -59,5 +61,6 @@ export function toCsvLine(row: AuditRow): string {
     row.clientAddress,
     row.outcome,
     row.clientRequestId,
+    row.reason,
   ]);
 }

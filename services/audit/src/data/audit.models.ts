@@ -28,6 +28,8 @@ const entrySchema = new Schema(
     clientRequestId: { type: String },
     clientAddress: { type: String },
     outcome: { type: String, enum: AUDIT_OUTCOMES },
+    /** An administrator's stated reason for a platform action. */
+    reason: { type: String },
     /** When this service stored it (the entry's own time is `at`). */
     storedAt: { type: Date, required: true },
   },

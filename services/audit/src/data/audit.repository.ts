@@ -102,5 +102,6 @@ function toRow(doc: StoredEntry): AuditRow {
     ...(doc.clientRequestId ? { clientRequestId: doc.clientRequestId } : {}),
     ...(doc.clientAddress ? { clientAddress: doc.clientAddress } : {}),
     ...(doc.outcome ? { outcome: doc.outcome } : {}),
+    ...(doc.reason ? { reason: doc.reason } : {}),
   };
 }

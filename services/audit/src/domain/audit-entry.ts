@@ -24,6 +24,8 @@ export interface AuditRow {
   clientRequestId?: string;
   clientAddress?: string;
   outcome?: AuditOutcome;
+  /** An administrator's stated reason for a platform action (a dead letter discarded). */
+  reason?: string;
 }
 
 /** Which rows a query selects; every field optional, all of them must hold. */
@@ -80,6 +82,7 @@ export function rowsOf(eventId: string, data: AuditEntryData, actorName?: string
     ...(data.clientRequestId ? { clientRequestId: data.clientRequestId } : {}),
     ...(data.clientAddress ? { clientAddress: data.clientAddress } : {}),
     ...(data.outcome ? { outcome: data.outcome } : {}),
+    ...(data.reason ? { reason: data.reason } : {}),
   };
   const patients = [...new Set(data.patientIds)];
   if (patients.length === 0) return [{ ...base, rowId: `${eventId}:0`, row: 0 }];

@@ -13,5 +13,5 @@ export function reportsHandlers(reporting: ReportingService) {
         res.json(await reporting.summary(from, to));
       },
     ],
-  } satisfies RouteHandlers<'reporting'>;
+  } satisfies Partial<RouteHandlers<'reporting'>>;
 }
