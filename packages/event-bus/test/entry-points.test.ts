@@ -113,6 +113,9 @@ describe('@crm/event-bus', () => {
       // Metrics: the bus's counters hook (no-op by default) and the outbox lag.
       'noEventBusMetrics',
       'oldestOutboxEntryAgeSeconds',
+      // Dead letters read and acted on without losing them ("Estado del sistema").
+      'DeadLetterBox',
+      'summariseDeadLetter',
     ];
     expect(Object.keys(everything).sort()).toEqual([...before, ...since].sort());
     expect(Object.keys(everything).sort()).toEqual(
