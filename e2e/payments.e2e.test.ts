@@ -127,6 +127,90 @@ for (const [viewport, label] of [
   });
 }
 
+for (const [viewport, label] of [
+  [DESKTOP, 'desktop'],
+  [MOBILE, 'phone'],
+] as const) {
+  it(`proposes the check-up plus the record's price fields at the desk (${label}), the amount still editable`, async () => {
+    const patient = await bookedPatient(`Paciente Extras ${label}`);
+    const doctorToken = await stack.signIn(BOOTSTRAP.doctor.email, BOOTSTRAP.doctor.password);
+    // A driving licence renewal for 10 years with an extra report: 19 + 24,58 + 10 + 10 − 2,50.
+    const values: Record<string, unknown> = {
+      certificateType: 'Permiso de conducir',
+      licenceGroup: 'GRUPO_1',
+      weight: '78',
+      height: '176',
+      bloodPressure: '125/80',
+      visualAcuity: '1,0',
+      hearing: 'Normal',
+      result: 'Apto',
+      validity: '10 años',
+      checkupFee: 19,
+      dgtFee: '24.58',
+      dgtManagement: 10,
+      extraReport: '10',
+      discount: '2,50',
+    };
+    const record = await stack.api.post(
+      '/records',
+      {
+        userId: patient.id,
+        dateId: patient.appointmentId,
+        metadata: Object.fromEntries(Object.entries(values).map(([name, value]) => [name, { name, value }])),
+      },
+      doctorToken,
+    );
+    expect(record.status).toBe(201);
+
+    await page.setViewportSize(viewport);
+    await signIn(BOOTSTRAP.doctor.email, BOOTSTRAP.doctor.password);
+    await page.goto(`${stack.gatewayUrl}/doctor/appointments`);
+    await page.getByLabel('Buscar paciente').pressSequentially(`Extras ${label}`);
+    const cobrar = page.getByRole('button', { name: `Cobrar la cita de Paciente Extras ${label}` });
+    await cobrar.click();
+    const dialog = page.getByRole('dialog', { name: 'Registrar un pago' });
+    const items = dialog.getByTestId('payment-items');
+    await items.waitFor();
+    const lines = await items
+      .locator('li')
+      .evaluateAll((nodes) =>
+        nodes.map((node) =>
+          [...node.querySelectorAll('span')].map((span) => span.textContent!.replace(/\s/g, ' ').trim()),
+        ),
+      );
+    expect(lines).toEqual([
+      ['Reconocimiento médico', '19,00 €'],
+      ['Tasa DGT según vigencia', '24,58 €'],
+      ['Gestión DGT', '10,00 €'],
+      ['Informe adicional', '10,00 €'],
+      ['Descuento', '-2,50 €'],
+      ['Total', '61,08 €'],
+    ]);
+    const amount = dialog.getByLabel('Importe (€)');
+    expect(await amount.inputValue()).toBe('61,08');
+    // The whole dialog fits the screen, the list included.
+    const box = (await dialog.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+    await screenshot(page, `payments-desk-proposed-${label}`);
+
+    // Still editable: the desk rounds it down.
+    await amount.fill('');
+    await amount.pressSequentially('61,00');
+    await dialog.getByLabel('Forma de pago').selectOption('card');
+    await dialog.getByRole('button', { name: 'Registrar pago' }).click();
+    expect(await answerDialog(page)).toMatchObject({ title: 'Pago registrado' });
+    const badge = page.locator(`[data-appointment="${patient.appointmentId}"]`).getByTestId('payment-badge');
+    await badge.filter({ hasText: /^Pagado 61,00\s€$/ }).waitFor();
+    const state = await stack.api.get(`/payments/appointment/${patient.appointmentId}`, doctorToken);
+    expect(state.body).toMatchObject({
+      status: 'paid',
+      payments: [{ provider: 'desk', method: 'card', amountCents: 6100 }],
+    });
+    await signOut();
+  });
+}
+
 it('logged no error on any page', () => {
   expect(browser.errors).toEqual([]);
 });

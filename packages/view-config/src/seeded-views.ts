@@ -7,6 +7,12 @@ export type CentrePrices = CentreProfileData['prices'];
 /** The certificate type whose check-up includes the DGT fees (a driving-licence renewal). */
 export const DRIVING_LICENCE_CERTIFICATE = 'Permiso de conducir';
 
+/**
+ * The record's price field of the check-up itself: the back office's desk payment takes the check-up
+ * from the appointment's price and proposes the record's other price fields as extra items.
+ */
+export const CHECKUP_FEE_FIELD = 'checkupFee';
+
 /** "24,58 €" (Spanish decimals; the code for a currency other than the euro). */
 export function formatAmount(amount: number, currency: string): string {
   return `${amount.toFixed(2).replace('.', ',')} ${currency === 'EUR' ? '€' : currency}`;
@@ -159,7 +165,7 @@ export function medicalCertificateFields(prices: CentrePrices): ViewField[] {
     },
     { name: 'observations', label: 'Observaciones', fieldType: 'TEXT', required: false, visible: true },
     {
-      name: 'checkupFee',
+      name: CHECKUP_FEE_FIELD,
       label: 'Reconocimiento médico',
       fieldType: 'NUMBER',
       required: true,

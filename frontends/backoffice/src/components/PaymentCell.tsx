@@ -1,7 +1,16 @@
 import { useRef, useState } from 'react';
 import type { DeskPaymentMethod } from '@crm/contracts';
 import { showRequestError, showSuccess } from '@crm/web-kit';
-import { centsOf, euros, PAYMENT_METHOD_LABELS, recordDeskPayment, usePaymentSummary } from '@/lib/payments';
+import {
+  amountText,
+  centsOf,
+  deskExtraItems,
+  euros,
+  PAYMENT_METHOD_LABELS,
+  recordDeskPayment,
+  usePaymentSummary,
+  type DeskItem,
+} from '@/lib/payments';
 import './payment-cell.css';
 
 /** The methods of `POST /payments/desk`, in the order the select shows them. */
@@ -11,7 +20,8 @@ const METHOD_LABELS: Record<DeskPaymentMethod, string> = PAYMENT_METHOD_LABELS;
 
 /**
  * The appointment's payment in the back office: "Pagado" or "Pendiente" with the amount, and
- * "Cobrar" to record a payment taken at the desk (docs/product/payments.md#desk-payments).
+ * "Cobrar" to record a payment taken at the desk (docs/product/payments.md#desk-payments). The dialog
+ * proposes the check-up price plus the extra items of the appointment's clinical record, if any.
  */
 export function PaymentCell({ appointmentId, who }: { appointmentId: string; who: string }) {
   // Batched with the other rows of the list or agenda: one call for the page.
@@ -21,13 +31,31 @@ export function PaymentCell({ appointmentId, who }: { appointmentId: string; who
   const [amount, setAmount] = useState('');
   const [amountError, setAmountError] = useState('');
   const [busy, setBusy] = useState(false);
+  const [items, setItems] = useState<DeskItem[]>([]);
+  /** The last opening: a record answer for an earlier one is dropped. */
+  const opening = useRef(0);
+  /** Whether the amount was typed since the dialog opened: the record's total never overwrites it. */
+  const typed = useRef(false);
   if (!data) return <span className="bo-payment">…</span>;
 
   const paid = data.status === 'paid';
   const open = () => {
-    setAmount((data.amountCents / 100).toFixed(2).replace('.', ','));
+    const checkUpCents = data.amountCents;
+    const current = ++opening.current;
+    typed.current = false;
+    setItems([]);
+    setAmount(amountText(checkUpCents));
     setAmountError('');
     dialog.current?.showModal();
+    deskExtraItems(appointmentId)
+      .then((extras) => {
+        const total = extras.reduce((sum, item) => sum + item.amountCents, checkUpCents);
+        if (current !== opening.current || extras.length === 0 || total <= 0) return;
+        setItems(extras);
+        if (!typed.current) setAmount(amountText(total));
+      })
+      // No record read: the dialog proposes the check-up price alone, as for an appointment without one.
+      .catch(() => undefined);
   };
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -52,7 +80,8 @@ export function PaymentCell({ appointmentId, who }: { appointmentId: string; who
   return (
     <span className="bo-payment" data-appointment={appointmentId}>
       <span className={`bo-badge bo-badge--${paid ? 'paid' : 'unpaid'}`} data-testid="payment-badge">
-        {paid ? 'Pagado' : 'Pendiente'} {euros(data.amountCents)}
+        {/* Paid: the money kept, which includes the record's extra items charged at the desk. */}
+        {paid ? `Pagado ${euros(data.paidCents)}` : `Pendiente ${euros(data.amountCents)}`}
       </span>
       {!paid ? (
         <button
@@ -68,6 +97,24 @@ export function PaymentCell({ appointmentId, who }: { appointmentId: string; who
         <form onSubmit={(event) => void submit(event)} noValidate>
           <h2 id={`pay-${appointmentId}`}>Registrar un pago</h2>
           <p>{who}</p>
+          {items.length > 0 ? (
+            <ul className="bo-payment__items" aria-label="Conceptos" data-testid="payment-items">
+              <li>
+                <span>Reconocimiento médico</span>
+                <span>{euros(data.amountCents)}</span>
+              </li>
+              {items.map((item) => (
+                <li key={item.label}>
+                  <span>{item.label}</span>
+                  <span>{euros(item.amountCents)}</span>
+                </li>
+              ))}
+              <li className="bo-payment__total">
+                <span>Total</span>
+                <span>{euros(items.reduce((sum, item) => sum + item.amountCents, data.amountCents))}</span>
+              </li>
+            </ul>
+          ) : null}
           <label>
             <span>Forma de pago</span>
             <select
@@ -88,7 +135,10 @@ export function PaymentCell({ appointmentId, who }: { appointmentId: string; who
               className="wk-input"
               inputMode="decimal"
               value={amount}
-              onChange={(e) => setAmount(e.target.value)}
+              onChange={(e) => {
+                typed.current = true;
+                setAmount(e.target.value);
+              }}
               aria-invalid={amountError ? true : undefined}
             />
           </label>

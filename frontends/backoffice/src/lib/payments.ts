@@ -6,8 +6,12 @@ import type {
   PaymentSummaries,
   PaymentSummary,
   PaymentView,
+  RecordView,
 } from '@crm/contracts';
 import { api } from '@crm/web-kit';
+import { recordExtraItems, type DeskItem } from './desk-items';
+
+export { amountText, priceCents, recordExtraItems, type DeskItem } from './desk-items';
 
 /** How the back office names a payment method. */
 export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = {
@@ -75,4 +79,16 @@ export function centsOf(text: string): number | undefined {
   const normalized = text.trim().replace(/\s|€/g, '').replace(',', '.');
   if (!/^\d{1,5}(\.\d{1,2})?$/.test(normalized)) return undefined;
   return Math.round(Number(normalized) * 100);
+}
+
+/**
+ * `GET /records/appointment/:id`: the extra items of the appointment's clinical record, none while
+ * it has no record. Asked when "Cobrar" is opened, not for every row (reading a record is recorded in
+ * the access trail).
+ */
+export async function deskExtraItems(appointmentId: string): Promise<DeskItem[]> {
+  const { record } = await api.get<{ record: RecordView | null }>(
+    `/records/appointment/${encodeURIComponent(appointmentId)}`,
+  );
+  return recordExtraItems(record);
 }
