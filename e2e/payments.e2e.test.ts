@@ -207,6 +207,19 @@ for (const [viewport, label] of [
       status: 'paid',
       payments: [{ provider: 'desk', method: 'card', amountCents: 6100 }],
     });
+
+    // Paid: "Extras" charges the record's items alone (as after a check-up paid online).
+    await page.getByRole('button', { name: `Cobrar extras de la cita de Paciente Extras ${label}` }).click();
+    await items.waitFor();
+    expect(await items.locator('li').allTextContents()).toEqual([
+      expect.stringContaining('Tasa DGT según vigencia'),
+      expect.stringContaining('Gestión DGT'),
+      expect.stringContaining('Informe adicional'),
+      expect.stringContaining('Descuento'),
+      expect.stringMatching(/^Total42,08\s€$/),
+    ]);
+    expect(await amount.inputValue()).toBe('42,08');
+    await dialog.getByRole('button', { name: 'Cancelar' }).click();
     await signOut();
   });
 }

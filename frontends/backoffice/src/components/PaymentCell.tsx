@@ -21,7 +21,8 @@ const METHOD_LABELS: Record<DeskPaymentMethod, string> = PAYMENT_METHOD_LABELS;
 /**
  * The appointment's payment in the back office: "Pagado" or "Pendiente" with the amount, and
  * "Cobrar" to record a payment taken at the desk (docs/product/payments.md#desk-payments). The dialog
- * proposes the check-up price plus the extra items of the appointment's clinical record, if any.
+ * proposes the check-up price plus the extra items of the appointment's clinical record, if any; once
+ * the check-up is paid (online, say), "Extras" charges the record's extra items alone.
  */
 export function PaymentCell({ appointmentId, who }: { appointmentId: string; who: string }) {
   // Batched with the other rows of the list or agenda: one call for the page.
@@ -32,6 +33,8 @@ export function PaymentCell({ appointmentId, who }: { appointmentId: string; who
   const [amountError, setAmountError] = useState('');
   const [busy, setBusy] = useState(false);
   const [items, setItems] = useState<DeskItem[]>([]);
+  /** What the dialog charges: the check-up (with any extras), or the extras once the check-up is paid. */
+  const [checkUpCents, setCheckUpCents] = useState(0);
   /** The last opening: a record answer for an earlier one is dropped. */
   const opening = useRef(0);
   /** Whether the amount was typed since the dialog opened: the record's total never overwrites it. */
@@ -40,16 +43,18 @@ export function PaymentCell({ appointmentId, who }: { appointmentId: string; who
 
   const paid = data.status === 'paid';
   const open = () => {
-    const checkUpCents = data.amountCents;
+    // Paid: only the record's extra items are left to charge (the DGT fee, an extra report).
+    const checkUp = paid ? 0 : data.amountCents;
     const current = ++opening.current;
     typed.current = false;
     setItems([]);
-    setAmount(amountText(checkUpCents));
+    setCheckUpCents(checkUp);
+    setAmount(checkUp ? amountText(checkUp) : '');
     setAmountError('');
     dialog.current?.showModal();
     deskExtraItems(appointmentId)
       .then((extras) => {
-        const total = extras.reduce((sum, item) => sum + item.amountCents, checkUpCents);
+        const total = extras.reduce((sum, item) => sum + item.amountCents, checkUp);
         if (current !== opening.current || extras.length === 0 || total <= 0) return;
         setItems(extras);
         if (!typed.current) setAmount(amountText(total));
@@ -83,26 +88,26 @@ export function PaymentCell({ appointmentId, who }: { appointmentId: string; who
         {/* Paid: the money kept, which includes the record's extra items charged at the desk. */}
         {paid ? `Pagado ${euros(data.paidCents)}` : `Pendiente ${euros(data.amountCents)}`}
       </span>
-      {!paid ? (
-        <button
-          type="button"
-          className="wk-button bo-small"
-          onClick={open}
-          aria-label={`Cobrar la cita de ${who}`}
-        >
-          Cobrar
-        </button>
-      ) : null}
+      <button
+        type="button"
+        className={`wk-button bo-small${paid ? ' wk-button--secondary' : ''}`}
+        onClick={open}
+        aria-label={paid ? `Cobrar extras de la cita de ${who}` : `Cobrar la cita de ${who}`}
+      >
+        {paid ? 'Extras' : 'Cobrar'}
+      </button>
       <dialog ref={dialog} className="bo-payment__dialog" aria-labelledby={`pay-${appointmentId}`}>
         <form onSubmit={(event) => void submit(event)} noValidate>
           <h2 id={`pay-${appointmentId}`}>Registrar un pago</h2>
           <p>{who}</p>
           {items.length > 0 ? (
             <ul className="bo-payment__items" aria-label="Conceptos" data-testid="payment-items">
-              <li>
-                <span>Reconocimiento médico</span>
-                <span>{euros(data.amountCents)}</span>
-              </li>
+              {checkUpCents ? (
+                <li>
+                  <span>Reconocimiento médico</span>
+                  <span>{euros(checkUpCents)}</span>
+                </li>
+              ) : null}
               {items.map((item) => (
                 <li key={item.label}>
                   <span>{item.label}</span>
@@ -111,7 +116,7 @@ export function PaymentCell({ appointmentId, who }: { appointmentId: string; who
               ))}
               <li className="bo-payment__total">
                 <span>Total</span>
-                <span>{euros(items.reduce((sum, item) => sum + item.amountCents, data.amountCents))}</span>
+                <span>{euros(items.reduce((sum, item) => sum + item.amountCents, checkUpCents))}</span>
               </li>
             </ul>
           ) : null}
