@@ -69,6 +69,7 @@ describe('the table of events in docs/architecture.md', () => {
       'config',
       'payments',
       'records',
+      'reporting',
       'server-kit',
     ]);
     expect(disagreements([{ ...trail, publishers: [...trail.publishers, 'rooms'] }])).toEqual([
