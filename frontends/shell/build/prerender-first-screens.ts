@@ -155,15 +155,25 @@ export function authMarkup(logoUrl: string, screen: AuthScreen): string {
 </div>`;
 }
 
+/** The first screen of the patient area: the appointment card is filled in by the route flag. */
+export function userMarkup(logoUrl: string): string {
+  return `<div class="layout prerender-user">
+  <a class="skip-link" href="#prerender-main-user">Saltar al contenido</a>
+  ${headerMarkup(logoUrl, false)}
+  <main id="prerender-main-user" class="layout__main" tabindex="-1"><div class="page my-appointment">
+    <header class="page__header"><h1>Mi Cita</h1></header>
+    <section class="appointment-card" aria-live="polite" aria-busy="true" data-first-screen-appointment><p>Cargando su cita…</p></section>
+  </div></main>
+</div>`;
+}
+
 /**
- * The account forms as templates, inert until the route flag puts the one of its route in place
- * (two forms with the same labels in the document would be one too many, even hidden). The marker
- * after each says its template has been parsed whole.
+ * The account forms and the patient area as templates, inert until the route flag puts the one of
+ * its route in place (two forms with the same labels in the document would be one too many, even
+ * hidden). The marker after each says its template has been parsed whole.
  */
-const authTemplate =
-  (logoUrl: string) =>
-  (screen: AuthScreen): string =>
-    `<template data-prerender="${screen.route}">${authMarkup(logoUrl, screen)}</template><i hidden data-prerender-end="${screen.route}"></i>`;
+const template = (route: string, markup: string): string =>
+  `<template data-prerender="${route}">${markup}</template><i hidden data-prerender-end="${route}"></i>`;
 
 /**
  * The URL the build gave src/assets/logo.png (`/assets/logo-<hash>.png`), so that the static header
@@ -179,7 +189,7 @@ function builtLogoUrl({ bundle }: IndexHtmlTransformContext): string {
 }
 
 /**
- * The first screens of "/", "/dates", "/login" and "/signup" as static HTML inside #root, with the same markup and classes
+ * The first screens of "/", "/dates", "/login", "/signup" and "/user" as static HTML inside #root, with the same markup and classes
  * React renders, so those pages paint as soon as the HTML arrives instead of after the JavaScript
  * (React replaces them when it mounts). index.html is the SPA fallback of every route, so each copy
  * shows only on its own route: the route flag marks the document with `data-route` first, and puts
@@ -194,7 +204,7 @@ export function prerenderFirstScreens(): Plugin {
         const logoUrl = builtLogoUrl(context);
         return html.replace(
           '<div id="root"></div>',
-          `<div id="root">${homeMarkup(logoUrl)}${datesMarkup(logoUrl)}${AUTH_SCREENS.map(authTemplate(logoUrl)).join('')}</div>`,
+          `<div id="root">${homeMarkup(logoUrl)}${datesMarkup(logoUrl)}${AUTH_SCREENS.map((screen) => template(screen.route, authMarkup(logoUrl, screen))).join('')}${template('user', userMarkup(logoUrl))}</div>`,
         );
       },
     },

@@ -10,12 +10,14 @@ const DATA_MARKER = '"__ROUTE_FLAG_DATA__"';
 
 /**
  * The pages whose code the route flag starts fetching with the shell's: where visitors arrive (the
- * booking calendar), where staff start their day and patients come back (sign-in), and sign-up. Others load after the shell's code.
+ * booking calendar), where staff start their day and patients come back (sign-in, the patient area),
+ * and sign-up. Others load after the shell's code.
  */
 const PRELOADED_PAGES: Record<string, string> = {
   '/dates': 'src/features/booking/components/BookingPage.tsx',
   '/login': 'src/features/auth/components/SignInPage.tsx',
   '/signup': 'src/features/auth/components/SignUpPage.tsx',
+  '/user': 'src/features/my-appointment/components/MyAppointmentPage.tsx',
 };
 
 /** The chunk of each preloaded page and the chunks it imports, minus those the shell starts with. */

@@ -3,9 +3,10 @@
  * run before the first paint (the gateway's CSP allows it by its hash, and no other inline script).
  *
  * 1. Marks the document with its route, so index.html's pre-rendered first screen of "/", "/dates",
- *    "/login" or "/signup" shows on that route only (see build/prerender-first-screens.ts); the
- *    account forms, templates until then, are put in place for a visitor without a session (the
- *    app would send one with a session on).
+ *    "/login", "/signup" or "/user" shows on that route only (see build/prerender-first-screens.ts);
+ *    the account forms, templates until then, are put in place for a visitor without a session (the
+ *    app would send one with a session on), the patient area for a patient's session, its
+ *    appointment asked at once (first-screen-appointment.ts).
  * 2. On "/dates", fills the pre-rendered calendar with this month at the centre (Atlantic/Canary), in
  *    the markup of web-kit's Calendar, as soon as the parser has inserted it; and completes the
  *    page's introduction with the opening hours and the price once the centre profile arrives
@@ -20,6 +21,7 @@ import { CENTRE_PROFILE_URL, type EarlyRequestWindow } from '@crm/web-kit/src/ce
 import { describeOpeningHours, formatPrice } from '@crm/web-kit/src/centre/format.ts';
 import { MONTH_NAMES, WEEKDAY_INITIALS, WEEKDAY_NAMES } from '@crm/web-kit/src/time/calendar-names.ts';
 import { BOOKING_INTRO, hoursAndPrice } from '../src/features/booking/booking-intro';
+import { fillAppointment, requestAppointment, tokenRole } from './first-screen-appointment';
 
 /** Written in by the build (build/route-flag.ts). */
 declare const FROM_BUILD: {
@@ -31,24 +33,29 @@ declare const FROM_BUILD: {
 
 const path = location.pathname.replace(/\/+$/, '') || '/';
 const moving = /[?&]cambiar=1(&|$)/.test(location.search);
+const token = storedToken();
 const route =
   path === '/'
     ? 'home'
     : path === '/dates' && !moving
       ? 'dates'
-      : (path === '/login' || path === '/signup') && !hasSession()
+      : (path === '/login' || path === '/signup') && !token
         ? path.slice(1)
-        : 'app';
+        : path === '/user' && token && tokenRole(token) === 'PACIENT'
+          ? 'user'
+          : 'app';
 document.documentElement.setAttribute('data-route', route);
 
 if (route === 'dates') {
   whenParsed('[data-first-screen-calendar] .wk-calendar__grid', fillCalendar);
   completeIntroduction();
 }
-if (route === 'login' || route === 'signup') {
-  whenParsed(`[data-prerender-end="${route}"]`, (end) => {
-    const form = end.previousElementSibling;
-    if (form instanceof HTMLTemplateElement) form.replaceWith(form.content);
+if (route === 'login' || route === 'signup') showTemplate(route);
+if (route === 'user' && token) {
+  const appointment = requestAppointment(token);
+  showTemplate(route, () => {
+    const card = document.querySelector('[data-first-screen-appointment]');
+    if (card) fillAppointment(card, appointment);
   });
 }
 
@@ -57,13 +64,22 @@ if (remote) preload(`/mf/${remote}/remoteEntry.js`);
 if (route === 'app' || !FROM_BUILD.startUp) startShell();
 else afterFirstPaint(startShell);
 
-/** A stored session token (web-kit's token store): the app sends a signed-in visitor on from "/login". */
-function hasSession(): boolean {
+/** The stored session token (web-kit's token store), if any. */
+function storedToken(): string | null {
   try {
-    return Boolean(localStorage.getItem('token'));
+    return localStorage.getItem('token');
   } catch {
-    return false;
+    return null;
   }
+}
+
+/** Puts index.html's template of this route in place once the parser has read all of it. */
+function showTemplate(name: string, then?: () => void): void {
+  whenParsed(`[data-prerender-end="${name}"]`, (end) => {
+    const template = end.previousElementSibling;
+    if (template instanceof HTMLTemplateElement) template.replaceWith(template.content);
+    then?.();
+  });
 }
 
 function startShell(): void {

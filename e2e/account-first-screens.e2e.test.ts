@@ -1,12 +1,15 @@
 /**
- * The sign-in and sign-up forms paint with the HTML, before the app's code (a phone on a slow
- * connection waits seconds for it), and nothing typed into them is lost when the app takes over:
- * a first visit with no cookies, typing with the keyboard before, while and after the code arrives.
+ * The sign-in and sign-up forms and the patient area paint with the HTML, before the app's code (a
+ * phone on a slow connection waits seconds for it): nothing typed into the forms is lost when the app
+ * takes over (a first visit with no cookies, typing before, while and after the code arrives), and
+ * the patient sees their appointment at once.
  */
+import moment from 'moment-timezone';
 import type { Page, Route } from 'playwright-core';
 import { appStarted, launchBrowser, DESKTOP, MOBILE, type Browser } from './support/browser';
 import { answerDialog } from './support/dialogs';
-import { createConfirmedPatient, startProduct, uniqueEmail, type Stack } from './support/product';
+import { BOOTSTRAP, createConfirmedPatient, startProduct, uniqueEmail, type Stack } from './support/product';
+import { slotAllocator } from '../test-support/slots';
 
 let stack: Stack;
 let browser: Browser | undefined;
@@ -121,4 +124,63 @@ it('a signed-in visitor is not shown the static form on "/login": the app sends 
   expect(await page.locator('.prerender-login').isVisible()).toBe(false);
   scripts.release();
   await page.waitForURL('**/user');
+});
+
+/** A patient's session stored in a fresh browser, and the patient area opened with its code held. */
+async function patientAreaBeforeScripts(viewport: { width: number; height: number }, token: string) {
+  const page = await firstVisit(viewport);
+  await page.goto(`${stack.gatewayUrl}/faqs`);
+  await page.evaluate((value) => localStorage.setItem('token', value), token);
+  const scripts = await holdScripts(page);
+  await page.goto(`${stack.gatewayUrl}/user`, BEFORE_SCRIPTS);
+  return { page, scripts };
+}
+
+it('"/user" at 390 px: the appointment shows before the app starts, the same once it has', async () => {
+  const patient = await createConfirmedPatient(stack, 'Rayco Early Area');
+  const token = await stack.signIn(patient.email, patient.password);
+  const slot = slotAllocator(4).next();
+  expect((await stack.api.post('/dates', { date: slot }, token)).status).toBe(201);
+  const atCentre = moment.tz(slot, 'Atlantic/Canary');
+
+  const { page, scripts } = await patientAreaBeforeScripts(MOBILE, token);
+  const date = page.getByTestId('appointment-date');
+  await date.waitFor();
+  expect(await page.locator('.prerender-user').isVisible()).toBe(true);
+  expect(await date.textContent()).toBe(atCentre.format('DD/MM/YYYY'));
+  expect(await page.getByTestId('appointment-time').textContent()).toBe(
+    `${atCentre.format('HH:mm')} (Atlantic/Canary)`,
+  );
+  expect(await page.getByRole('link', { name: 'Cambiar cita' }).getAttribute('href')).toBe(
+    '/dates?cambiar=1',
+  );
+  expect(await page.getByRole('button', { name: 'Cancelar Cita' }).isDisabled()).toBe(true);
+  const staticCode = await page.getByTestId('booking-code').textContent();
+
+  scripts.release();
+  await appStarted(page);
+  expect(await page.locator('.prerender-user').count()).toBe(0);
+  expect(await date.textContent()).toBe(atCentre.format('DD/MM/YYYY'));
+  expect(await page.getByTestId('booking-code').textContent()).toBe(staticCode);
+  expect(await page.getByRole('button', { name: 'Cancelar Cita' }).isEnabled()).toBe(true);
+});
+
+it('"/user" at 1280 px without an appointment: says so before the app starts; staff get no copy', async () => {
+  const patient = await createConfirmedPatient(stack, 'Ione Early Empty');
+  const { page, scripts } = await patientAreaBeforeScripts(
+    DESKTOP,
+    await stack.signIn(patient.email, patient.password),
+  );
+  await page.getByText('No tienes ninguna cita reservada').waitFor();
+  expect(await page.getByRole('link', { name: 'Reservar Cita' }).getAttribute('href')).toBe('/dates');
+  scripts.release();
+  await appStarted(page);
+  await page.getByText('No tienes ninguna cita reservada').waitFor();
+  await browser!.close();
+
+  // A doctor's session on "/user": no patient area drawn (the app sends them to their own home).
+  const doctor = await stack.signIn(BOOTSTRAP.doctor.email, BOOTSTRAP.doctor.password);
+  const staff = await patientAreaBeforeScripts(DESKTOP, doctor);
+  expect(await staff.page.locator('.prerender-user').count()).toBe(0);
+  staff.scripts.release();
 });
