@@ -26,7 +26,8 @@ early?.addEventListener('focusout', (event) => {
   const input = event.target;
   // Left for something else on the page, not taken away with the copy (checked once that is known).
   setTimeout(() => {
-    if (input === focused && focused.isConnected && document.activeElement !== focused) focused = null;
+    if (focused && input === focused && focused.isConnected && document.activeElement !== focused)
+      focused = null;
   });
 });
 
