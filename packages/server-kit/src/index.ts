@@ -15,3 +15,4 @@ export * from './signing-keys';
 export * from './validation';
 export * from './verification-keys';
 export { callService, getFromService, jsonOf } from './service-call';
+export * from './tracing';

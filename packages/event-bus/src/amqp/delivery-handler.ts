@@ -1,12 +1,21 @@
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import { eventEnvelopeSchema, type EventContract, type EventEnvelope } from '@crm/contracts';
+import { context, trace } from '@opentelemetry/api';
+import {
+  contextFromTraceparent,
+  inSpan,
+  markFailed,
+  SpanKind,
+  traceHeaders,
+  TRACEPARENT_HEADER,
+} from '../trace-context';
 import { describeIssues } from './event-envelope';
 import { errorSummary, truncate, type Logger } from './logger';
 import { cleanHeaders, copyProperties, publishConfirmed } from './message-copies';
 import { processedEventKey } from './processed-events';
 import { attemptFromHeaders, DEFAULT_RETRY_DELAYS_MS, retryDelayFor } from './retry-schedule';
 import type { EventBinding, EventHandler, SubscribeOptions } from './subscribe-options';
-import { COPY_ROUTES, copiesExchangeName } from './topology';
+import { COPY_ROUTES, copiesExchangeName, deadLetterQueueName } from './topology';
 
 type Outcome = 'handled' | 'duplicate' | 'busy' | 'retry' | 'dead-lettered' | 'refused' | 'not-acked';
 
@@ -95,19 +104,42 @@ export class DeliveryHandler {
       publishedBy: this.publisherOf(message),
       attempt,
     };
-    let outcome: Outcome;
-    try {
-      outcome = await this.process(channel, message, attempt, meta);
-    } catch (err) {
-      // Only reachable when the channel went away mid-way (ack/publish impossible). The broker
-      // requeues the unacked message and it comes back on the next channel.
-      outcome = 'not-acked';
-      this.logger.warn(
-        { ...meta, err: errorSummary(err) },
-        'message left unacked; the broker will redeliver it',
-      );
-    }
-    this.logger.debug({ ...meta, outcome }, 'message done');
+    // A consumer span, child of the publish span whose traceparent the message carries (or of the
+    // span already active, when an instrumentation of amqplib made one for this delivery).
+    const parent = trace.getSpan(context.active())
+      ? context.active()
+      : contextFromTraceparent(message.properties.headers?.[TRACEPARENT_HEADER], context.active());
+    await inSpan(
+      `process ${message.fields.routingKey}`,
+      {
+        kind: SpanKind.CONSUMER,
+        parent,
+        attributes: {
+          'messaging.system': 'rabbitmq',
+          'messaging.operation.type': 'process',
+          'messaging.destination.name': this.queue,
+          'messaging.rabbitmq.destination.routing_key': message.fields.routingKey,
+          'messaging.message.id': String(message.properties.messageId ?? ''),
+          'crm.delivery.attempt': attempt,
+        },
+      },
+      async (span) => {
+        let outcome: Outcome;
+        try {
+          outcome = await this.process(channel, message, attempt, meta);
+        } catch (err) {
+          // Only reachable when the channel went away mid-way (ack/publish impossible). The broker
+          // requeues the unacked message and it comes back on the next channel.
+          outcome = 'not-acked';
+          this.logger.warn(
+            { ...meta, err: errorSummary(err) },
+            'message left unacked; the broker will redeliver it',
+          );
+        }
+        span.setAttribute('crm.delivery.outcome', outcome);
+        this.logger.debug({ ...meta, outcome }, 'message done');
+      },
+    );
   }
 
   private async process(
@@ -245,6 +277,8 @@ export class DeliveryHandler {
       headers: {
         ...cleanHeaders(message),
         ...this.publishedByHeader(message),
+        // The next attempt's span is a child of this one (same trace as the original publish).
+        ...traceHeaders(),
         'x-attempt': attempt,
         ...headers,
       },
@@ -299,6 +333,14 @@ export class DeliveryHandler {
       );
     }
     const delayMs = retryDelayFor(attempt, this.retryDelays);
+    const span = trace.getActiveSpan();
+    span?.addEvent('retry scheduled', {
+      'crm.delivery.attempt': attempt,
+      'crm.delivery.retry_in_ms': delayMs,
+      'exception.type': summary.name,
+      'exception.message': summary.message,
+    });
+    if (span) markFailed(span, err, summary.message);
     await this.republishLater(channel, message, attempt + 1, delayMs, {
       'x-last-error': truncate(`${summary.name}: ${summary.message}`, 500),
     });
@@ -319,6 +361,7 @@ export class DeliveryHandler {
       headers: {
         ...cleanHeaders(message),
         ...this.publishedByHeader(message),
+        ...traceHeaders(),
         ...extraHeaders,
         'x-error': truncate(reason, 1000),
         'x-dead-lettered-at': new Date().toISOString(),
@@ -327,6 +370,12 @@ export class DeliveryHandler {
       },
     });
     channel.ack(message);
+    const span = trace.getActiveSpan();
+    span?.addEvent('dead-lettered', {
+      'crm.delivery.queue': deadLetterQueueName(this.queue),
+      'crm.delivery.reason': truncate(reason, 300),
+    });
+    if (span) markFailed(span, new Error(truncate(reason, 300)), truncate(reason, 300));
     // The reason holds paths and error messages, not the body; the body stays in the DLQ only.
     this.logger.error({ ...meta, reason: truncate(reason, 300) }, 'message moved to the dead-letter queue');
     return 'dead-lettered';

@@ -41,3 +41,14 @@ export { PUBLISHED_BY_HEADER } from './delivery-handler';
 export { SingleLane } from './single-lane';
 export { silentLogger } from './logger';
 export type { Logger } from './logger';
+export {
+  contextFromTraceparent,
+  inSpan,
+  markFailed,
+  splitTracedEntry,
+  traceHeaders,
+  traceparentOf,
+  TRACEPARENT_HEADER,
+  withTraceparent,
+} from '../trace-context';
+export type { TracedEntry } from '../trace-context';
