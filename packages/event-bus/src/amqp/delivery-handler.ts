@@ -109,8 +109,10 @@ export class DeliveryHandler {
     const parent = trace.getSpan(context.active())
       ? context.active()
       : contextFromTraceparent(message.properties.headers?.[TRACEPARENT_HEADER], context.active());
+    // The event's name: a retry copy comes back with another routing key, but keeps the type.
+    const eventName = message.properties.type ? String(message.properties.type) : message.fields.routingKey;
     await inSpan(
-      `process ${message.fields.routingKey}`,
+      `process ${eventName}`,
       {
         kind: SpanKind.CONSUMER,
         parent,

@@ -1,4 +1,4 @@
-import { ROOT_CONTEXT } from '@opentelemetry/api';
+import { context, ROOT_CONTEXT } from '@opentelemetry/api';
 import type { Connection, mongo } from 'mongoose';
 import type { EventEnvelope } from '@crm/contracts';
 import { assertEnvelope, EventValidationError } from '../amqp/event-envelope';
@@ -107,13 +107,19 @@ export class OutboxRelay {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    void this.exclusive(() => {
-      this.queued = false;
-      return this.pass();
-    }).then(
-      (result) => this.scheduleNext(result.more && !result.failed ? 0 : this.intervalMs),
-      () => this.scheduleNext(this.intervalMs),
-    );
+    // Outside any request's trace: each entry's publish joins the trace stored with it instead, and
+    // a kick from a request must not make the relay's later polls part of that request.
+    void context
+      .with(ROOT_CONTEXT, () =>
+        this.exclusive(() => {
+          this.queued = false;
+          return this.pass();
+        }),
+      )
+      .then(
+        (result) => this.scheduleNext(result.more && !result.failed ? 0 : this.intervalMs),
+        () => this.scheduleNext(this.intervalMs),
+      );
   }
 
   /** One pass now, after any pass in progress (tests, or a final flush before shutdown). */

@@ -8,9 +8,9 @@ import {
 } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { registerInstrumentations } from '@opentelemetry/instrumentation';
+import { registerInstrumentations, type Instrumentation } from '@opentelemetry/instrumentation';
 import { AmqplibInstrumentation } from '@opentelemetry/instrumentation-amqplib';
-import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
@@ -36,6 +36,9 @@ class InjectOnlyPropagator implements TextMapPropagator {
   }
 }
 
+/** The instrumentations registered (tests under jest apply the HTTP one by hand: testing.ts). */
+export let instrumentations: Instrumentation[] = [];
+
 const HEALTH_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 export function startSdk(options: TracingOptions & { serviceName: string }): TracingHandle {
@@ -53,32 +56,31 @@ export function startSdk(options: TracingOptions & { serviceName: string }): Tra
       ? new InjectOnlyPropagator()
       : new W3CTraceContextPropagator(),
   });
-  registerInstrumentations({
-    tracerProvider: provider,
-    instrumentations: [
-      new HttpInstrumentation({
-        // Probes and scrapes are not requests anyone follows; the exporter's own calls neither.
-        ignoreIncomingRequestHook: (req) => HEALTH_PATHS.has((req.url ?? '').split('?')[0]),
-        ignoreOutgoingRequestHook: (req) => String(req.path ?? '').endsWith('/v1/traces'),
-        // Paths may hold one-time tokens (e-mailed links): recorded redacted, without the query.
-        requestHook: (span, request) => {
-          if ('socket' in request && 'method' in request && !('path' in request)) {
-            const host = String(request.headers.host ?? '');
-            span.setAttributes(redactedUrlAttributes(request.url, `http://${host}${request.url ?? ''}`));
-          } else if ('path' in request) {
-            const host = request.getHeader('host');
-            const origin = `${request.protocol ?? 'http:'}//${String(host ?? request.host ?? '')}`;
-            span.setAttributes(redactedUrlAttributes(request.path, `${origin}${request.path}`));
-          }
-        },
-      }),
-      new ExpressInstrumentation(),
-      new AmqplibInstrumentation(),
-      new MongoDBInstrumentation({ dbStatementSerializer: () => '' }),
-      new MongooseInstrumentation({ suppressInternalInstrumentation: true }),
-      new IORedisInstrumentation({ dbStatementSerializer: (command) => command }),
-    ],
-  });
+  instrumentations = [
+    new HttpInstrumentation({
+      // Probes and scrapes are not requests anyone follows; the exporter's own calls neither.
+      ignoreIncomingRequestHook: (req) => HEALTH_PATHS.has((req.url ?? '').split('?')[0]),
+      ignoreOutgoingRequestHook: (req) => String(req.path ?? '').endsWith('/v1/traces'),
+      // Paths may hold one-time tokens (e-mailed links): recorded redacted, without the query.
+      requestHook: (span, request) => {
+        if ('socket' in request && 'method' in request && !('path' in request)) {
+          const host = String(request.headers.host ?? '');
+          span.setAttributes(redactedUrlAttributes(request.url, `http://${host}${request.url ?? ''}`));
+        } else if ('path' in request) {
+          const host = request.getHeader('host');
+          const origin = `${request.protocol ?? 'http:'}//${String(host ?? request.host ?? '')}`;
+          span.setAttributes(redactedUrlAttributes(request.path, `${origin}${request.path}`));
+        }
+      },
+    }),
+    // Routers and handlers; not every middleware layer (helmet, body parser…): noise, and a cost.
+    new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
+    new AmqplibInstrumentation(),
+    new MongoDBInstrumentation({ dbStatementSerializer: () => '' }),
+    new MongooseInstrumentation({ suppressInternalInstrumentation: true }),
+    new IORedisInstrumentation({ dbStatementSerializer: (command) => command }),
+  ];
+  registerInstrumentations({ tracerProvider: provider, instrumentations });
   return {
     enabled: true,
     serviceName: options.serviceName,

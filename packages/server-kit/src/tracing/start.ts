@@ -47,7 +47,8 @@ export function startTracing(name: string, options: TracingOptions = {}): Tracin
   const env = options.env ?? process.env;
   const serviceName = options.serviceName ?? defaultServiceName(name, env);
   const endpoint = options.endpoint ?? tracingEndpoint(env);
-  if (!endpoint && !options.spanProcessors?.length) {
+  const disabled = env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true';
+  if (disabled || (!endpoint && !options.spanProcessors?.length)) {
     return {
       enabled: false,
       serviceName,
