@@ -28,7 +28,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { eventually } from '@crm/testing';
+import { busUrlsFor, eventually } from '@crm/testing';
 import { mainThreadProfile, profileTop } from '../lib/cpu-profile';
 import {
   benchToken,
@@ -83,6 +83,8 @@ async function main(): Promise<void> {
       RATE_LIMIT_MAX: '1000000000',
       // Counters of its own, so the bench's burst does not count against a dev gateway's clients.
       RATE_LIMIT_REDIS_PREFIX: `rl:bench:${randomBytes(4).toString('hex')}:`,
+      // The gateway's own broker user (it refuses another's), as under npm start.
+      AMQP_URL: busUrlsFor(process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672').gateway,
       FRONTENDS_DIR: path.join(ROOT, 'frontends'),
       ...tracingEnv(),
     },

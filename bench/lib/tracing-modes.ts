@@ -71,7 +71,11 @@ function runMode(mode: TracingMode): Promise<{ code: number; summary?: Record<st
         if (line.startsWith('BENCH_SUMMARY ')) summary = JSON.parse(line.slice(14)) as Record<string, number>;
       }
     });
-    child.on('exit', (code) => resolve({ code: code ?? 1, summary }));
+    child.on('exit', (code) => {
+      // A process the run started and left behind may hold its output open: stop reading it.
+      child.stdout.destroy();
+      resolve({ code: code ?? 1, summary });
+    });
   });
 }
 

@@ -109,6 +109,10 @@ describe('@crm/event-bus', () => {
       'COPY_ROUTES',
       'ensureEventExchange',
       'PUBLISHED_BY_HEADER',
+      // Traces: the trace context an outbox entry and a message carry.
+      'contextFromTraceparent',
+      'traceparentOf',
+      'TRACEPARENT_HEADER',
     ];
     expect(Object.keys(everything).sort()).toEqual([...before, ...since].sort());
     expect(Object.keys(everything).sort()).toEqual(

@@ -41,14 +41,5 @@ export { PUBLISHED_BY_HEADER } from './delivery-handler';
 export { SingleLane } from './single-lane';
 export { silentLogger } from './logger';
 export type { Logger } from './logger';
-export {
-  contextFromTraceparent,
-  inSpan,
-  markFailed,
-  splitTracedEntry,
-  traceHeaders,
-  traceparentOf,
-  TRACEPARENT_HEADER,
-  withTraceparent,
-} from '../trace-context';
-export type { TracedEntry } from '../trace-context';
+// W3C trace context on the bus (outbox entries, message headers): trace-context.ts.
+export { contextFromTraceparent, traceparentOf, TRACEPARENT_HEADER } from '../trace-context';

@@ -74,7 +74,9 @@ export function startSdk(options: TracingOptions & { serviceName: string }): Tra
       },
     }),
     // Routers and handlers; not every middleware layer (helmet, body parser…): noise, and a cost.
-    new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
+    ...(options.expressSpans === false
+      ? []
+      : [new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] })]),
     new AmqplibInstrumentation(),
     new MongoDBInstrumentation({ dbStatementSerializer: () => '' }),
     new MongooseInstrumentation({ suppressInternalInstrumentation: true }),

@@ -13,6 +13,11 @@ export interface TracingOptions {
    * choose the trace, hence the request id, their requests are recorded under). Default false.
    */
   ignoreIncomingTraceContext?: boolean;
+  /**
+   * Spans for Express routers and handlers (default true). The gateway turns them off: its layers
+   * say nothing its request span does not, and on the hot path they cost.
+   */
+  expressSpans?: boolean;
   env?: NodeJS.ProcessEnv;
 }
 
