@@ -4,6 +4,7 @@
  *
  *   --build-tools   also build the cached Go binaries (FerretDB, Mailpit) if they are missing,
  *                   even when the services are already up (CI does this ahead of the tests)
+ *   --jaeger        also bring up Jaeger (traces; `npm start` does), built once like Mailpit
  */
 import { ensureInfrastructure, InfrastructureError } from './lib/infra';
 import { infraDir, rel } from './lib/paths';
@@ -11,17 +12,20 @@ import { infraDir, rel } from './lib/paths';
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
   if (args.includes('--help') || args.includes('-h')) {
-    console.log('usage: tsx scripts/infra-up.ts [--build-tools]');
+    console.log('usage: tsx scripts/infra-up.ts [--build-tools] [--jaeger]');
     return 0;
   }
-  const unknown = args.filter((a) => a !== '--build-tools');
+  const unknown = args.filter((a) => a !== '--build-tools' && a !== '--jaeger');
   if (unknown.length > 0) {
     console.error(`infra-up: unknown argument(s): ${unknown.join(' ')}`);
     return 2;
   }
   const t0 = Date.now();
   try {
-    const { started } = await ensureInfrastructure({ buildTools: args.includes('--build-tools') });
+    const { started } = await ensureInfrastructure({
+      buildTools: args.includes('--build-tools'),
+      jaeger: args.includes('--jaeger'),
+    });
     const took = ((Date.now() - t0) / 1000).toFixed(1);
     console.log(
       started.length > 0

@@ -1,6 +1,7 @@
 /**
  * npm start — runs the whole product as local processes:
- *   1. brings up the local infrastructure (scripts/lib/infra.ts),
+ *   1. brings up the local infrastructure (scripts/lib/infra.ts) and Jaeger, to which every process
+ *      exports its traces (OTEL_EXPORTER_OTLP_ENDPOINT; OTEL_SDK_DISABLED=true: no traces),
  *   2. builds the frontends (workspaces under frontends/ with a build script),
  *   3. runs every workspace under services/ and gateway/ that has a start script, together, with
  *      prefixed coloured logs, and the development defaults of scripts/lib/dev-env.ts applied to
@@ -18,6 +19,7 @@ import { brokerPasswordVariable, BUS_PARTICIPANTS, isBusParticipant } from '@crm
 import { applyDevEnv } from './lib/dev-env';
 import { ensureInfrastructure, InfrastructureError, stopInfrastructure } from './lib/infra';
 import { deployableAmqpUrls } from './lib/infra/broker-users';
+import { JAEGER_OTLP_ENDPOINT, JAEGER_UI_URL } from './lib/infra/jaeger';
 import { REPO_ROOT } from './lib/paths';
 
 interface Workspace {
@@ -105,9 +107,12 @@ async function main(): Promise<void> {
 
   applyDevEnv(process.env);
 
-  // 1. Infrastructure
+  // 1. Infrastructure, and Jaeger for traces unless an OTLP endpoint is set or OTEL_SDK_DISABLED=true
+  const tracesOff = process.env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true';
+  const ownCollector = !tracesOff && !process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  let reports: Awaited<ReturnType<typeof ensureInfrastructure>>['reports'] = [];
   try {
-    ({ started } = await ensureInfrastructure());
+    ({ started, reports } = await ensureInfrastructure({ jaeger: ownCollector }));
   } catch (err) {
     if (err instanceof InfrastructureError) {
       started = err.started;
@@ -118,6 +123,15 @@ async function main(): Promise<void> {
     return finish(1);
   }
   if (shuttingDown) return finish(0);
+  if (ownCollector) {
+    const jaeger = reports.find((r) => r.component === 'jaeger');
+    if (jaeger && jaeger.status !== 'failed') {
+      process.env.OTEL_EXPORTER_OTLP_ENDPOINT = JAEGER_OTLP_ENDPOINT;
+      log(`traces: every process exports to Jaeger; follow a request at ${JAEGER_UI_URL}`);
+    } else {
+      log('traces: off (Jaeger is not available)');
+    }
+  }
 
   // 2. Frontends
   const frontends = workspacesUnder('frontends').filter((w) => w.scripts.build);

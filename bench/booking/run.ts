@@ -17,10 +17,14 @@
  * The appointments collection first gets BENCH_HISTORY ended appointments, as a centre's database
  * has after some months (work that reads the whole collection shows up in the figures).
  *
+ * BENCH_TRACING=on|off|both (bench/lib/tracing-modes.ts): the stack traces and exports to a local
+ * collector, or not, or both runs one after the other with the figures side by side.
+ *
  * Env: BENCH_PATIENTS (default 400), BENCH_CONCURRENCY (default 20), BENCH_RACE_ROUNDS (default 20),
  * BENCH_HISTORY (default 5000).
  * Infrastructure as for the tests (URLs from the environment, else 127.0.0.1 defaults).
  */
+import './tracing';
 import { performance } from 'node:perf_hooks';
 import { Types } from 'mongoose';
 import { mintToken } from '@crm/testing';
@@ -29,6 +33,7 @@ import { upcomingSlots } from '../../services/appointments/src/domain/slot-rules
 import type { AppointmentsService } from '../../services/appointments/src/app';
 import { startStack, uniqueEmail, type Stack } from '../../test-support/stack';
 import { cpuDuring } from '../lib/process-cpu';
+import { checkCollector, printSummary, runBothModes, tracingMode } from '../lib/tracing-modes';
 
 const PATIENTS = Number(process.env.BENCH_PATIENTS ?? 400);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
@@ -189,6 +194,8 @@ async function databaseFloor(service: AppointmentsService, count: number) {
 }
 
 async function main(): Promise<number> {
+  if (tracingMode() === 'both') return runBothModes('bookings/s');
+  await checkCollector();
   console.log(
     `starting the stack; ${HISTORY} past appointments, ${PATIENTS} patients, ${CONCURRENCY} concurrent clients…`,
   );
@@ -268,6 +275,12 @@ async function main(): Promise<number> {
       raceWinners === RACE_ROUNDS &&
       raceRefused === RACE_ROUNDS * (CONCURRENCY - 1);
     console.log(ok ? 'no double bookings.' : 'FAILED: see the figures above.');
+    printSummary({
+      'bookings/s': created / seconds,
+      'p50 (ms)': percentile(latencies, 50),
+      'p99 (ms)': percentile(latencies, 99),
+      'CPU ms per booking (this process)': cpu.node === undefined ? NaN : (cpu.node * 1000) / created,
+    });
     return ok ? 0 : 1;
   } finally {
     await stack.stop();

@@ -17,6 +17,9 @@
  * BENCH_PROFILE=1 (the gateway runs with `--cpu-prof`; the top of its profile is printed at the end,
  * the file stays in artifacts/profiles/).
  *
+ * BENCH_TRACING=on|off|both (bench/lib/tracing-modes.ts): the gateway traces and exports to a local
+ * collector, or not, or both runs one after the other with the figures side by side.
+ *
  * Besides latency and throughput it prints the CPU time each process spent per request (from
  * /proc, Linux only) and the load average: on a shared 2-core machine those say whether a bad
  * figure comes from the gateway or from other work competing for the cores.
@@ -25,7 +28,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { eventually } from '@crm/testing';
+import { busUrlsFor, eventually } from '@crm/testing';
 import { mainThreadProfile, profileTop } from '../lib/cpu-profile';
 import {
   benchToken,
@@ -42,6 +45,7 @@ import {
   WARMUP,
   type Figures,
 } from '../lib/harness';
+import { checkCollector, printSummary, runBothModes, tracingEnv, tracingMode } from '../lib/tracing-modes';
 
 const processes = new BenchProcesses();
 const PROFILE_DIR = path.join(ROOT, 'artifacts', 'profiles');
@@ -51,6 +55,11 @@ const startedAt = Date.now();
 const isUp = (url: string) => async () => (await fetch(url)).ok;
 
 async function main(): Promise<void> {
+  if (tracingMode() === 'both') {
+    process.exitCode = await runBothModes('gateway requests/s');
+    return;
+  }
+  await checkCollector();
   const [upstreamPort, gatewayPort, barePort] = [await freePort(), await freePort(), await freePort()];
   const upstreamUrl = `http://127.0.0.1:${upstreamPort}`;
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
@@ -74,7 +83,10 @@ async function main(): Promise<void> {
       RATE_LIMIT_MAX: '1000000000',
       // Counters of its own, so the bench's burst does not count against a dev gateway's clients.
       RATE_LIMIT_REDIS_PREFIX: `rl:bench:${randomBytes(4).toString('hex')}:`,
+      // The gateway's own broker user (it refuses another's), as under npm start.
+      AMQP_URL: busUrlsFor(process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672').gateway,
       FRONTENDS_DIR: path.join(ROOT, 'frontends'),
+      ...tracingEnv(),
     },
     profiling ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [],
   );
@@ -156,6 +168,13 @@ async function main(): Promise<void> {
   );
   if (!clean)
     console.log('warning: some requests failed or answered non-2xx; the figures are not comparable');
+  printSummary({
+    'gateway requests/s': viaGateway.rps,
+    'gateway p99 (ms)': viaGateway.p99,
+    'gateway CPU µs/request': viaGateway.cpu.gateway ?? NaN,
+    'direct requests/s': direct.rps,
+    'gateway % of direct': ratio * 100,
+  });
   process.exitCode = throughputOk && latencyOk && cpuOk && clean ? 0 : 1;
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { acceptableRequestId, CLIENT_REQUEST_ID_HEADER } from '@crm/server-kit';
+import { acceptableRequestId, activeTraceId, CLIENT_REQUEST_ID_HEADER } from '@crm/server-kit';
 import { clientIp, isHttps } from './client-address';
 
 /**
@@ -16,7 +16,8 @@ export function isIdentityHeader(name: string): boolean {
 }
 
 /**
- * Prepares a request for an upstream: strips identity headers, sets the correlation id (a new uuid,
+ * Prepares a request for an upstream: strips identity headers, sets the correlation id (the trace id
+ * with tracing on, else a new uuid,
  * echoed on the response; the client's own id, if harmless, goes on as X-Client-Request-Id) and
  * states who the client is. Authorization
  * is left untouched: services verify the token themselves.
@@ -37,7 +38,9 @@ export function prepareForwardedHeaders(
   const clientRequestId = acceptableRequestId(headers['x-request-id']);
   if (clientRequestId) headers[CLIENT_REQUEST_ID_HEADER] = clientRequestId;
   else delete headers[CLIENT_REQUEST_ID_HEADER];
-  const requestId = randomUUID();
+  // With tracing on, the trace id of the request's span (a new trace: the gateway never continues a
+  // client's), so the id a client quotes finds the whole trace.
+  const requestId = activeTraceId() ?? randomUUID();
   headers['x-request-id'] = requestId;
   res.setHeader('X-Request-Id', requestId);
 

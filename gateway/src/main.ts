@@ -1,3 +1,4 @@
+import './tracing';
 import { ConfigError, createLogger, handleShutdown } from '@crm/server-kit';
 import { loadGatewayConfig, type GatewayConfig } from './config';
 import { startGateway } from './start-gateway';

@@ -36,6 +36,7 @@ describe('docker-compose.yml', () => {
       rabbitmq: '${RABBITMQ_IMAGE:-rabbitmq:4-management}',
       redis: '${REDIS_IMAGE:-redis:7}',
       mailpit: '${MAILPIT_IMAGE:-axllent/mailpit:v1.28.0}',
+      jaeger: '${JAEGER_IMAGE:-jaegertracing/jaeger:2.13.0}',
     });
     for (const variable of Object.keys(LOCAL_IMAGES).filter((v) => v !== 'NODE_IMAGE'))
       expect(Object.values(pulled).join(' ')).toContain(`\${${variable}:-`);

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureFerretdbBinary, ensureMailpitBinary } from '../lib/go-tools';
+import { ensureFerretdbBinary, ensureJaegerBinary, ensureMailpitBinary } from '../lib/go-tools';
 import { REPO_ROOT } from '../lib/paths';
 import { docker, dockerOk, imageSizeMb, run } from './docker-cli';
 
@@ -25,6 +25,7 @@ export const LOCAL_IMAGES = {
   RABBITMQ_IMAGE: 'crm/rabbitmq:local',
   REDIS_IMAGE: 'crm/redis:local',
   MAILPIT_IMAGE: 'crm/mailpit:local',
+  JAEGER_IMAGE: 'crm/jaeger:local',
 } as const;
 
 export type LocalImageVariable = keyof typeof LOCAL_IMAGES;
@@ -146,6 +147,10 @@ export async function buildLocalImages(
   );
   await step(LOCAL_IMAGES.MAILPIT_IMAGE, () =>
     build(LOCAL_IMAGES.MAILPIT_IMAGE, 'mailpit.Dockerfile', { mailpit }),
+  );
+  const jaeger = await ensureJaegerBinary(quiet);
+  await step(LOCAL_IMAGES.JAEGER_IMAGE, () =>
+    build(LOCAL_IMAGES.JAEGER_IMAGE, 'jaeger.Dockerfile', { jaeger }),
   );
   await step(LOCAL_IMAGES.RABBITMQ_IMAGE, () =>
     build(LOCAL_IMAGES.RABBITMQ_IMAGE, 'rabbitmq.Dockerfile', { rabbitmq: path.join(RECIPES, 'rabbitmq') }),

@@ -6,6 +6,8 @@ import { runLogged, which } from './processes';
 
 export const FERRETDB_VERSION = 'v1.24.2';
 export const MAILPIT_VERSION = 'v1.28.0';
+/** The Go module version of Jaeger v2's single binary (cmd/jaeger), the trace collector and UI. */
+export const JAEGER_VERSION = 'v1.76.0';
 
 const TOOLS_DIR = path.join(REPO_ROOT, 'scripts', 'tools');
 
@@ -20,6 +22,10 @@ export function ferretdbBinaryPath(): string {
 
 export function mailpitBinaryPath(): string {
   return path.join(infraPaths.bin(), `mailpit-${MAILPIT_VERSION}`);
+}
+
+export function jaegerBinaryPath(): string {
+  return path.join(infraPaths.bin(), `jaeger-${JAEGER_VERSION}`);
 }
 
 function isExecutable(file: string): boolean {
@@ -158,6 +164,32 @@ export async function ensureMailpitBinary(progress: Progress): Promise<string> {
     const env = goEnv({ GOSUMDB: 'off' });
     const out = path.join(dir, 'mailpit');
     await step(logName, go, ['build', '-o', out, 'github.com/axllent/mailpit'], dir, env);
+    install(out, target);
+  });
+  return target;
+}
+
+/**
+ * Returns the cached Jaeger binary, building it first if needed (about 2.5 minutes on 2 cores).
+ * Jaeger's go.mod has replace directives, so `go install …@version` refuses it; scripts/tools/jaeger
+ * is a module that requires it as a tool (`go get -tool`), whose go.sum pins every module.
+ */
+export async function ensureJaegerBinary(progress: Progress): Promise<string> {
+  const target = jaegerBinaryPath();
+  if (isExecutable(target)) return target;
+  const go = findGo();
+  if (!go) throw new BuildError('Go is not installed (looked on PATH and at /usr/local/go/bin/go)');
+  const logName = 'jaeger-build';
+  progress(
+    `building Jaeger ${JAEGER_VERSION} with ${go} (first run only, a few minutes; log: ${rel(infraPaths.log(logName))})`,
+  );
+  await withTempDir('jaeger-build-', async (dir) => {
+    for (const file of ['go.mod', 'go.sum']) {
+      fs.copyFileSync(path.join(TOOLS_DIR, 'jaeger', file), path.join(dir, file));
+    }
+    const env = goEnv({ GOSUMDB: 'off' });
+    const out = path.join(dir, 'jaeger');
+    await step(logName, go, ['build', '-o', out, 'github.com/jaegertracing/jaeger/cmd/jaeger'], dir, env);
     install(out, target);
   });
   return target;

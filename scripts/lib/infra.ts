@@ -23,6 +23,7 @@ import {
 import { ensureMongo } from './infra/databases';
 import { ensureBrokerUsers } from './infra/broker-users';
 import { ensureMailpit, ensureRabbit, ensureRedis } from './infra/messaging';
+import { ensureJaeger } from './infra/jaeger';
 import { ensureRedsysSimulator } from './infra/redsys';
 
 export * from './infra/context';
@@ -92,10 +93,12 @@ export async function ensureInfrastructure(options: EnsureOptions = {}): Promise
         ensureRedis(ctx),
         ensureMailpit(ctx, tools),
         ensureRedsysSimulator(ctx),
+        options.jaeger ? ensureJaeger(ctx, tools) : Promise.resolve(),
         tools.catch(() => undefined),
       ]);
       await ensureBrokerUsers(ctx);
-      const failed = ctx.reports.filter((r) => r.status === 'failed');
+      // Jaeger is optional: without it the product runs, without traces.
+      const failed = ctx.reports.filter((r) => r.status === 'failed' && r.component !== 'jaeger');
       if (failed.length > 0) {
         throw new InfrastructureError(
           `could not bring up: ${failed.map((r) => r.component).join(', ')} (logs in ${rel(infraPaths.logs())})`,
@@ -114,6 +117,7 @@ export async function ensureInfrastructure(options: EnsureOptions = {}): Promise
 
 /** Stop order: consumers of a backend before the backend. */
 const STOP_ORDER = [
+  'jaeger',
   'redsys',
   'mailpit',
   'mail-catcher',

@@ -116,6 +116,10 @@ describe('@crm/event-bus', () => {
       // Dead letters read and acted on without losing them ("Estado del sistema").
       'DeadLetterBox',
       'summariseDeadLetter',
+      // Traces: the trace context an outbox entry and a message carry.
+      'contextFromTraceparent',
+      'traceparentOf',
+      'TRACEPARENT_HEADER',
     ];
     expect(Object.keys(everything).sort()).toEqual([...before, ...since].sort());
     expect(Object.keys(everything).sort()).toEqual(

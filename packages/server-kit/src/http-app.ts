@@ -5,7 +5,7 @@ import { healthRoutes, type ReadinessCheck } from './health';
 import type { Logger } from './logger';
 import { metricsMiddleware, type HttpMetrics } from './metrics';
 import { requestLog } from './request-log';
-import { runWithCorrelationId, sanitizeRequestId } from './request-context';
+import { requestIdFor, runWithCorrelationId } from './request-context';
 import { rejectOperatorInjection } from './validation';
 
 export interface HttpAppOptions {
@@ -31,9 +31,12 @@ export function redactUrl(url: string | undefined): string | undefined {
     );
 }
 
-/** Correlation id: the gateway's X-Request-Id, else a new one; echoed back and put on every log line. */
+/**
+ * Correlation id: the gateway's X-Request-Id, else the trace id, else a new one; echoed back and put
+ * on every log line.
+ */
 const correlation: RequestHandler = (req, res, next) => {
-  const id = sanitizeRequestId(req.headers['x-request-id']);
+  const id = requestIdFor(req.headers['x-request-id']);
   req.headers['x-request-id'] = id;
   res.setHeader('X-Request-Id', id);
   runWithCorrelationId(id, next);

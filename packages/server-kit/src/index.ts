@@ -18,3 +18,4 @@ export * from './validation';
 export * from './verification-keys';
 export { callService, getFromService, jsonOf } from './service-call';
 export * from './version';
+export * from './tracing';

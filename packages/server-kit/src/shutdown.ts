@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { Logger } from './logger';
+import { flushTracing } from './tracing/start';
 
 /**
  * On SIGTERM/SIGINT: stop accepting connections, let in-flight requests finish (bounded), then close
@@ -29,6 +30,7 @@ export function handleShutdown(
         logger.warn({ err: (error as Error).message }, 'error while closing a dependency');
       }
     }
+    await flushTracing();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

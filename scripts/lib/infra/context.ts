@@ -12,6 +12,11 @@ export interface EnsureOptions {
   log?: (line: string) => void;
   /** Build the cached Go binaries (FerretDB, Mailpit) even when the services are already up. */
   buildTools?: boolean;
+  /**
+   * Also bring up Jaeger (traces; built once from its Go module). Optional: when it cannot be had,
+   * its line says so and nothing else fails.
+   */
+  jaeger?: boolean;
   /** Environment to read MONGO_URL etc. from (default process.env; unset ones get dev defaults). */
   env?: NodeJS.ProcessEnv;
 }

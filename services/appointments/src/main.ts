@@ -1,3 +1,4 @@
+import './tracing';
 import { runService } from '@crm/server-kit/service';
 import { createAppointmentsService } from './app';
 import { loadAppointmentsConfig } from './config';

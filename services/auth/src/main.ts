@@ -1,3 +1,4 @@
+import './tracing';
 import { runService } from '@crm/server-kit/service';
 import { createAuthService } from './app';
 import { loadAuthConfig } from './config';

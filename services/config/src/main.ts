@@ -1,3 +1,4 @@
+import './tracing';
 import { runService } from '@crm/server-kit/service';
 import { createConfigService } from './app';
 import { loadConfigServiceConfig } from './config';

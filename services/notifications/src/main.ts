@@ -1,3 +1,4 @@
+import './tracing';
 import { runService } from '@crm/server-kit/service';
 import { createNotificationsService } from './app';
 import { loadNotificationsConfig } from './config';

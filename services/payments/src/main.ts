@@ -1,3 +1,4 @@
+import './tracing';
 import { runService } from '@crm/server-kit/service';
 import { createPaymentsService } from './app';
 import { loadPaymentsConfig } from './config';

@@ -1,3 +1,4 @@
+import './tracing';
 import { runService } from '@crm/server-kit/service';
 import { createRecordsService } from './app';
 import { loadRecordsConfig } from './config';

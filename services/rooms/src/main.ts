@@ -1,3 +1,4 @@
+import './tracing';
 import { runService } from '@crm/server-kit/service';
 import { createRoomsService } from './app';
 import { loadRoomsConfig } from './config';

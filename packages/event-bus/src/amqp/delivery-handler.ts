@@ -1,12 +1,21 @@
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import { eventEnvelopeSchema, type EventContract, type EventEnvelope } from '@crm/contracts';
+import { context, trace } from '@opentelemetry/api';
+import {
+  contextFromTraceparent,
+  inSpan,
+  markFailed,
+  SpanKind,
+  traceHeaders,
+  TRACEPARENT_HEADER,
+} from '../trace-context';
 import { describeIssues } from './event-envelope';
 import { errorSummary, truncate, type Logger } from './logger';
 import { cleanHeaders, copyProperties, publishConfirmed } from './message-copies';
 import { processedEventKey } from './processed-events';
 import { attemptFromHeaders, DEFAULT_RETRY_DELAYS_MS, retryDelayFor } from './retry-schedule';
 import type { EventBinding, EventHandler, SubscribeOptions } from './subscribe-options';
-import { COPY_ROUTES, copiesExchangeName } from './topology';
+import { COPY_ROUTES, copiesExchangeName, deadLetterQueueName } from './topology';
 import { noEventBusMetrics, type DeliveryOutcome, type EventBusMetrics } from './metrics';
 
 type Outcome = DeliveryOutcome;
@@ -97,21 +106,46 @@ export class DeliveryHandler {
       publishedBy: this.publisherOf(message),
       attempt,
     };
-    let outcome: Outcome;
-    try {
-      outcome = await this.process(channel, message, attempt, meta);
-    } catch (err) {
-      // Only reachable when the channel went away mid-way (ack/publish impossible). The broker
-      // requeues the unacked message and it comes back on the next channel.
-      outcome = 'not-acked';
-      this.logger.warn(
-        { ...meta, err: errorSummary(err) },
-        'message left unacked; the broker will redeliver it',
-      );
-    }
-    this.logger.debug({ ...meta, outcome }, 'message done');
-    // Metrics: the event's name once read (a retried copy's own routing key is the copy route's).
-    this.metrics.delivered(String(meta.event ?? meta.routingKey), this.queue, outcome);
+    // A consumer span, child of the publish span whose traceparent the message carries (or of the
+    // span already active, when an instrumentation of amqplib made one for this delivery).
+    const parent = trace.getSpan(context.active())
+      ? context.active()
+      : contextFromTraceparent(message.properties.headers?.[TRACEPARENT_HEADER], context.active());
+    // The event's name: a retry copy comes back with another routing key, but keeps the type.
+    const eventName = message.properties.type ? String(message.properties.type) : message.fields.routingKey;
+    await inSpan(
+      `process ${eventName}`,
+      {
+        kind: SpanKind.CONSUMER,
+        parent,
+        attributes: {
+          'messaging.system': 'rabbitmq',
+          'messaging.operation.type': 'process',
+          'messaging.destination.name': this.queue,
+          'messaging.rabbitmq.destination.routing_key': message.fields.routingKey,
+          'messaging.message.id': String(message.properties.messageId ?? ''),
+          'crm.delivery.attempt': attempt,
+        },
+      },
+      async (span) => {
+        let outcome: Outcome;
+        try {
+          outcome = await this.process(channel, message, attempt, meta);
+        } catch (err) {
+          // Only reachable when the channel went away mid-way (ack/publish impossible). The broker
+          // requeues the unacked message and it comes back on the next channel.
+          outcome = 'not-acked';
+          this.logger.warn(
+            { ...meta, err: errorSummary(err) },
+            'message left unacked; the broker will redeliver it',
+          );
+        }
+        span.setAttribute('crm.delivery.outcome', outcome);
+        this.logger.debug({ ...meta, outcome }, 'message done');
+        // Metrics: the event's name once read (a retried copy's own routing key is the copy route's).
+        this.metrics.delivered(String(meta.event ?? meta.routingKey), this.queue, outcome);
+      },
+    );
   }
 
   private async process(
@@ -249,6 +283,8 @@ export class DeliveryHandler {
       headers: {
         ...cleanHeaders(message),
         ...this.publishedByHeader(message),
+        // The next attempt's span is a child of this one (same trace as the original publish).
+        ...traceHeaders(),
         'x-attempt': attempt,
         ...headers,
       },
@@ -303,6 +339,14 @@ export class DeliveryHandler {
       );
     }
     const delayMs = retryDelayFor(attempt, this.retryDelays);
+    const span = trace.getActiveSpan();
+    span?.addEvent('retry scheduled', {
+      'crm.delivery.attempt': attempt,
+      'crm.delivery.retry_in_ms': delayMs,
+      'exception.type': summary.name,
+      'exception.message': summary.message,
+    });
+    if (span) markFailed(span, err, summary.message);
     await this.republishLater(channel, message, attempt + 1, delayMs, {
       'x-last-error': truncate(`${summary.name}: ${summary.message}`, 500),
     });
@@ -323,6 +367,7 @@ export class DeliveryHandler {
       headers: {
         ...cleanHeaders(message),
         ...this.publishedByHeader(message),
+        ...traceHeaders(),
         ...extraHeaders,
         'x-error': truncate(reason, 1000),
         'x-dead-lettered-at': new Date().toISOString(),
@@ -331,6 +376,12 @@ export class DeliveryHandler {
       },
     });
     channel.ack(message);
+    const span = trace.getActiveSpan();
+    span?.addEvent('dead-lettered', {
+      'crm.delivery.queue': deadLetterQueueName(this.queue),
+      'crm.delivery.reason': truncate(reason, 300),
+    });
+    if (span) markFailed(span, new Error(truncate(reason, 300)), truncate(reason, 300));
     // The reason holds paths and error messages, not the body; the body stays in the DLQ only.
     this.logger.error({ ...meta, reason: truncate(reason, 300) }, 'message moved to the dead-letter queue');
     return 'dead-lettered';

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { EventContract, EventEnvelope } from '@crm/contracts';
 import type { AmqpConnection, SetupRegistration } from './amqp-connection';
 import { assertEnvelope, createEnvelope, type ContractData } from './event-envelope';
+import { traceHeaders } from '../trace-context';
 import { errorSummary, silentLogger, type Logger } from './logger';
 import type { EventBusMetrics } from './metrics';
 import { DEFAULT_EXCHANGE, ensureEventExchange } from './topology';
@@ -193,6 +194,8 @@ export class EventPublisher implements EnvelopePublisher {
             // Who sent it: RabbitMQ refuses a user_id other than the connection's user, so consumers
             // can trust it (delivery-handler.ts checks it against the contract's publishers).
             userId: this.options.connection.user,
+            // W3C trace context of the active span (the relay's publish span): consumers continue it.
+            headers: traceHeaders(),
           },
           (err: unknown) => settle(err),
         );

@@ -50,3 +50,5 @@ export { silentLogger } from './logger';
 export type { Logger } from './logger';
 export { noEventBusMetrics } from './metrics';
 export type { DeliveryOutcome, EventBusMetrics } from './metrics';
+// W3C trace context on the bus (outbox entries, message headers): trace-context.ts.
+export { contextFromTraceparent, traceparentOf, TRACEPARENT_HEADER } from '../trace-context';

@@ -1,8 +1,10 @@
+import { context, ROOT_CONTEXT } from '@opentelemetry/api';
 import type { Connection, mongo } from 'mongoose';
 import type { EventEnvelope } from '@crm/contracts';
 import { assertEnvelope, EventValidationError } from '../amqp/event-envelope';
 import type { EnvelopePublisher } from '../amqp/event-publisher';
 import { errorSummary, silentLogger, type Logger } from '../amqp/logger';
+import { contextFromTraceparent, inSpan, SpanKind, splitTracedEntry } from '../trace-context';
 import { nativeDb } from './mongo-helpers';
 import { OUTBOX_FIELD, OUTBOX_PENDING_FIELD, OUTBOX_REJECTED_FIELD } from './outbox';
 
@@ -105,13 +107,19 @@ export class OutboxRelay {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    void this.exclusive(() => {
-      this.queued = false;
-      return this.pass();
-    }).then(
-      (result) => this.scheduleNext(result.more && !result.failed ? 0 : this.intervalMs),
-      () => this.scheduleNext(this.intervalMs),
-    );
+    // Outside any request's trace: each entry's publish joins the trace stored with it instead, and
+    // a kick from a request must not make the relay's later polls part of that request.
+    void context
+      .with(ROOT_CONTEXT, () =>
+        this.exclusive(() => {
+          this.queued = false;
+          return this.pass();
+        }),
+      )
+      .then(
+        (result) => this.scheduleNext(result.more && !result.failed ? 0 : this.intervalMs),
+        () => this.scheduleNext(this.intervalMs),
+      );
   }
 
   /** One pass now, after any pass in progress (tests, or a final flush before shutdown). */
@@ -242,15 +250,32 @@ export class OutboxRelay {
     documentId: unknown,
     entry: unknown,
   ): Promise<boolean> {
+    // The entry as stored is what removePublished matches; the broker gets the envelope alone.
+    const { envelope: candidate, traceparent } = splitTracedEntry(entry);
     try {
-      assertEnvelope(entry);
+      assertEnvelope(candidate);
     } catch (err) {
       if (!(err instanceof EventValidationError)) throw err;
       await this.reject(collection, documentId, entry, err);
       return false;
     }
-    const envelope: EventEnvelope = entry;
-    await this.options.publisher.publishEnvelope(envelope, { timeoutMs: this.publishTimeoutMs });
+    const envelope: EventEnvelope = candidate;
+    // A span in the trace of the request that wrote the entry (a new trace for an entry without one).
+    await inSpan(
+      `publish ${envelope.name}`,
+      {
+        kind: SpanKind.PRODUCER,
+        parent: contextFromTraceparent(traceparent, ROOT_CONTEXT),
+        attributes: {
+          'messaging.system': 'rabbitmq',
+          'messaging.operation.type': 'publish',
+          'messaging.destination.name': envelope.name,
+          'messaging.message.id': envelope.id,
+          'crm.outbox.collection': collection.collectionName,
+        },
+      },
+      () => this.options.publisher.publishEnvelope(envelope, { timeoutMs: this.publishTimeoutMs }),
+    );
     this.logger.debug(
       { eventId: envelope.id, event: envelope.name, collection: collection.collectionName },
       'outbox event published',

@@ -1,5 +1,6 @@
 import { Schema } from 'mongoose';
 import type { EventEnvelope } from '@crm/contracts';
+import { withTraceparent } from '../trace-context';
 
 /**
  * Transactional outbox without transactions.
@@ -17,6 +18,9 @@ import type { EventEnvelope } from '@crm/contracts';
  *   then:    relay.kick()   // low latency; the relay's poll is the safety net
  *
  * Build envelopes with `createEnvelope(contract, data, correlationId)`, which validates them.
+ * Each entry also keeps the `traceparent` of the span active when it is written (the request's), so
+ * the relay's publish and every consumer join the request's trace (trace-context.ts); the relay
+ * publishes the envelope without it.
  */
 export const OUTBOX_FIELD = 'outbox';
 
@@ -37,7 +41,7 @@ export function withOutbox<T extends object>(fields: T, ...envelopes: EventEnvel
   if (OUTBOX_FIELD in fields) throw new Error('document fields already contain an outbox');
   return {
     ...fields,
-    [OUTBOX_FIELD]: [...envelopes],
+    [OUTBOX_FIELD]: withTraceparent(envelopes),
     ...(envelopes.length > 0 ? { [OUTBOX_PENDING_FIELD]: true } : {}),
   } as T & PendingOutbox;
 }
@@ -50,7 +54,7 @@ type OutboxPush = {
 /** The `$push` (and the flag's `$set`) to merge into an update so the events are stored by the same write. */
 export function pushOutbox(...envelopes: EventEnvelope[]): OutboxPush {
   return {
-    $push: { [OUTBOX_FIELD]: { $each: [...envelopes] } },
+    $push: { [OUTBOX_FIELD]: { $each: withTraceparent(envelopes) } },
     $set: { [OUTBOX_PENDING_FIELD]: true },
   } as OutboxPush;
 }

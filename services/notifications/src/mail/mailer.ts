@@ -1,5 +1,6 @@
 import nodemailer from 'nodemailer';
 import { isErasedAddress } from '@crm/contracts';
+import { SpanKind, withSpan } from '@crm/server-kit';
 import { senderAddress } from '../config';
 import type { CentreProfileReader } from '../data/centre-profile.client';
 import type { Email } from './templates/layout';
@@ -36,23 +37,41 @@ export function smtpMailer(smtpUrl: string, mailFrom: string): Mailer {
     greetingTimeout: 5000,
     socketTimeout: 10000,
   });
+  const smtpAttributes = smtpServerAttributes(smtpUrl);
   return {
     async send({ to, senderName, replyTo, subject, html, text, attachments, messageId }) {
       // An erased account's address receives nothing (a late event about an erased patient).
       if (isErasedAddress(to)) return;
-      await transport.sendMail({
-        from: { name: senderName, address },
-        to,
-        ...(replyTo ? { replyTo } : {}),
-        subject,
-        html,
-        text,
-        attachments,
-        messageId,
-      });
+      // A span of the trace of the event being handled; no address or subject on it (personal data).
+      await withSpan('smtp send', { kind: SpanKind.CLIENT, attributes: smtpAttributes }, () =>
+        transport.sendMail({
+          from: { name: senderName, address },
+          to,
+          ...(replyTo ? { replyTo } : {}),
+          subject,
+          html,
+          text,
+          attachments,
+          messageId,
+        }),
+      );
     },
     close: () => transport.close(),
   };
+}
+
+/** Where mail goes (host and port only: the URL may hold credentials). */
+function smtpServerAttributes(smtpUrl: string): Record<string, string | number> {
+  try {
+    const url = new URL(smtpUrl);
+    return {
+      'server.address': url.hostname,
+      'server.port': Number(url.port || 25),
+      'network.protocol.name': 'smtp',
+    };
+  } catch {
+    return { 'network.protocol.name': 'smtp' };
+  }
 }
 
 /**
