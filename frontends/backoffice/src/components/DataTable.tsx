@@ -21,6 +21,8 @@ export interface ServerPagination {
   page: number;
   totalPages: number;
   total: number;
+  /** The server estimated the total (an unfiltered list of a large collection): shown as "aprox.". */
+  totalIsEstimate?: boolean;
   onPageChange: (page: number) => void;
 }
 
@@ -167,6 +169,7 @@ export function DataTable<T>({
         page={pageNumber}
         pageCount={pageCount}
         total={total}
+        totalIsEstimate={server?.totalIsEstimate}
         totalNoun={totalNoun}
         onPage={goTo}
         disabled={loading}

@@ -2,6 +2,8 @@ interface TablePagerProps {
   page: number;
   pageCount: number;
   total: number;
+  /** The total is the server's estimate: "Total: aprox. 1500000". */
+  totalIsEstimate?: boolean;
   /** What the total counts: ['cita', 'citas'] (singular, plural) or one word for both. */
   totalNoun?: string | readonly [string, string];
   onPage: (page: number) => void;
@@ -9,7 +11,15 @@ interface TablePagerProps {
 }
 
 /** A table's footer: "Anterior" / "Siguiente", "Página N de M" and the total. */
-export function TablePager({ page, pageCount, total, totalNoun, onPage, disabled }: TablePagerProps) {
+export function TablePager({
+  page,
+  pageCount,
+  total,
+  totalIsEstimate,
+  totalNoun,
+  onPage,
+  disabled,
+}: TablePagerProps) {
   const [one, other] = typeof totalNoun === 'string' ? [totalNoun, totalNoun] : (totalNoun ?? ['', '']);
   const noun = other ? ` ${total === 1 ? one : other}` : '';
   return (
@@ -34,7 +44,12 @@ export function TablePager({ page, pageCount, total, totalNoun, onPage, disabled
         Siguiente
       </button>
       <span className="bo-pager__total">
-        Total: {total}
+        Total:{' '}
+        {totalIsEstimate ? (
+          <abbr title="Total aproximado: la lista completa no se cuenta en cada consulta">aprox.</abbr>
+        ) : null}
+        {totalIsEstimate ? ' ' : ''}
+        {total}
         {noun}
       </span>
     </nav>

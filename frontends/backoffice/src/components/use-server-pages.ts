@@ -9,10 +9,15 @@ import type { ServerPagination } from './DataTable';
 export function useServerPages(query: string) {
   const [paging, setPaging] = useState({ page: 1, for: '' });
   const page = paging.for === query ? paging.page : 1;
-  const server = (answer?: { totalPages: number; total: number }): ServerPagination => ({
+  const server = (answer?: {
+    totalPages: number;
+    total: number;
+    totalIsEstimate?: boolean;
+  }): ServerPagination => ({
     page,
     totalPages: answer?.totalPages ?? 1,
     total: answer?.total ?? 0,
+    totalIsEstimate: answer?.totalIsEstimate === true,
     onPageChange: (next) => setPaging({ page: next, for: query }),
   });
   return { page, server };

@@ -4,6 +4,7 @@
  */
 export * from './types';
 export * from './mongo';
+export * from './paging';
 export * from './run-service';
 export * from './service-runtime';
 export * from './audit-trail';

@@ -1,4 +1,4 @@
-import mongoose, { type Connection } from 'mongoose';
+import mongoose, { type Connection, type Schema } from 'mongoose';
 import type { Logger } from '../logger';
 
 /**
@@ -61,7 +61,44 @@ export function connectMongo(url: string, dbName: string, logger: Logger): Mongo
   };
 }
 
-/** Creates the indexes declared on the models; safe to run from several replicas at once. */
+/**
+ * Index names a schema used to declare and no longer does. `createIndexes` only ever adds, so an index
+ * taken out of a schema would stay (and keep costing every write) in every existing database; the
+ * names listed here are dropped at start-up instead. Only these names: mongoose's own `syncIndexes`
+ * would drop every index the schema does not declare, including those created outside it (the outbox
+ * relay's `outboxPending` index, see @crm/event-bus).
+ */
+const RETIRED = Symbol.for('crm.retiredIndexes');
+
+export function retireIndexes(schema: Schema, names: readonly string[]): void {
+  (schema as unknown as Record<symbol, readonly string[]>)[RETIRED] = names;
+}
+
+export function retiredIndexesOf(schema: Schema): readonly string[] {
+  return (schema as unknown as Record<symbol, readonly string[] | undefined>)[RETIRED] ?? [];
+}
+
+/** MongoDB's IndexNotFound, and NamespaceNotFound (the collection does not exist yet). */
+const NOTHING_TO_DROP = new Set([26, 27]);
+
+/**
+ * Creates the indexes declared on the models, then drops the retired ones (see `retireIndexes`);
+ * safe to run from several replicas at once (a replica that finds one already dropped goes on).
+ */
 export async function syncIndexes(connection: Connection): Promise<void> {
-  await Promise.all(Object.values(connection.models).map((model) => model.createIndexes()));
+  await Promise.all(
+    Object.values(connection.models).map(async (model) => {
+      await model.createIndexes();
+      for (const name of retiredIndexesOf(model.schema)) {
+        await model.collection.dropIndex(name).catch((error: { code?: number; message?: string }) => {
+          if (
+            NOTHING_TO_DROP.has(error.code ?? -1) ||
+            /index not found|ns not found/i.test(error.message ?? '')
+          )
+            return;
+          throw error;
+        });
+      }
+    }),
+  );
 }

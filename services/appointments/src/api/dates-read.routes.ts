@@ -72,7 +72,7 @@ export function datesReadHandlers(bookings: BookingService, trail: AuditTrail) {
       validate('query', appointmentsQuery),
       async (req, res) => {
         const query = validated(res, 'query', appointmentsQuery);
-        const { items, total } = await bookings.list(query);
+        const { items, total, totalIsEstimate } = await bookings.list(query);
         await recordAccess(trail, req, {
           action: 'appointment.list',
           resource: 'appointment',
@@ -80,7 +80,7 @@ export function datesReadHandlers(bookings: BookingService, trail: AuditTrail) {
         });
         const body: AppointmentsPage = {
           dates: items.map(toAppointmentView),
-          ...paged(total, query.page, query.limit),
+          ...paged(total, query.page, query.limit, totalIsEstimate),
         };
         res.json(body);
       },

@@ -1,6 +1,7 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 import { APPOINTMENT_STATUSES, BOOKING_CHANNELS, ROLES } from '@crm/contracts';
 import { outboxPlugin } from '@crm/event-bus';
+import { retireIndexes } from '@crm/server-kit/service';
 
 const actorSchema = new Schema(
   { id: { type: String, required: true }, rol: { type: String, enum: ROLES, required: true } },
@@ -120,16 +121,26 @@ const appointmentSchema = new Schema(
 );
 /** Events are written in the same document write as the change they describe. */
 appointmentSchema.plugin(outboxPlugin);
+// Each index and the reads that need it: README, "Indexes" (a test checks the table against this list).
+// The three unique ones are the booking rules themselves (one appointment per slot, one live
+// appointment per patient, one live holder per booking code), whatever reads them.
 appointmentSchema.index({ slotKey: 1 }, { unique: true });
 appointmentSchema.index({ activePatientKey: 1 }, { unique: true });
 appointmentSchema.index({ codeKey: 1 }, { unique: true, sparse: true });
 appointmentSchema.index({ appointmentId: 1 });
-appointmentSchema.index({ kind: 1, date: 1 });
+/** By kind and date, `_id` breaking ties: the list (`kind` in active/final, by date), the agenda, free slots. */
+appointmentSchema.index({ kind: 1, date: 1, _id: 1 });
 appointmentSchema.index({ pacientId: 1, date: -1 });
-appointmentSchema.index({ status: 1, date: 1 });
+/** The list filtered by one status, by date with `_id` breaking ties. */
+appointmentSchema.index({ status: 1, date: 1, _id: 1 });
 appointmentSchema.index({ status: 1, nameKey: 1 });
 appointmentSchema.index({ kind: 1, endedAt: 1 });
 appointmentSchema.index({ kind: 1, paymentDueBy: 1 }, { sparse: true });
+/**
+ * Replaced by the same keys followed by `_id` (the lists sort by date then `_id`; without it the
+ * tie-break was an in-memory sort of every match): dropped at start-up.
+ */
+retireIndexes(appointmentSchema, ['kind_1_date_1', 'status_1_date_1']);
 
 export type AppointmentDocument = InferSchemaType<typeof appointmentSchema> & { _id: unknown };
 

@@ -2,6 +2,7 @@ import { escapeRegex, foldName } from '@crm/contracts';
 import { Types } from 'mongoose';
 import type { AppointmentUser, EventEnvelope } from '@crm/contracts';
 import { isDuplicateKey, violatedField } from '@crm/server-kit';
+import { readPage } from '@crm/server-kit/service';
 import {
   PatientAlreadyBookedError,
   SlotTakenError,
@@ -22,12 +23,19 @@ const PHONE_LIKE = /^[\d\s+().-]+$/;
 /** Insert attempts when a conflicting holder turns out to be stale (ended, or just freed). */
 const MAX_BOOK_ATTEMPTS = 3;
 
-const SORTS = {
+/** How long the unfiltered list's total is reused (it is shown as approximate). */
+const WHOLE_LIST_TOTAL_TTL_MS = 60_000;
+
+/** Every kind of document: a condition on it lets the agenda's date range use the `kind, date` index. */
+const ALL_KINDS = ['active', 'checkin', 'final', 'hold', 'offer'] as const;
+
+/** Each ends with `_id`: a total order, so a deep page can be read backwards from the end. */
+const SORTS: Record<AppointmentPageQuery['sort'], Record<string, 1 | -1>> = {
   date: { date: 1, _id: 1 },
   '-date': { date: -1, _id: -1 },
   name: { nameKey: 1, date: 1, _id: 1 },
   '-name': { nameKey: -1, date: 1, _id: 1 },
-} as const;
+};
 
 /**
  * Appointments in MongoDB or FerretDB, written only with inserts (under unique indexes) and deletes,
@@ -40,6 +48,9 @@ export class MongoAppointmentRepository implements AppointmentRepository {
     private readonly outboxWritten: () => void,
     private readonly codes: BookingCodes = newBookingCode,
   ) {}
+
+  /** The unfiltered list's total, as last counted (see `wholeListTotal`). */
+  private wholeList?: { at: number; total: Promise<number> };
 
   newId(): string {
     return String(new Types.ObjectId());
@@ -153,7 +164,10 @@ export class MongoAppointmentRepository implements AppointmentRepository {
   }
 
   async listBetween(from: Date, to: Date): Promise<Appointment[]> {
-    const docs = await this.models.Appointment.find({ date: { $gte: from, $lt: to } })
+    const docs = await this.models.Appointment.find({
+      kind: { $in: [...ALL_KINDS] },
+      date: { $gte: from, $lt: to },
+    })
       .sort({ date: 1, bookedAt: 1 })
       .lean<AppointmentDocument[]>();
     return currentOf(docs);
@@ -166,7 +180,7 @@ export class MongoAppointmentRepository implements AppointmentRepository {
     sort,
     status,
     endedFrom,
-  }: AppointmentPageQuery): Promise<{ items: Appointment[]; total: number }> {
+  }: AppointmentPageQuery): Promise<{ items: Appointment[]; total: number; totalIsEstimate: boolean }> {
     // Check-in documents are not listed: an active document with one is shown as checkedIn.
     const clauses: Record<string, unknown>[] = [{ kind: { $in: ['active', 'final'] } }];
     if (status === 'booked' || status === 'checkedIn') {
@@ -205,14 +219,19 @@ export class MongoAppointmentRepository implements AppointmentRepository {
       clauses.push({ $or: alternatives });
     }
     const filter = { $and: clauses };
-    const [docs, total] = await Promise.all([
-      this.models.Appointment.find(filter)
-        .sort(SORTS[sort])
-        .skip((page - 1) * limit)
-        .limit(limit)
-        .lean<AppointmentDocument[]>(),
-      this.models.Appointment.countDocuments(filter),
-    ]);
+    // A filtered list is counted exactly (through its index); the whole list (every appointment
+    // of the centre's history) is counted at most once a minute and said to be approximate.
+    const whole = clauses.length === 1;
+    const total = whole ? await this.wholeListTotal() : await this.models.Appointment.countDocuments(filter);
+    const docs = await readPage<AppointmentDocument>(
+      () => this.models.Appointment.find(filter),
+      SORTS[sort],
+      total,
+      page,
+      limit,
+      // A reused total may be behind: the whole list's pages are read forwards (README, "Paging").
+      { fromEnd: !whole },
+    );
     const checkIns = await this.checkInsOf(
       docs.filter((d) => d.kind === 'active').map((d) => d.appointmentId),
     );
@@ -224,7 +243,25 @@ export class MongoAppointmentRepository implements AppointmentRepository {
           : toAppointment(doc);
       }),
       total,
+      totalIsEstimate: whole,
     };
+  }
+
+  /**
+   * How many appointments the unfiltered list holds (active and final documents), counted at most
+   * once per `WHOLE_LIST_TOTAL_TTL_MS` per replica; concurrent requests share one count. Not the
+   * collection's size: check-in copies (one per attended appointment) are in it and not listed.
+   */
+  private wholeListTotal(): Promise<number> {
+    const now = Date.now();
+    if (!this.wholeList || now - this.wholeList.at >= WHOLE_LIST_TOTAL_TTL_MS) {
+      const total = this.models.Appointment.countDocuments({ kind: { $in: ['active', 'final'] } }).exec();
+      this.wholeList = { at: now, total };
+      total.catch(() => {
+        if (this.wholeList?.total === total) this.wholeList = undefined;
+      });
+    }
+    return this.wholeList.total;
   }
 
   async bookedSlotsFrom(from: Date): Promise<Date[]> {

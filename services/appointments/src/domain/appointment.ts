@@ -160,7 +160,10 @@ export interface AppointmentRepository {
   findHeldBy(patientId: string): Promise<Appointment | undefined>;
   /** Every appointment of the patient, newest first. */
   listByPatient(patientId: string): Promise<Appointment[]>;
-  page(query: AppointmentPageQuery): Promise<{ items: Appointment[]; total: number }>;
+  /** `totalIsEstimate` when the whole list was not counted for this request (no filter at all). */
+  page(
+    query: AppointmentPageQuery,
+  ): Promise<{ items: Appointment[]; total: number; totalIsEstimate: boolean }>;
   /** Instants of grid slots held by active appointments from `from` on. */
   bookedSlotsFrom(from: Date): Promise<Date[]>;
   /** Appointments starting in [from, to), any status, in time order. */

@@ -1,5 +1,6 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 import { AUDIT_ACTOR_ROLES, AUDIT_OUTCOMES } from '@crm/contracts';
+import { retireIndexes } from '@crm/server-kit/service';
 
 /**
  * `entries`: the trail, one row per patient named by an entry (see domain/audit-entry.ts).
@@ -37,10 +38,14 @@ const entrySchema = new Schema(
 );
 /** The event id, enforced: one stored copy of each row of each event, however often it is delivered. */
 entrySchema.index({ eventId: 1, row: 1 }, { unique: true });
-entrySchema.index({ at: -1 });
-entrySchema.index({ patientId: 1, at: -1 });
-entrySchema.index({ actorId: 1, at: -1 });
-entrySchema.index({ action: 1, at: -1 });
+// Every read of the trail is newest first with `_id` breaking ties (`at: -1, _id: -1`): each index
+// ends with both, so a page is read off the index in order, never sorted in memory (README, "Indexes").
+entrySchema.index({ at: -1, _id: -1 });
+entrySchema.index({ patientId: 1, at: -1, _id: -1 });
+entrySchema.index({ actorId: 1, at: -1, _id: -1 });
+entrySchema.index({ action: 1, at: -1, _id: -1 });
+/** The same indexes without `_id`, which left the tie-break to an in-memory sort: dropped at start-up. */
+retireIndexes(entrySchema, ['at_-1', 'patientId_1_at_-1', 'actorId_1_at_-1', 'action_1_at_-1']);
 
 const APPEND_ONLY = new Error('audit entries are append-only: they are never updated or deleted');
 const refuse = () => {

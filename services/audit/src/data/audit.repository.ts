@@ -1,12 +1,14 @@
 import type { QueryFilter } from 'mongoose';
 import { escapeRegex, foldName } from '@crm/contracts';
 import { isDuplicateKey } from '@crm/server-kit';
-import type { AuditFilter, AuditLog, AuditRow, PageRequest } from '../domain/audit-entry';
+import { readPage } from '@crm/server-kit/service';
+import type { AuditFilter, AuditLog, AuditRow, PageRequest, RowCount } from '../domain/audit-entry';
 import type { AuditModels, EntryDocument } from './audit.models';
 
 type StoredEntry = EntryDocument & { _id: string };
 
-const NEWEST_FIRST = { at: -1, _id: -1 } as const;
+/** Newest first; `_id` breaks ties, so the order is total and a page can be read from either end. */
+const NEWEST_FIRST: Record<string, 1 | -1> = { at: -1, _id: -1 };
 
 /** The trail in MongoDB: inserts and reads only (there is no method that changes or deletes a row). */
 export class MongoAuditLog implements AuditLog {
@@ -41,17 +43,26 @@ export class MongoAuditLog implements AuditLog {
     }
   }
 
-  async page(filter: AuditFilter, { skip, limit }: PageRequest): Promise<AuditRow[]> {
-    const docs = await this.models.Entry.find(toQuery(filter))
-      .sort(NEWEST_FIRST)
-      .skip(skip)
-      .limit(limit)
-      .lean<StoredEntry[]>();
+  async page(filter: AuditFilter, { page, limit }: PageRequest, total: number): Promise<AuditRow[]> {
+    const query = toQuery(filter);
+    const docs = await readPage<StoredEntry>(
+      () => this.models.Entry.find(query),
+      NEWEST_FIRST,
+      total,
+      page,
+      limit,
+    );
     return docs.map(toRow);
   }
 
-  count(filter: AuditFilter): Promise<number> {
-    return this.models.Entry.countDocuments(toQuery(filter));
+  async count(filter: AuditFilter): Promise<RowCount> {
+    const query = toQuery(filter);
+    // The whole trail (1.5 million rows after five years) is not counted on every page: the
+    // collection's size as the server keeps it. Rows are never deleted, so it is off only by rows
+    // stored meanwhile (and on MongoDB after an unclean shutdown, until the next validate).
+    if (Object.keys(query).length === 0)
+      return { total: await this.models.Entry.estimatedDocumentCount(), estimate: true };
+    return { total: await this.models.Entry.countDocuments(query), estimate: false };
   }
 
   async *stream(filter: AuditFilter): AsyncIterable<AuditRow> {

@@ -43,17 +43,24 @@ export interface AuditFilter {
 }
 
 export interface PageRequest {
-  skip: number;
+  page: number;
   limit: number;
+}
+
+/** How many rows a filter matches; `estimate` when it was not counted (the whole trail). */
+export interface RowCount {
+  total: number;
+  estimate: boolean;
 }
 
 /** The trail's storage: append and read, and nothing else. */
 export interface AuditLog {
   /** Stores rows not stored yet (by rowId); returns how many were new. */
   append(rows: readonly AuditRow[]): Promise<number>;
-  /** Newest first. */
-  page(filter: AuditFilter, page: PageRequest): Promise<AuditRow[]>;
-  count(filter: AuditFilter): Promise<number>;
+  /** Newest first; `total` is what `count` answered for the same filter (deep pages are read from the end). */
+  page(filter: AuditFilter, page: PageRequest, total: number): Promise<AuditRow[]>;
+  /** Exact when the filter narrows the trail; the unfiltered trail's size is the server's estimate. */
+  count(filter: AuditFilter): Promise<RowCount>;
   /** Every matching row, newest first, read as it is consumed. */
   stream(filter: AuditFilter): AsyncIterable<AuditRow>;
   /** The distinct patients named by the matching rows. */

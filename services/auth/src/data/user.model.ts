@@ -1,6 +1,7 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 import { ROLES } from '@crm/contracts';
 import { outboxPlugin } from '@crm/event-bus';
+import { retireIndexes } from '@crm/server-kit/service';
 
 const userSchema = new Schema(
   {
@@ -28,7 +29,10 @@ userSchema.plugin(outboxPlugin);
 userSchema.index({ email: 1 }, { unique: true });
 userSchema.index({ confirmationTokenHash: 1 });
 userSchema.index({ resetTokenHash: 1 });
-userSchema.index({ rol: 1, name: 1 });
+/** The paged lists (`GET /users`, `/users/pacients`): one role, by name, `_id` breaking ties. */
+userSchema.index({ rol: 1, name: 1, _id: 1 });
+/** Without `_id` the tie-break was an in-memory sort of every account of the role: dropped at start-up. */
+retireIndexes(userSchema, ['rol_1_name_1']);
 
 export type UserDocument = InferSchemaType<typeof userSchema> & { _id: unknown; createdAt: Date };
 

@@ -1,6 +1,7 @@
 import { Types } from 'mongoose';
 import { escapeRegex, type EventEnvelope } from '@crm/contracts';
 import { withOutbox, withOutboxUpdate } from '@crm/event-bus';
+import { readPage } from '@crm/server-kit/service';
 import {
   EmailTakenError,
   type NewUser,
@@ -167,14 +168,16 @@ export class MongoUserRepository implements UserRepository {
       if (digits) alternatives.push({ phone: new RegExp(digits) });
       filter.$or = alternatives;
     }
-    const [docs, total] = await Promise.all([
-      this.models.User.find(filter)
-        .sort({ name: 1, _id: 1 })
-        .skip((page - 1) * limit)
-        .limit(limit)
-        .lean<UserDocument[]>(),
-      this.models.User.countDocuments(filter),
-    ]);
+    // Filtered (by role, always): counted exactly, through the `rol` index; the total first, since
+    // it says from which end a deep page is read (README, "Paging").
+    const total = await this.models.User.countDocuments(filter);
+    const docs = await readPage<UserDocument>(
+      () => this.models.User.find(filter),
+      { name: 1, _id: 1 },
+      total,
+      page,
+      limit,
+    );
     return { items: docs.map(toUser), total };
   }
 }

@@ -52,7 +52,7 @@ export function recordsHandlers(records: RecordService, trail: AuditTrail) {
       validate('query', recordsQuery),
       async (req, res) => {
         const query = validated(res, 'query', recordsQuery);
-        const { items, total } = await records.list(query);
+        const { items, total, totalIsEstimate } = await records.list(query);
         await trail.recordRequest(req, {
           action: 'record.list',
           resource: 'record',
@@ -60,7 +60,7 @@ export function recordsHandlers(records: RecordService, trail: AuditTrail) {
         });
         const body: RecordsPage = {
           records: items.map(toRecordView),
-          ...paged(total, query.page, query.limit),
+          ...paged(total, query.page, query.limit, totalIsEstimate),
         };
         res.json(body);
       },

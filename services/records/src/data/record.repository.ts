@@ -2,6 +2,7 @@ import { escapeRegex, foldName } from '@crm/contracts';
 import type { EventEnvelope } from '@crm/contracts';
 import { withOutbox } from '@crm/event-bus';
 import { isDuplicateKey, type Logger } from '@crm/server-kit';
+import { readPage } from '@crm/server-kit/service';
 import type { ClinicalRecord, RecordPageQuery, RecordRepository } from '../domain/record';
 import {
   revisionId,
@@ -10,6 +11,9 @@ import {
   type RecordModels,
   type RevisionDocument,
 } from './record.models';
+
+/** The list's order (index `date.date_-1__id_-1`); `_id` makes it total, so pages can be read from the end. */
+const NEWEST_FIRST: Record<string, 1 | -1> = { 'date.date': -1, _id: -1 };
 
 const toRecord = (doc: RecordFields): ClinicalRecord => ({
   id: doc.recordId,
@@ -84,19 +88,27 @@ export class MongoRecordRepository implements RecordRepository {
     return true;
   }
 
-  async list({ page, limit, search }: RecordPageQuery): Promise<{ items: ClinicalRecord[]; total: number }> {
+  async list({
+    page,
+    limit,
+    search,
+  }: RecordPageQuery): Promise<{ items: ClinicalRecord[]; total: number; totalIsEstimate: boolean }> {
     const key = foldName(search);
     const pattern = key ? new RegExp(escapeRegex(key)) : undefined;
     const filter = pattern ? { $or: [{ userKey: pattern }, { doctorKey: pattern }] } : {};
-    const [docs, total] = await Promise.all([
-      this.models.Listing.find(filter)
-        .sort({ 'date.date': -1, _id: -1 })
-        .skip((page - 1) * limit)
-        .limit(limit)
-        .lean<ListingDocument[]>(),
-      this.models.Listing.countDocuments(filter),
-    ]);
-    return { items: docs.map(toRecord), total };
+    // Without a search the list is the whole collection (one entry per record): its size as the
+    // server keeps it rather than a count of every entry on each page (README, "Paging").
+    const total = pattern
+      ? await this.models.Listing.countDocuments(filter)
+      : await this.models.Listing.estimatedDocumentCount();
+    const docs = await readPage<ListingDocument>(
+      () => this.models.Listing.find(filter),
+      NEWEST_FIRST,
+      total,
+      page,
+      limit,
+    );
+    return { items: docs.map(toRecord), total, totalIsEstimate: !pattern };
   }
 
   async listOfPatient(userId: string): Promise<ClinicalRecord[]> {

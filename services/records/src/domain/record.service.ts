@@ -177,7 +177,9 @@ export class RecordService {
     return this.records.findById(dateId);
   }
 
-  list(query: RecordPageQuery): Promise<{ items: ClinicalRecord[]; total: number }> {
+  list(
+    query: RecordPageQuery,
+  ): Promise<{ items: ClinicalRecord[]; total: number; totalIsEstimate: boolean }> {
     return this.records.list(query);
   }
 }

@@ -43,7 +43,8 @@ export interface RecordRepository {
    * exists already: the appointment has a record (revision 1), or someone else saved first.
    */
   save(record: ClinicalRecord, event: EventEnvelope): Promise<boolean>;
-  list(query: RecordPageQuery): Promise<{ items: ClinicalRecord[]; total: number }>;
+  /** `totalIsEstimate` when the whole list was not counted (no search: the collection's size). */
+  list(query: RecordPageQuery): Promise<{ items: ClinicalRecord[]; total: number; totalIsEstimate: boolean }>;
   /** Every record of one patient, newest appointment first. */
   listOfPatient(userId: string): Promise<ClinicalRecord[]>;
 }
