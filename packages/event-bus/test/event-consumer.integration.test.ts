@@ -319,7 +319,7 @@ describe('EventConsumer', () => {
     const collection = 'processed_events_claims';
     const replicaA = new MongoProcessedEventStore(db, { collection });
     const replicaB = new MongoProcessedEventStore(db, { collection });
-    const key = processedEventKey('some.queue', 'e-claim');
+    const key = processedEventKey('some.queue', uniqueName('e-claim'));
 
     const race = await Promise.all([replicaA.claim(key, 60_000), replicaB.claim(key, 60_000)]);
     expect(race.sort()).toEqual(['busy', 'claimed']);
@@ -329,15 +329,17 @@ describe('EventConsumer', () => {
     expect(await other.claim(key, 60_000)).toBe('processed');
     expect(await other.has(key)).toBe(true);
 
-    // A holder that died: its lease runs out and the other replica takes the event over.
-    const orphan = processedEventKey('some.queue', 'e-orphan');
-    expect(await replicaA.claim(orphan, 50)).toBe('claimed');
+    // A holder that died: its lease runs out and the other replica takes the event over. (Unique
+    // keys: a second try of this test must not meet the first one's; a lease long enough that a
+    // loaded machine still asks within it.)
+    const orphan = processedEventKey('some.queue', uniqueName('e-orphan'));
+    expect(await replicaA.claim(orphan, 1_000)).toBe('claimed');
     expect(await replicaB.claim(orphan, 60_000)).toBe('busy');
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
     expect(await replicaB.claim(orphan, 60_000)).toBe('claimed');
 
     // A released claim (handler failed) is free at once.
-    const failed = processedEventKey('some.queue', 'e-failed');
+    const failed = processedEventKey('some.queue', uniqueName('e-failed'));
     expect(await replicaA.claim(failed, 60_000)).toBe('claimed');
     await replicaA.release(failed);
     expect(await replicaB.claim(failed, 60_000)).toBe('claimed');
