@@ -25,15 +25,74 @@ export type Stage = (typeof STAGES)[number];
 const REACH: Record<Stage, number> = { month: 30, year: 365, 'five years': 1826 };
 const DAYS_AHEAD = 28;
 
-const FIRST = ['María', 'José', 'Carmen', 'Antonio', 'Ana', 'Manuel', 'Lucía', 'Álvaro', 'Laura', 'David', 'Sofía', 'Javier', 'Marta', 'Iván', 'Nerea', 'Aitor', 'Begoña', 'Óscar', 'Paula', 'Rubén'];
-const LAST = ['García', 'Rodríguez', 'González', 'Fernández', 'López', 'Martínez', 'Sánchez', 'Pérez', 'Gómez', 'Martín', 'Jiménez', 'Ruiz', 'Hernández', 'Díaz', 'Moreno', 'Muñoz', 'Álvarez', 'Romero', 'Alonso', 'Gutiérrez', 'Navarro', 'Torres', 'Domínguez', 'Vázquez', 'Ramos', 'Gil', 'Ramírez', 'Serrano', 'Blanco', 'Suárez'];
+const FIRST = [
+  'María',
+  'José',
+  'Carmen',
+  'Antonio',
+  'Ana',
+  'Manuel',
+  'Lucía',
+  'Álvaro',
+  'Laura',
+  'David',
+  'Sofía',
+  'Javier',
+  'Marta',
+  'Iván',
+  'Nerea',
+  'Aitor',
+  'Begoña',
+  'Óscar',
+  'Paula',
+  'Rubén',
+];
+const LAST = [
+  'García',
+  'Rodríguez',
+  'González',
+  'Fernández',
+  'López',
+  'Martínez',
+  'Sánchez',
+  'Pérez',
+  'Gómez',
+  'Martín',
+  'Jiménez',
+  'Ruiz',
+  'Hernández',
+  'Díaz',
+  'Moreno',
+  'Muñoz',
+  'Álvarez',
+  'Romero',
+  'Alonso',
+  'Gutiérrez',
+  'Navarro',
+  'Torres',
+  'Domínguez',
+  'Vázquez',
+  'Ramos',
+  'Gil',
+  'Ramírez',
+  'Serrano',
+  'Blanco',
+  'Suárez',
+];
 const CHANNELS: BookingChannel[] = ['patient', 'patient', 'staff', 'kiosk'];
 export const DOCTORS = Array.from({ length: 6 }, (_, i) => ({
   id: seedObjectId(`doctor-${i}`),
   name: `Dra. ${FIRST[(i * 3) % FIRST.length]} ${LAST[(i * 7) % LAST.length]}`,
 }));
 const ROOMS = ['consulta-1', 'consulta-2', 'consulta-3'];
-const ACTIONS = ['appointment.read', 'appointment.list', 'record.read', 'record.list', 'patient.read', 'appointment.update'];
+const ACTIONS = [
+  'appointment.read',
+  'appointment.list',
+  'record.read',
+  'record.list',
+  'patient.read',
+  'appointment.update',
+];
 
 /** A form field as the records service stores it. */
 const field = (name: string, value: string) => ({ name, label: name, type: 'TEXT' as const, value });
@@ -77,7 +136,13 @@ export function planOf(scale: number, now = new Date()): Plan {
     if (day.isoWeekday() <= 5) days.push(day);
   }
   const pastDays = days.filter((d) => d.isSameOrBefore(today)).length;
-  return { scale, now, patients: Math.max(50, Math.round(60_000 * scale)), days, perDay: (90_000 * scale) / pastDays };
+  return {
+    scale,
+    now,
+    patients: Math.max(50, Math.round(60_000 * scale)),
+    days,
+    perDay: (90_000 * scale) / pastDays,
+  };
 }
 
 const stageOf = (plan: Plan, day: moment.Moment): Stage => {
@@ -91,14 +156,28 @@ export interface StageData {
   audit: SeedAuditEntry[];
   reservations: SeedReservation[];
   /** Future booked appointments (reminders) and the claimed sends of past ones. */
-  reminders: Array<{ appointmentId: string; date: Date; user: { id: string; name: string; email: string }; dueAt: Date; claimedAt?: Date }>;
+  reminders: Array<{
+    appointmentId: string;
+    date: Date;
+    user: { id: string; name: string; email: string };
+    dueAt: Date;
+    claimedAt?: Date;
+  }>;
   waitlist: Array<{ pacientId: string; day: string; joinedAt: Date }>;
   patientIndexes: Set<number>;
 }
 
 /** Everything of one stage (deterministic: the same plan gives the same documents). */
 export function stageData(plan: Plan, stage: Stage): StageData {
-  const out: StageData = { appointments: [], records: [], audit: [], reservations: [], reminders: [], waitlist: [], patientIndexes: new Set() };
+  const out: StageData = {
+    appointments: [],
+    records: [],
+    audit: [],
+    reservations: [],
+    reminders: [],
+    waitlist: [],
+    patientIndexes: new Set(),
+  };
   const minutes = slotMinutesOfDay();
   const auditPerAppointment = 1_500_000 / 90_000;
   const reservationsPerDay = (20_000 * plan.scale) / plan.days.length;
@@ -106,7 +185,9 @@ export function stageData(plan: Plan, stage: Stage): StageData {
   let carry = 0;
   let reservationCarry = 0;
   let reservation = 0;
-  const futureStart = Math.round(plan.perDay * plan.days.filter((d) => d.valueOf() <= plan.now.getTime()).length);
+  const futureStart = Math.round(
+    plan.perDay * plan.days.filter((d) => d.valueOf() <= plan.now.getTime()).length,
+  );
   for (const [d, day] of plan.days.entries()) {
     carry += plan.perDay;
     const count = Math.floor(carry);
@@ -120,7 +201,11 @@ export function stageData(plan: Plan, stage: Stage): StageData {
       if (!inStage) continue;
       const slotMinute = minutes[k % minutes.length]!;
       const walkIn = !future && roll(`walkin-${j}`) < 5;
-      const date = day.clone().add(slotMinute, 'minutes').add(walkIn ? 7 : 0, 'minutes').toDate();
+      const date = day
+        .clone()
+        .add(slotMinute, 'minutes')
+        .add(walkIn ? 7 : 0, 'minutes')
+        .toDate();
       const ahead = date > plan.now;
       if (ahead && (k >= minutes.length || future === false)) continue; // one booking per free grid slot
       // Past appointments: every 40th is the long-standing patient 0's; the others cycle.
@@ -146,15 +231,32 @@ export function stageData(plan: Plan, stage: Stage): StageData {
         walkIn,
         outcome,
         bookingCode: seedBookingCode(1_000_000 + j),
-        ...(outcome === 'attended' ? { recordId: seedObjectId(`record-${j}`), endedBy: { id: doctor.id, rol: 'DOCTOR' as const } } : {}),
+        ...(outcome === 'attended'
+          ? { recordId: seedObjectId(`record-${j}`), endedBy: { id: doctor.id, rol: 'DOCTOR' as const } }
+          : {}),
         ...(outcome === 'cancelled' ? { endedAt: new Date(date.getTime() - 2 * 86_400_000) } : {}),
       };
       if (rescheduled) {
         // Moved a week later (the new one attended): the old one cancelled naming it.
         const movedId = seedObjectId(`appointment-${j}-moved`);
         const movedDate = new Date(date.getTime() + 7 * 86_400_000);
-        out.appointments.push({ ...base, outcome: 'cancelled', rescheduledTo: movedId, endedAt: new Date(date.getTime() - 3 * 86_400_000), recordId: undefined, endedBy: base.bookedBy });
-        out.appointments.push({ ...base, id: movedId, date: movedDate, bookingCode: seedBookingCode(5_000_000 + j), outcome: 'attended', rescheduledFrom: { id, date }, recordId: undefined });
+        out.appointments.push({
+          ...base,
+          outcome: 'cancelled',
+          rescheduledTo: movedId,
+          endedAt: new Date(date.getTime() - 3 * 86_400_000),
+          recordId: undefined,
+          endedBy: base.bookedBy,
+        });
+        out.appointments.push({
+          ...base,
+          id: movedId,
+          date: movedDate,
+          bookingCode: seedBookingCode(5_000_000 + j),
+          outcome: 'attended',
+          rescheduledFrom: { id, date },
+          recordId: undefined,
+        });
       } else out.appointments.push(base);
       if (outcome === 'attended' && !rescheduled) {
         const back = moment.tz(plan.now, CENTRE_TIME_ZONE).diff(day, 'days');
@@ -167,7 +269,10 @@ export function stageData(plan: Plan, stage: Stage): StageData {
           user: { name: patient.name },
           date: { date },
           metadata: {
-            certificateType: field('certificateType', j % 3 === 0 ? 'Licencia de armas' : 'Permiso de conducir'),
+            certificateType: field(
+              'certificateType',
+              j % 3 === 0 ? 'Licencia de armas' : 'Permiso de conducir',
+            ),
             weight: field('weight', String(60 + (j % 40))),
             result: field('result', 'Apto'),
             ...(configVersion >= 2 ? { bloodPressure: field('bloodPressure', '120/80') } : {}),
@@ -182,9 +287,12 @@ export function stageData(plan: Plan, stage: Stage): StageData {
         });
       }
       // The access trail: about 17 entries per appointment, over its day.
-      const entries = Math.floor(auditPerAppointment) + (roll(`audit-${j}`) < (auditPerAppointment % 1) * 100 ? 1 : 0);
+      const entries =
+        Math.floor(auditPerAppointment) + (roll(`audit-${j}`) < (auditPerAppointment % 1) * 100 ? 1 : 0);
       for (let n = 0; n < entries; n++) {
-        const at = new Date(Math.min(plan.now.getTime() - 1000, date.getTime() - 3 * 86_400_000 + n * 3_600_000 * 4));
+        const at = new Date(
+          Math.min(plan.now.getTime() - 1000, date.getTime() - 3 * 86_400_000 + n * 3_600_000 * 4),
+        );
         const data: AuditEntryData = {
           at: at.toISOString(),
           actorId: doctor.id,
@@ -201,16 +309,33 @@ export function stageData(plan: Plan, stage: Stage): StageData {
       }
       if (ahead) {
         const dueAt = new Date(date.getTime() - 86_400_000);
-        out.reminders.push({ appointmentId: id, date, user: base.patient as { id: string; name: string; email: string }, dueAt, ...(dueAt <= plan.now ? { claimedAt: dueAt } : {}) });
+        out.reminders.push({
+          appointmentId: id,
+          date,
+          user: base.patient as { id: string; name: string; email: string },
+          dueAt,
+          ...(dueAt <= plan.now ? { claimedAt: dueAt } : {}),
+        });
       } else if (date.getTime() > plan.now.getTime() - 365 * 86_400_000) {
         const claimedAt = new Date(date.getTime() - 86_400_000);
-        out.reminders.push({ appointmentId: id, date, user: base.patient as { id: string; name: string; email: string }, dueAt: claimedAt, claimedAt });
+        out.reminders.push({
+          appointmentId: id,
+          date,
+          user: base.patient as { id: string; name: string; email: string },
+          dueAt: claimedAt,
+          claimedAt,
+        });
       }
     }
     for (let k = 0; k < reservations; k++, reservation++) {
       if (!inStage) continue;
       const doctor = DOCTORS[reservation % DOCTORS.length]!;
-      const dates = [0, 1, 2].slice(0, 1 + (reservation % 3)).map((h) => day.clone().add(minutes[(reservation + h) % minutes.length]!, 'minutes').toDate());
+      const dates = [0, 1, 2].slice(0, 1 + (reservation % 3)).map((h) =>
+        day
+          .clone()
+          .add(minutes[(reservation + h) % minutes.length]!, 'minutes')
+          .toDate(),
+      );
       const past = dates[0]! < plan.now;
       out.reservations.push({
         id: seedObjectId(`reservation-${reservation}`),
@@ -229,7 +354,11 @@ export function stageData(plan: Plan, stage: Stage): StageData {
     const entries = Math.max(10, Math.round(5_000 * plan.scale));
     for (let n = 0; n < entries; n++) {
       const day = ahead[n % ahead.length]!;
-      out.waitlist.push({ pacientId: patientOf(1 + (n % (plan.patients - 1))).id, day: day.format('YYYY-MM-DD'), joinedAt: new Date(plan.now.getTime() - (n % 500) * 60_000) });
+      out.waitlist.push({
+        pacientId: patientOf(1 + (n % (plan.patients - 1))).id,
+        day: day.format('YYYY-MM-DD'),
+        joinedAt: new Date(plan.now.getTime() - (n % 500) * 60_000),
+      });
     }
   }
   void futureStart;

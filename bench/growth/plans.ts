@@ -19,9 +19,12 @@ export interface PlanSummary {
 }
 
 let sink: Captured[] | undefined;
-mongoose.set('debug', function (this: { conn?: { name?: string } }, collection: string, method: string, ...args: unknown[]) {
-  sink?.push({ db: this?.conn?.name ?? '', collection, method, args });
-});
+mongoose.set(
+  'debug',
+  function (this: { conn?: { name?: string } }, collection: string, method: string, ...args: unknown[]) {
+    sink?.push({ db: this?.conn?.name ?? '', collection, method, args });
+  },
+);
 
 export async function capture<T>(work: () => Promise<T>): Promise<{ result: T; queries: Captured[] }> {
   const queries: Captured[] = [];
@@ -63,9 +66,12 @@ export async function explainSlow(mongoUrl: string, queries: Captured[]): Promis
       const [first, options] = q.args as [Record<string, unknown>, Record<string, unknown> | undefined];
       let explained: Record<string, unknown>;
       try {
-        if (q.method === 'aggregate') explained = await collection.aggregate(first as unknown as object[]).explain('executionStats');
+        if (q.method === 'aggregate')
+          explained = await collection.aggregate(first as unknown as object[]).explain('executionStats');
         else if (q.method === 'countDocuments')
-          explained = await collection.aggregate([{ $match: first ?? {} }, { $group: { _id: 1, n: { $sum: 1 } } }]).explain('executionStats');
+          explained = await collection
+            .aggregate([{ $match: first ?? {} }, { $group: { _id: 1, n: { $sum: 1 } } }])
+            .explain('executionStats');
         else {
           const o = options ?? {};
           let cursor = collection.find(first ?? {});
@@ -77,22 +83,27 @@ export async function explainSlow(mongoUrl: string, queries: Captured[]): Promis
           explained = await cursor.explain('executionStats');
         }
       } catch (error) {
-        out.push({ query: `${q.collection}.${q.method} ${short(q.args)}`, summary: `explain failed: ${(error as Error).message}` });
+        out.push({
+          query: `${q.collection}.${q.method} ${short(q.args)}`,
+          summary: `explain failed: ${(error as Error).message}`,
+        });
         continue;
       }
       const stats = (explained.executionStats ??
-        ((explained.stages as Array<Record<string, unknown>> | undefined)?.[0]?.$cursor as Record<string, unknown> | undefined)?.executionStats) as
-        | Record<string, number>
-        | undefined;
+        (
+          (explained.stages as Array<Record<string, unknown>> | undefined)?.[0]?.$cursor as
+            Record<string, unknown> | undefined
+        )?.executionStats) as Record<string, number> | undefined;
       const query = `${q.db.replace(/^.*_/, '')}.${q.collection}.${q.method} ${short(q.args)}`;
       if (stats && typeof stats.totalDocsExamined === 'number') {
         const returned = stats.nReturned ?? 0;
         const examined = Math.max(stats.totalDocsExamined, stats.totalKeysExamined ?? 0);
         if (examined < 10 * Math.max(1, returned)) continue;
         const planner = (explained.queryPlanner ??
-          ((explained.stages as Array<Record<string, unknown>> | undefined)?.[0]?.$cursor as Record<string, unknown> | undefined)?.queryPlanner) as
-          | Record<string, unknown>
-          | undefined;
+          (
+            (explained.stages as Array<Record<string, unknown>> | undefined)?.[0]?.$cursor as
+              Record<string, unknown> | undefined
+          )?.queryPlanner) as Record<string, unknown> | undefined;
         out.push({
           query,
           summary: `${stagesOf(planner?.winningPlan).join(' ← ') || 'plan n/a'}; docs examined ${stats.totalDocsExamined}, keys ${stats.totalKeysExamined ?? 'n/a'}, returned ${returned}, ${stats.executionTimeMillis ?? '?'} ms`,
