@@ -12,6 +12,8 @@ export {
   withOutbox,
   withOutboxUpdate,
 } from './outbox';
+export { BULK_INSERT_BATCH, insertPublished } from './bulk-insert';
+export type { BulkInsertModel } from './bulk-insert';
 export { OutboxRelay } from './outbox-relay';
 export { oldestOutboxEntryAgeSeconds } from './outbox-lag';
 export type { OutboxRelayOptions, OutboxSource, RelayPassResult } from './outbox-relay';

@@ -1,0 +1,441 @@
+/**
+ * Growth benchmark (`npm run bench:growth`): how reads and background passes behave as a centre's
+ * data grows from a month to a year to five years.
+ *
+ * Starts the services and the gateway in-process (as the API tests and bench:booking do) on their own
+ * databases, then for each stage (a month of data with the weeks ahead, up to a year, up to five
+ * years) seeds the stage through each service's bulk seed module (printing the time per
+ * collection), times the staff's reads through the gateway (30 calls with one caller, then 20
+ * concurrent callers), a booking and a reschedule, and one pass of each background job with
+ * nothing due. At the end it prints one table with each figure at the three sizes, the ratio
+ * five years / month and the targets (printed, not asserted), then the plans (`explain`) of the
+ * queries that examined ten times more documents than they returned.
+ *
+ * Env: GROWTH_SCALE (default 1: 60 000 patients, 90 000 appointments, 1 500 000 trail entries;
+ * 0.1 for a quick run), GROWTH_CALLS (30), GROWTH_CONCURRENCY (20). Infrastructure as for the tests.
+ */
+import { performance } from 'node:perf_hooks';
+import './plans';
+import mongoose, { type Connection } from 'mongoose';
+import moment from 'moment-timezone';
+import { CENTRE_TIME_ZONE, slotMinutesOfDay } from '@crm/contracts';
+import { mintToken } from '@crm/testing';
+import { startStack } from '../../test-support/stack';
+import type { AppointmentsService } from '../../services/appointments/src/app';
+import type { AuthService } from '../../services/auth/src/app';
+import type { RecordsService } from '../../services/records/src/app';
+import type { createAuditService } from '../../services/audit/src/app';
+import type { RoomsService } from '../../services/rooms/src/app';
+import type { createReportingService } from '../../services/reporting/src/app';
+import {
+  seedAppointments,
+  seedPatients,
+  seedWaitlist,
+  type SeedPatient,
+} from '../../services/appointments/src/data/appointment.seed-bulk';
+import { waitlistModels } from '../../services/appointments/src/data/waitlist.model';
+import { seedPatientAccounts } from '../../services/auth/src/data/user.seed-bulk';
+import { seedRecords } from '../../services/records/src/data/record.seed-bulk';
+import { seedAuditEntries } from '../../services/audit/src/data/audit.seed-bulk';
+import { seedReservations } from '../../services/rooms/src/data/reservation.seed-bulk';
+import { seedReminders } from '../../services/notifications/src/reminders/reminder.seed-bulk';
+import { claimDueReminders } from '../../services/notifications/src/reminders/reminders';
+import { reminderStore } from '../../services/notifications/src/reminders/reminder.store';
+import { MongoFactStore } from '../../services/reporting/src/data/facts.repository';
+import { appointmentFact, recordFact, type Fact } from '../../services/reporting/src/domain/facts';
+import { patientOf, planOf, stageData, STAGES, type Stage } from './dataset';
+import { capture, explainSlow, type Captured, type PlanSummary } from './plans';
+
+type AuditService = ReturnType<typeof createAuditService>;
+type ReportingService = ReturnType<typeof createReportingService>;
+
+const SCALE = Number(process.env.GROWTH_SCALE ?? 1);
+const CALLS = Number(process.env.GROWTH_CALLS ?? 30);
+const CONCURRENCY = Number(process.env.GROWTH_CONCURRENCY ?? 20);
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+
+async function pool<T>(count: number, concurrency: number, work: (i: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = new Array(count);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, count) }, async () => {
+      while (next < count) {
+        const i = next++;
+        results[i] = await work(i);
+      }
+    }),
+  );
+  return results;
+}
+
+/** A figure of the table: its kind decides the target. */
+type Kind = 'read' | 'write' | 'pass';
+const figures = new Map<string, { kind: Kind; values: Partial<Record<Stage, number>> }>();
+const record = (name: string, kind: Kind, stage: Stage, value: number) => {
+  const row = figures.get(name) ?? { kind, values: {} };
+  row.values[stage] = value;
+  figures.set(name, row);
+};
+const plans = new Map<string, PlanSummary[]>();
+
+interface Read {
+  name: string;
+  path: () => string;
+  token: string;
+}
+
+async function main(): Promise<void> {
+  const plan = planOf(SCALE);
+  console.log(
+    `growth benchmark at GROWTH_SCALE=${SCALE}: ${plan.patients} patients, ~${plan.perDay.toFixed(1)} appointments a working day, ${CALLS} calls per read`,
+  );
+  const stack = await startStack({
+    components: ['auth', 'config', 'appointments', 'records', 'rooms', 'audit', 'reporting', 'notifications'],
+  });
+  const extra: Connection[] = [];
+  try {
+    const appointments = stack.components.appointments!.handle as AppointmentsService;
+    const auth = stack.components.auth!.handle as AuthService;
+    const records = stack.components.records!.handle as RecordsService;
+    const audit = stack.components.audit!.handle as AuditService;
+    const rooms = stack.components.rooms!.handle as RoomsService;
+    const reporting = stack.components.reporting!.handle as ReportingService;
+    const notificationsDb = await mongoose
+      .createConnection(stack.mongoUrl, { dbName: stack.components.notifications!.database })
+      .asPromise();
+    extra.push(notificationsDb);
+    const reminders = reminderStore(notificationsDb);
+    const waitlist = waitlistModels(appointments.models.Appointment.db);
+    const facts = new MongoFactStore(reporting.models);
+
+    const admin = mintToken({
+      id: (await auth.models.User.findOne({ rol: 'ADMIN' }).lean())!._id.toString(),
+      rol: 'ADMIN',
+    });
+    const doctor = await stack.signIn('doctor@stack.test', 'Doctor1234!');
+    const patient0 = patientOf(0);
+    const patientToken = mintToken({ id: patient0.id, rol: 'PACIENT' });
+    const today = moment.tz(plan.now, CENTRE_TIME_ZONE).format('YYYY-MM-DD');
+    const seededPatients = new Set<number>();
+    const someone = patientOf(Math.min(plan.patients - 1, 7));
+    const yearAgo = moment.tz(plan.now, CENTRE_TIME_ZONE).subtract(365, 'days').format('YYYY-MM-DD');
+    const reads: Read[] = [
+      { name: 'month calendar (GET /dates/booked)', path: () => '/dates/booked', token: patientToken },
+      {
+        name: "a day's free slots (GET /dates/slots)",
+        path: () =>
+          `/dates/slots?day=${moment.tz(plan.now, CENTRE_TIME_ZONE).add(7, 'days').format('YYYY-MM-DD')}`,
+        token: patientToken,
+      },
+      { name: "today's agenda", path: () => `/dates/agenda?date=${today}`, token: doctor },
+      { name: 'appointments, first page', path: () => '/dates?status=all&page=1&limit=10', token: doctor },
+      {
+        name: 'appointments, last page',
+        path: () => `/dates?status=all&page=${lastPage.appointments}&limit=10`,
+        token: doctor,
+      },
+      {
+        name: 'appointments, name search',
+        path: () =>
+          `/dates?status=all&search=${encodeURIComponent(someone.name.split(' ').slice(1).join(' '))}`,
+        token: doctor,
+      },
+      {
+        name: 'appointments, phone search',
+        path: () => `/dates?status=all&search=${someone.phone}`,
+        token: doctor,
+      },
+      { name: 'patients, first page', path: () => '/users/pacients?page=1&limit=10', token: doctor },
+      {
+        name: 'patients, name search',
+        path: () => `/users/pacients?search=${encodeURIComponent(someone.name.split(' ')[1]!)}`,
+        token: doctor,
+      },
+      { name: "a patient's history", path: () => `/dates/history/userid/${patient0.id}`, token: doctor },
+      { name: 'records, first page', path: () => '/records?page=1&limit=10', token: doctor },
+      {
+        name: 'records, search',
+        path: () => `/records?search=${encodeURIComponent(someone.name.split(' ')[1]!)}`,
+        token: doctor,
+      },
+      { name: 'audit of a patient', path: () => `/audit?patientId=${patient0.id}`, token: admin },
+      { name: 'audit, first page', path: () => '/audit?page=1&limit=10', token: admin },
+      { name: 'audit, last page', path: () => `/audit?page=${lastPage.audit}&limit=10`, token: admin },
+      {
+        name: 'audit, a week',
+        path: () =>
+          `/audit?from=${moment.tz(plan.now, CENTRE_TIME_ZONE).subtract(14, 'days').format('YYYY-MM-DD')}&to=${moment.tz(plan.now, CENTRE_TIME_ZONE).subtract(7, 'days').format('YYYY-MM-DD')}`,
+        token: admin,
+      },
+      {
+        name: 'report summary, 366 days',
+        path: () => `/reports/summary?from=${yearAgo}&to=${today}`,
+        token: admin,
+      },
+      { name: 'export of a 5-year patient', path: () => '/users/me/export', token: patientToken },
+    ];
+    const lastPage = { appointments: 1, audit: 1 };
+    let bookerCount = 0;
+    let slotCursor = 0;
+    const farSlots = (() => {
+      const slots: Date[] = [];
+      const minutes = slotMinutesOfDay();
+      for (
+        let day = moment.tz(plan.now, CENTRE_TIME_ZONE).startOf('day').add(45, 'days');
+        slots.length < 2000;
+        day.add(1, 'day')
+      ) {
+        if (day.isoWeekday() > 5) continue;
+        for (const m of minutes) slots.push(day.clone().add(m, 'minutes').toDate());
+      }
+      return slots;
+    })();
+
+    for (const stage of STAGES) {
+      console.log(`\n— ${stage}: seeding`);
+      const data = stageData(plan, stage);
+      const timed = async (label: string, work: () => Promise<unknown>) => {
+        const started = performance.now();
+        const result = await work();
+        const seconds = (performance.now() - started) / 1000;
+        console.log(
+          `  ${label.padEnd(44)} ${String(typeof result === 'number' ? result : JSON.stringify(result)).padStart(28)} in ${seconds.toFixed(1)} s`,
+        );
+        return seconds;
+      };
+      data.patientIndexes.add(0); // the long-standing patient (history, export) from the start
+      const newPatients = [...data.patientIndexes].filter((i) => !seededPatients.has(i)).map(patientOf);
+      for (const p of newPatients) seededPatients.add(p.index);
+      const asOf = new Date(plan.now.getTime() - 6 * 365 * 86_400_000);
+      const started = performance.now();
+      await timed('auth users', () =>
+        seedPatientAccounts(
+          auth.models,
+          newPatients.map((p) => ({ ...p, createdAt: asOf })),
+        ),
+      );
+      await timed('appointments: patients read model', () =>
+        seedPatients(
+          appointments.models,
+          newPatients.map((p): SeedPatient => ({ ...p, asOf })),
+        ),
+      );
+      await timed('appointments: appointments', () =>
+        seedAppointments(appointments.models, data.appointments),
+      );
+      await timed('appointments: waiting list', () => seedWaitlist(waitlist, data.waitlist));
+      await timed('records: revisions and listing', () => seedRecords(records.models, data.records));
+      await timed('audit: access-trail rows', () => seedAuditEntries(audit.models, data.audit));
+      await timed('rooms: reservations and locks', () =>
+        seedReservations(rooms.models, data.reservations, plan.now),
+      );
+      await timed('notifications: reminders and sends', () => seedReminders(notificationsDb, data.reminders));
+      await timed('reporting: facts and day totals', async () => {
+        const stageFacts: Fact[] = [];
+        for (const a of data.appointments) {
+          const event = {
+            id: a.id,
+            date: a.date.toISOString(),
+            channel: a.channel,
+            ...(a.rescheduledTo ? { rescheduledTo: a.rescheduledTo } : {}),
+          };
+          stageFacts.push(appointmentFact('booked', event, a.bookedAt.toISOString(), 24));
+          const end = (a.endedAt ?? new Date(a.date.getTime() + 15 * 60_000)).toISOString();
+          if (a.outcome === 'attended') stageFacts.push(appointmentFact('attended', event, end, 24));
+          if (a.outcome === 'noShow') stageFacts.push(appointmentFact('noShow', event, end, 24));
+          if (a.outcome === 'cancelled') stageFacts.push(appointmentFact('cancelled', event, end, 24));
+        }
+        for (const r of data.records) {
+          const fact = recordFact(
+            {
+              id: r.id,
+              dateId: r.dateId,
+              billing: {
+                gross: 54,
+                currency: 'EUR',
+                certificateType: 'Permiso de conducir',
+                revision: 1,
+                appointmentDate: r.date.date.toISOString(),
+              },
+            } as Parameters<typeof recordFact>[0],
+            r.createdAt.toISOString(),
+          );
+          if (fact) stageFacts.push(fact);
+        }
+        for (let i = 0; i < stageFacts.length; i += 5_000)
+          await facts.putMany(stageFacts.slice(i, i + 5_000));
+        const days = [...new Set(stageFacts.map((f) => f.day))];
+        for (let i = 0; i < days.length; i += 50) await facts.recompute(days.slice(i, i + 50), 1900);
+        return stageFacts.length;
+      });
+      const seedSeconds = (performance.now() - started) / 1000;
+      console.log(`  seeding of the stage: ${seedSeconds.toFixed(1)} s`);
+      record('seeding of the stage (s)', 'write', stage, seedSeconds * 1000);
+
+      const apptTotal = (await stack.api.get('/dates?status=all&limit=10', doctor)).body.total as number;
+      lastPage.appointments = Math.max(1, Math.ceil(apptTotal / 10));
+      const auditTotal = (await stack.api.get('/audit?limit=10', admin)).body.total as number;
+      lastPage.audit = Math.max(1, Math.ceil(auditTotal / 10));
+      console.log(`  ${apptTotal} appointments listed, ${auditTotal} trail rows`);
+
+      console.log(`— ${stage}: measuring`);
+      const measuring = performance.now();
+      for (const read of reads) {
+        // The first call also captures the queries it issues (for the plans).
+        const { result: first, queries } = await capture(() => stack.api.get(read.path(), read.token));
+        if (first.status !== 200)
+          console.log(`  ${read.name}: HTTP ${first.status} ${JSON.stringify(first.body).slice(0, 120)}`);
+        if (stage === 'five years')
+          plans.set(read.name, await explainSlow(stack.mongoUrl, queries as Captured[]));
+        const one: number[] = [];
+        for (let i = 0; i < CALLS; i++) {
+          const t = performance.now();
+          await stack.api.get(read.path(), read.token);
+          one.push(performance.now() - t);
+        }
+        const many = await pool(Math.max(CALLS, CONCURRENCY * 2), CONCURRENCY, async () => {
+          const t = performance.now();
+          await stack.api.get(read.path(), read.token);
+          return performance.now() - t;
+        });
+        one.sort((a, b) => a - b);
+        many.sort((a, b) => a - b);
+        record(`${read.name} p50`, 'read', stage, percentile(one, 50));
+        record(`${read.name} p99`, 'read', stage, percentile(one, 99));
+        record(`${read.name} p99 ×${CONCURRENCY}`, 'read', stage, percentile(many, 99));
+      }
+
+      console.log(`  reads measured in ${((performance.now() - measuring) / 1000).toFixed(1)} s`);
+      // A booking (patients of their own, distinct slots weeks ahead) and its reschedule by staff.
+      const bookers = Array.from({ length: CALLS }, () => patientOf(plan.patients + 1000 + bookerCount++));
+      await seedPatientAccounts(
+        auth.models,
+        bookers.map((p) => ({ ...p, createdAt: plan.now })),
+      );
+      await seedPatients(
+        appointments.models,
+        bookers.map((p) => ({ ...p, asOf: plan.now })),
+      );
+      const booked: string[] = [];
+      const bookTimes: number[] = [];
+      for (const booker of bookers) {
+        const t = performance.now();
+        const response = await stack.api.post(
+          '/dates',
+          { date: farSlots[slotCursor++]!.toISOString() },
+          mintToken({ id: booker.id, rol: 'PACIENT' }),
+        );
+        bookTimes.push(performance.now() - t);
+        if (response.status === 201) booked.push(response.body.id as string);
+        else if (booked.length === 0)
+          console.log(`  booking: HTTP ${response.status} ${JSON.stringify(response.body).slice(0, 160)}`);
+      }
+      const moveTimes: number[] = [];
+      for (const id of booked) {
+        const t = performance.now();
+        const response = await stack.api.post(
+          `/dates/reschedule/${id}`,
+          { date: farSlots[slotCursor++]!.toISOString() },
+          doctor,
+        );
+        moveTimes.push(performance.now() - t);
+        if (response.status >= 300 && moveTimes.length === 1)
+          console.log(`  reschedule: HTTP ${response.status} ${JSON.stringify(response.body).slice(0, 160)}`);
+      }
+      bookTimes.sort((a, b) => a - b);
+      moveTimes.sort((a, b) => a - b);
+      record('booking p50', 'write', stage, percentile(bookTimes, 50));
+      record('booking p99', 'write', stage, percentile(bookTimes, 99));
+      record('reschedule p50', 'write', stage, percentile(moveTimes, 50));
+      record('reschedule p99', 'write', stage, percentile(moveTimes, 99));
+      if (booked.length < bookers.length)
+        console.log(`  ${booked.length}/${bookers.length} bookings succeeded`);
+
+      console.log(
+        `  booking and reschedule measured (${booked.length} booked) at ${((performance.now() - measuring) / 1000).toFixed(1)} s`,
+      );
+      // Background passes with nothing due (the relays published what the calls above wrote first).
+      for (const relay of [appointments.relay, records.relay, rooms.relay, auth.relay, audit.relay])
+        await relay.runOnce();
+      const passes: Array<[string, () => Promise<unknown>]> = [
+        ['pass: appointments outbox relay', () => appointments.relay.runOnce()],
+        ['pass: records outbox relay', () => records.relay.runOnce()],
+        ['pass: rooms outbox relay', () => rooms.relay.runOnce()],
+        ['pass: auth outbox relay', () => auth.relay.runOnce()],
+        ['pass: reminder sweep', () => claimDueReminders(reminders, plan.now)],
+        ['pass: waiting-list sweep', () => appointments.waitlist.sweep()],
+        ['pass: no-show sweep', () => appointments.lifecycle.sweep()],
+        [
+          'pass: records retention sweep',
+          () => records.erasure.deleteExpired(new Date(plan.now.getTime() - 5 * 365.25 * 86_400_000)),
+        ],
+        ['pass: room orphan-lock sweep', () => rooms.sweeper.sweep(plan.now)],
+      ];
+      for (const [name, pass] of passes) {
+        await pass();
+        const times: number[] = [];
+        for (let i = 0; i < 5; i++) {
+          const t = performance.now();
+          await pass();
+          times.push(performance.now() - t);
+        }
+        times.sort((a, b) => a - b);
+        record(name, 'pass', stage, percentile(times, 50));
+      }
+      console.log(`  background passes measured at ${((performance.now() - measuring) / 1000).toFixed(1)} s`);
+    }
+    printTable();
+    printPlans();
+  } finally {
+    for (const connection of extra) await connection.close();
+    await stack.stop();
+  }
+}
+
+function printTable(): void {
+  const cell = (v: number | undefined) =>
+    v === undefined || Number.isNaN(v)
+      ? 'n/a'
+      : v >= 1000
+        ? (v / 1000).toFixed(1) + ' s'
+        : v.toFixed(1) + ' ms';
+  console.log('\n| figure | month | year | five years | 5y/month | targets |');
+  console.log('|---|---|---|---|---|---|');
+  for (const [name, { kind, values }] of figures) {
+    const [m, y, f] = STAGES.map((s) => values[s]);
+    const ratio = m && f ? f / m : undefined;
+    const marks: string[] = [];
+    if (kind === 'read') {
+      const limit = name.includes(' ×') ? 300 : name.endsWith('p99') ? 100 : undefined;
+      if (limit !== undefined)
+        marks.push(f !== undefined && f <= limit ? `≤ ${limit} ms ok` : `≤ ${limit} ms MISSED`);
+    }
+    if (kind === 'pass') marks.push(f !== undefined && f <= 20 ? '≤ 20 ms ok' : '≤ 20 ms MISSED');
+    if (kind !== 'write' || name.startsWith('booking') || name.startsWith('reschedule'))
+      marks.push(ratio !== undefined && ratio <= 2 ? '5y ≤ 2× ok' : '5y ≤ 2× MISSED');
+    const label = name.startsWith('seeding') ? name : name;
+    console.log(
+      `| ${label} | ${cell(m)} | ${cell(y)} | ${cell(f)} | ${ratio === undefined ? 'n/a' : ratio.toFixed(2) + '×'} | ${marks.join(', ')} |`,
+    );
+  }
+  console.log(`ROWS ${figures.size}`);
+}
+
+function printPlans(): void {
+  console.log(
+    '\nPlans at five years (queries examining ≥ 10× the documents they return; FerretDB: what its explain gives):',
+  );
+  for (const [read, summaries] of plans) {
+    for (const s of summaries) console.log(`- ${read}: ${s.query}\n    ${s.summary}`);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

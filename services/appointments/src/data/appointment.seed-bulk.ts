@@ -1,0 +1,159 @@
+/**
+ * Bulk seeding of the appointments service's collections with history (benchmarks, tests): the same
+ * documents the booking, check-in and end paths write (built by `activeDocument` and `copyOf`, the
+ * repository's own builders), inserted through the service's models in unordered batches, with
+ * their events already published (no outbox entries, no pending flag: the relay has nothing due).
+ * An appointment in the past is its final copy (and the check-in copy when it was checked in); one
+ * still ahead is its active document. Nothing here is used by the running service.
+ */
+import { createHash } from 'node:crypto';
+import type { BookingChannel, EventEnvelope } from '@crm/contracts';
+import { insertPublished } from '@crm/event-bus';
+import type { AppointmentModels } from './appointment.model';
+import { activeDocument, copyOf, keys } from './appointment.documents';
+import type { AppointmentDocument } from './appointment.model';
+import type { WaitlistModels } from './waitlist.model';
+import type { Actor } from '../domain/appointment';
+
+export interface SeedPatient {
+  id: string;
+  name: string;
+  email: string;
+  phone?: string;
+  /** When the auth service last said this (its account's creation, for history). */
+  asOf: Date;
+}
+
+/** How a seeded appointment stands: still ahead (`booked`, `checkedIn`) or how it ended. */
+export type SeedOutcome = 'booked' | 'checkedIn' | 'attended' | 'noShow' | 'cancelled';
+
+export interface SeedAppointment {
+  id: string;
+  patient: { id: string; name: string; email: string; phone?: string };
+  date: Date;
+  bookedAt: Date;
+  bookedBy: Actor;
+  channel: BookingChannel;
+  walkIn: boolean;
+  outcome: SeedOutcome;
+  /** Unique among the live appointments (6 characters, A–Z and 0–9). */
+  bookingCode: string;
+  /** Ended (or checked in) at; default: the appointment's time plus 15 minutes. */
+  endedAt?: Date;
+  endedBy?: Actor;
+  /** Attended because this clinical record was saved. */
+  recordId?: string;
+  /** Cancelled by a reschedule to this appointment. */
+  rescheduledTo?: string;
+  /** Made by a reschedule of this one. */
+  rescheduledFrom?: { id: string; date: Date };
+}
+
+/** A booking code derived from a number: distinct numbers give distinct codes (below 36⁶). */
+export const seedBookingCode = (n: number) => n.toString(36).toUpperCase().padStart(6, '0').slice(-6);
+
+/** Seeded documents carry no events: this placeholder is stripped with the outbox before inserting. */
+const NO_EVENT = {} as EventEnvelope;
+
+/** The documents an appointment has in the collection once it got where `outcome` says. */
+export function appointmentDocuments(a: SeedAppointment): object[] {
+  const active = {
+    ...activeDocument(
+      {
+        date: a.date,
+        user: a.patient,
+        patientId: a.patient.id,
+        bookedBy: a.bookedBy,
+        channel: a.channel,
+        walkIn: a.walkIn,
+        ...(a.rescheduledFrom ? { rescheduledFrom: a.rescheduledFrom } : {}),
+      },
+      a.id,
+      a.bookingCode,
+      NO_EVENT,
+    ),
+    bookedAt: a.bookedAt,
+  } as unknown as AppointmentDocument;
+  if (a.outcome === 'booked') return [active];
+  const at = a.endedAt ?? new Date(a.date.getTime() + 15 * 60_000);
+  const checkedIn = a.outcome === 'checkedIn' || a.outcome === 'attended';
+  const checkedInAt = new Date(a.date.getTime() - 5 * 60_000);
+  const checkin = copyOf(
+    active,
+    {
+      kind: 'checkin',
+      status: 'checkedIn',
+      checkedInAt,
+      checkedInBy: a.endedBy ?? a.bookedBy,
+      slotKey: keys.checkIn(a.id),
+      activePatientKey: keys.released(a.id),
+    },
+    [],
+  );
+  if (a.outcome === 'checkedIn') return [active, checkin];
+  const final = copyOf(
+    active,
+    {
+      kind: 'final',
+      status: a.outcome,
+      slotKey: keys.released(a.id),
+      activePatientKey: checkedIn ? keys.endedAfterCheckIn(a.id) : keys.released(a.id),
+      endedAt: at,
+      ...(a.endedBy ? { endedBy: a.endedBy } : {}),
+      ...(checkedIn ? { checkedInAt } : {}),
+      ...(a.recordId ? { recordId: a.recordId } : {}),
+      ...(a.rescheduledTo ? { rescheduledTo: a.rescheduledTo } : {}),
+      ...(a.outcome === 'cancelled' ? { refundable: true } : {}),
+    },
+    [],
+  );
+  return checkedIn ? [checkin, final] : [final];
+}
+
+/** Inserts the appointments' documents; answers how many documents were written. */
+export function seedAppointments(
+  models: AppointmentModels,
+  appointments: readonly SeedAppointment[],
+  batchSize?: number,
+): Promise<number> {
+  return insertPublished(models.Appointment, appointments.flatMap(appointmentDocuments), batchSize);
+}
+
+/** The patients read model, as the auth service's events leave it. */
+export function seedPatients(
+  models: AppointmentModels,
+  patients: readonly SeedPatient[],
+  batchSize?: number,
+): Promise<number> {
+  return insertPublished(
+    models.Patient,
+    patients.map((p) => ({
+      _id: p.id,
+      name: p.name,
+      email: p.email,
+      ...(p.phone ? { phone: p.phone } : {}),
+      confirmed: true,
+      asOf: p.asOf,
+    })),
+    batchSize,
+  );
+}
+
+export interface SeedWaitlistEntry {
+  pacientId: string;
+  /** YYYY-MM-DD, the centre's day. */
+  day: string;
+  joinedAt: Date;
+}
+
+/** Waiting-list entries (no offer made). */
+export function seedWaitlist(
+  models: WaitlistModels,
+  entries: readonly SeedWaitlistEntry[],
+  batchSize?: number,
+): Promise<number> {
+  return insertPublished(models.WaitlistEntry, entries, batchSize);
+}
+
+/** A stable ObjectId-shaped id (24 hex digits) from a seed name, for ids the services parse. */
+export const seedObjectId = (name: string) => createHash('sha1').update(name).digest('hex').slice(0, 24);
