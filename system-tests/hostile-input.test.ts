@@ -67,7 +67,10 @@ function pathOf(route: ApiRoute): string {
     .replace(':id', route.path.startsWith('/records') ? appointmentId : uniqueId())
     .replace(':appointmentId', appointmentId)
     .replace(':paymentId', '00000000-0000-4000-8000-000000000000')
-    .replace(':number', 'F2030-000001');
+    .replace(':number', 'F2030-000001')
+    // A queue of no deployable: every case answers 404 or is refused before that.
+    .replace(':queue', 'crm.nadie.cola')
+    .replace(':messageId', uniqueId());
 }
 
 /** A body the route would accept; hostile variants change its first field or add to it. */
@@ -149,6 +152,10 @@ function validBody(route: ApiRoute): Record<string, unknown> {
       return { appointmentId, method: 'cash', amountCents: 1900 };
     case 'POST /payments/:paymentId/refund':
       return { reason: 'Cobro duplicado' };
+    case 'POST /system/dead-letters/:queue/:messageId/redeliver':
+      return { reason: 'Fallo corregido' };
+    case 'POST /system/dead-letters/:queue/:messageId/discard':
+      return { reason: 'Evento de prueba' };
     default:
       throw new Error(`no valid body for ${route.method} ${route.path}: add one`);
   }
