@@ -50,6 +50,7 @@ describe('broker permissions derived from the contracts', () => {
       'records',
       'config',
       'audit',
+      'reporting', // an ADMIN's redelivery or discard of a dead letter ("Estado del sistema")
       'payments',
     ]);
     expect(mayPublish(userErased.name)).toEqual(['auth']);
