@@ -10,7 +10,7 @@
 import type { Locator, Page } from 'playwright-core';
 import type { CentreProfile, RoomReservationView, UsersPage, ViewConfigView } from '@crm/contracts';
 import { eventually } from '@crm/testing';
-import { signOutThroughUi } from './support/session';
+import { signOutThroughUi, staffSignsInTyping, typeInto } from './support/session';
 import { appStarted, launchBrowser, screenshot, DESKTOP, type Browser } from './support/browser';
 import { centreInstant, nextMonthWeekdays } from './support/backoffice';
 import { acceptCookies, answerDialog, fieldError } from './support/dialogs';
@@ -28,21 +28,8 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-/** Types into a field as a person does: clears it, then one key at a time. */
-async function typeInto(field: Locator, text: string): Promise<void> {
-  await field.fill('');
-  await field.pressSequentially(text, { delay: 15 });
-  expect(await field.inputValue()).toBe(text);
-}
-
-async function signIn(page: Page, account: { email: string; password: string }): Promise<void> {
-  await page.goto(`${stack.gatewayUrl}/login`);
-  await typeInto(page.getByLabel('Correo Electrónico'), account.email);
-  await typeInto(page.getByLabel('Contraseña', { exact: true }), account.password);
-  await page.getByRole('button', { name: 'Acceder' }).click();
-  await answerDialog(page);
-  await page.waitForURL('**/doctor/appointments');
-}
+const signIn = (page: Page, account: { email: string; password: string }) =>
+  staffSignsInTyping(page, stack.gatewayUrl, account);
 
 const staffName = async (rol: 'ADMIN' | 'DOCTOR', id: string): Promise<string> => {
   const admin = await stack.signIn(BOOTSTRAP.admin.email, BOOTSTRAP.admin.password);

@@ -6,7 +6,7 @@
  * access trail has the reason. A DOCTOR does not see the menu entry.
  * Screenshot: artifacts/screenshots/system-status-1280.png.
  */
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { configCentreUpdated, type AuditPage, type DeadLetterView } from '@crm/contracts';
 import {
   AmqpConnection,
@@ -16,7 +16,7 @@ import {
   on,
 } from '@crm/event-bus';
 import { eventually, publishEnvelopes, uniqueId } from '@crm/testing';
-import { signOutThroughUi } from './support/session';
+import { signOutThroughUi, staffSignsInTyping, typeInto } from './support/session';
 import { appStarted, launchBrowser, screenshot, DESKTOP, MOBILE, type Browser } from './support/browser';
 import { acceptCookies, answerDialog } from './support/dialogs';
 import { BOOTSTRAP, startProductServing, type Stack } from './support/product';
@@ -52,20 +52,8 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function typeInto(field: Locator, text: string): Promise<void> {
-  await field.fill('');
-  await field.pressSequentially(text, { delay: 15 });
-  expect(await field.inputValue()).toBe(text);
-}
-
-async function signIn(page: Page, account: { email: string; password: string }): Promise<void> {
-  await page.goto(`${stack.gatewayUrl}/login`);
-  await typeInto(page.getByLabel('Correo Electrónico'), account.email);
-  await typeInto(page.getByLabel('Contraseña', { exact: true }), account.password);
-  await page.getByRole('button', { name: 'Acceder' }).click();
-  await answerDialog(page);
-  await page.waitForURL('**/doctor/appointments');
-}
+const signIn = (page: Page, account: { email: string; password: string }) =>
+  staffSignsInTyping(page, stack.gatewayUrl, account);
 
 /** Dead-letters one event on the stack's failing consumer; answers its id once listed. */
 async function deadLetter(): Promise<string> {

@@ -59,13 +59,15 @@ export interface SystemStatusView {
 /** One dead letter as the list shows it: names, ids and instants, never the event's data. */
 export interface DeadLetterView {
   queue: string;
+  /** AMQP message id (the publisher sets the event id); the key of redeliver and discard. */
   messageId: string;
   eventId: string | null;
   event: string | null;
   routingKey: string | null;
   reason: string | null;
-  /** When the consumer gave up on it (first seen in the dead-letter queue). */
+  /** When the consumer moved it to the `.dlq` (`x-dead-lettered-at`). */
   deadLetteredAt: string | null;
+  /** When the event happened (the envelope's `occurredAt`). */
   occurredAt: string | null;
   attempts: number | null;
   publishedBy: string | null;

@@ -1,3 +1,4 @@
+import type { DeadLetterView } from '@crm/contracts';
 import type { Channel, ConfirmChannel, GetMessage } from 'amqplib';
 import type { AmqpConnection } from './amqp-connection';
 import { PUBLISHED_BY_HEADER } from './delivery-handler';
@@ -25,22 +26,8 @@ import { COPY_ROUTES, copiesExchangeName, deadLetterQueueName, replyCode, retryQ
  * dead-letter headers and with its attempts counted from 1 again.
  */
 
-/** What the list shows of one dead letter: names, ids and instants, never the event's data. */
-export interface DeadLetterSummary {
-  queue: string;
-  /** AMQP message id (the publisher sets the event id); the key of redeliver and discard. */
-  messageId: string;
-  eventId: string | null;
-  event: string | null;
-  routingKey: string | null;
-  reason: string | null;
-  /** When the consumer moved it to the `.dlq` (`x-dead-lettered-at`). */
-  deadLetteredAt: string | null;
-  /** When the event happened (the envelope's `occurredAt`). */
-  occurredAt: string | null;
-  attempts: number | null;
-  publishedBy: string | null;
-}
+/** What the list shows of one dead letter (the API's contract): names, ids, instants, never the data. */
+export type DeadLetterSummary = DeadLetterView;
 
 export interface QueueDepth {
   queue: string;
