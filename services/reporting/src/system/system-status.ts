@@ -1,5 +1,7 @@
 import {
+  BUS_PARTICIPANTS,
   INTERNAL_STATUS_PATH,
+  type BusParticipant,
   type DeadLetterView,
   type DeployableStatusView,
   type InternalStatus,
@@ -18,20 +20,12 @@ import type { DeadLetterAction, DeadLetterBox, DeadLetterSummary } from '@crm/ev
  * dead-letter-box.ts).
  */
 
-/** The deployables shown, in this order; the gateway speaks for itself through a header. */
-export const STATUS_DEPLOYABLES = [
+/** The deployables shown: the gateway first (it speaks for itself through a header), then the rest. */
+export const STATUS_DEPLOYABLES: readonly BusParticipant[] = [
   'gateway',
-  'auth',
-  'appointments',
-  'records',
-  'rooms',
-  'config',
-  'audit',
-  'reporting',
-  'payments',
-  'notifications',
-] as const;
-export type StatusDeployable = (typeof STATUS_DEPLOYABLES)[number];
+  ...BUS_PARTICIPANTS.filter((name) => name !== 'gateway'),
+];
+export type StatusDeployable = BusParticipant;
 
 export interface SystemStatusOptions {
   /** Base URL of each deployable's HTTP server (not the gateway's). */
