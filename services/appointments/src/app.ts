@@ -217,6 +217,7 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
     /** The slot hold of unpaid bookings; `paymentHoldAt` runs it on another clock (tests). */
     paymentHold,
     paymentHoldAt,
+    paymentHolds,
     /** Reschedules (tests finish the holds a crash would leave, as housekeeping does). */
     moves,
     /** The waiting list (tests run its sweep, as a second replica would). */

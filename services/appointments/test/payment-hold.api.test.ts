@@ -65,7 +65,7 @@ beforeAll(async () => {
   });
   redsys = stack.redsys!;
   staff = await staffTokens(stack);
-  patients = await createPatients(stack, staff.DOCTOR, 12, 'hold');
+  patients = await createPatients(stack, staff.DOCTOR, 14, 'hold');
   const required: CentreProfileBody = {
     ...CENTRE_PROFILE_SEED,
     payments: { online: 'required', vatRatePercent: 0, exemptionText: 'Exenta' },
@@ -146,6 +146,18 @@ it('keeps a booking paid within the hold (the payment event reaches the appointm
   await sweepIn(16);
   expect(await statusOf(booked.id)).toBe('booked');
   expect((await stack.api.get(`/payments/appointment/${booked.id}`, who.token)).body.status).toBe('paid');
+});
+
+it('leaves paid holds out of the due ones, so they never hide an unpaid one (a page of one)', async () => {
+  const [first, second] = [patient(), patient()];
+  const paid = await book(first, slotOfFreshDay());
+  const unpaid = await book(second, slotOfFreshDay());
+  await service().paymentHold.paid(paid.id);
+  const in16 = new Date(Date.now() + 16 * 60_000);
+  expect((await service().paymentHolds.due(in16, 1)).map((a) => a.id)).toEqual([unpaid.id]);
+  await sweepIn(16);
+  expect(await statusOf(paid.id)).toBe('booked');
+  expect(await statusOf(unpaid.id)).toBe('cancelled');
 });
 
 it('never holds a booking made by staff', async () => {

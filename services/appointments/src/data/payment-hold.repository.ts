@@ -6,6 +6,8 @@ import { currentOf } from './appointment.documents';
 import type { AppointmentDocument, AppointmentModels } from './appointment.model';
 
 const PAGE = 500;
+/** How far back ended holds are looked for (a week: a service down over a weekend still releases). */
+const HOLD_LOOKBACK_MS = 7 * 24 * 3_600_000;
 
 /**
  * How each held appointment's hold ended: `paid` (a payment succeeded for it) or `released` (the sweep
@@ -48,10 +50,25 @@ export class MongoPaymentHolds implements PaymentHolds {
     return (await this.Decision.exists({ _id: { $in: appointmentIds }, outcome: 'paid' })) !== null;
   }
 
-  async due(before: Date): Promise<Appointment[]> {
-    const docs = await this.models.Appointment.find({ kind: 'active', paymentDueBy: { $lt: before } })
-      .limit(PAGE)
-      .lean<AppointmentDocument[]>();
+  async due(before: Date, page = PAGE): Promise<Appointment[]> {
+    // Appointments are never updated (insert/delete only), so a paid hold keeps its `paymentDueBy`:
+    // the decided ones are left out here, or enough paid appointments still to come would fill every
+    // page and hide the unpaid ones behind them. Holds that ended more than HOLD_LOOKBACK_MS ago
+    // were released (or paid) long since, unless the service was down all that time.
+    const candidates = await this.models.Appointment.find({
+      kind: 'active',
+      paymentDueBy: { $lt: before, $gte: new Date(before.getTime() - HOLD_LOOKBACK_MS) },
+    })
+      .select({ appointmentId: 1 })
+      .lean<Pick<AppointmentDocument, 'appointmentId'>[]>();
+    if (candidates.length === 0) return [];
+    const ids = candidates.map((c) => c.appointmentId);
+    const decided = new Set(
+      (await this.Decision.find({ _id: { $in: ids } }, { _id: 1 }).lean<{ _id: string }[]>()).map(
+        (d) => d._id,
+      ),
+    );
+    const docs = candidates.filter((c) => !decided.has(c.appointmentId)).slice(0, page);
     if (docs.length === 0) return [];
     const related = await this.models.Appointment.find({
       appointmentId: { $in: docs.map((d) => d.appointmentId) },

@@ -10,8 +10,8 @@ export interface PaymentHolds {
   decide(appointmentId: string, outcome: HoldOutcome, at: Date): Promise<HoldOutcome>;
   /** Whether a payment succeeded for any of these appointment ids. */
   paidAmong(appointmentIds: string[]): Promise<boolean>;
-  /** Booked appointments (not checked in) whose hold ended before `before`. */
-  due(before: Date): Promise<Appointment[]>;
+  /** Booked appointments (not checked in) whose hold ended before `before` and is not decided yet. */
+  due(before: Date, page?: number): Promise<Appointment[]>;
 }
 
 export interface PaymentHoldPolicy {
