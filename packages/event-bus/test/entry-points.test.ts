@@ -84,6 +84,9 @@ describe('@crm/event-bus/outbox', () => {
         'pushOutbox',
         'withOutbox',
         'withOutboxUpdate',
+        // Bulk seeding (benchmarks, tests): documents inserted with their events already published.
+        'BULK_INSERT_BATCH',
+        'insertPublished',
       ].sort(),
     );
   });
@@ -116,6 +119,9 @@ describe('@crm/event-bus', () => {
       // Dead letters read and acted on without losing them ("Estado del sistema").
       'DeadLetterBox',
       'summariseDeadLetter',
+      // Bulk seeding with events already published (bench:growth and the services' seed modules).
+      'BULK_INSERT_BATCH',
+      'insertPublished',
       // Traces: the trace context an outbox entry and a message carry.
       'contextFromTraceparent',
       'traceparentOf',
