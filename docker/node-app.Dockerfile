@@ -64,8 +64,12 @@ COPY docker/healthcheck.cjs ./healthcheck.cjs
 # A fixed entry point, so the process can be started without a shell (node is PID 1 and gets
 # `docker stop`'s / Kubernetes' SIGTERM directly; every deployable handles it with handleShutdown).
 RUN ln -s "/app/${WORKSPACE}/dist/main.js" /app/main.js
+# Our packages' third-party dependencies that npm could not hoist (another version sits at the root:
+# the tracing SDK's, for one) stay under packages/<name>/node_modules, which a require from the
+# bundle in <workspace>/dist would never look in.
 ENV FRONTENDS_DIR=/app/frontends \
-    WORKSPACE=${WORKSPACE}
+    WORKSPACE=${WORKSPACE} \
+    NODE_PATH=/app/packages/server-kit/node_modules:/app/packages/event-bus/node_modules:/app/packages/contracts/node_modules:/app/packages/view-config/node_modules
 # The `node` user of the official image, by number so Kubernetes' runAsNonRoot can verify it.
 USER 1000:1000
 # The port is the service's PORT setting (or its default); see healthcheck.cjs.
