@@ -183,6 +183,8 @@ async function main(): Promise<number> {
       MAILPIT_HTTP_PORT: mailPort,
       MAILPIT_SMTP_PORT: process.env.MAILPIT_SMTP_PORT ?? '11025',
       RABBITMQ_MANAGEMENT_PORT: process.env.RABBITMQ_MANAGEMENT_PORT ?? '15673',
+      // Beside npm start's Jaeger (16686), which stays up with the rest of its infrastructure.
+      JAEGER_UI_PORT: process.env.JAEGER_UI_PORT ?? '16687',
       // Every call of the checks comes from this one address: hundreds of patients in a minute.
       RATE_LIMIT_MAX: process.env.RATE_LIMIT_MAX ?? '6000',
     },
