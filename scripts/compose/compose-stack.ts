@@ -60,7 +60,8 @@ export class ComposeStack {
           },
         ).stdout.trim(),
       );
-      const waiting = states.filter((s) => !/ running (healthy)?$/.test(s));
+      // A container without a health check (Jaeger's image has no shell to run one) counts once running.
+      const waiting = states.filter((s) => !/ running( healthy)?$/.test(s));
       if (ids.length > 0 && waiting.length === 0) return Date.now() - started;
       last = waiting.join(', ');
       await sleep(1000);
