@@ -8,47 +8,33 @@
  */
 import type { Page } from 'playwright-core';
 import { configCentreUpdated, type AuditPage, type DeadLetterView } from '@crm/contracts';
-import {
-  AmqpConnection,
-  createEnvelope,
-  EventConsumer,
-  InMemoryProcessedEventStore,
-  on,
-} from '@crm/event-bus';
+import { createEnvelope } from '@crm/event-bus';
 import { eventually, publishEnvelopes, uniqueId } from '@crm/testing';
 import { signOutThroughUi, staffSignsInTyping, typeInto } from './support/session';
 import { appStarted, launchBrowser, screenshot, DESKTOP, MOBILE, type Browser } from './support/browser';
 import { acceptCookies, answerDialog } from './support/dialogs';
 import { BOOTSTRAP, startProductServing, type Stack } from './support/product';
+import { systemCheckConsumer } from '../test-support/failing-consumer';
 
 let stack: Stack;
-let consumer: EventConsumer;
-let connection: AmqpConnection;
+let consumer: Awaited<ReturnType<typeof systemCheckConsumer>> | undefined;
 let queue: string;
 let admin: string;
 
 beforeAll(async () => {
   stack = await startProductServing(['auth', 'audit', 'reporting'], ['shell', 'backoffice']);
-  queue = `${stack.env.QUEUE_PREFIX}.appointments.system-check`;
-  connection = new AmqpConnection({ url: stack.busUrl('appointments') }).start();
-  consumer = new EventConsumer({ connection, exchange: stack.exchange });
-  await consumer
-    .subscribe({
-      queue,
-      events: [
-        on(configCentreUpdated, () => {
-          throw new Error('perfil del centro ilegible');
-        }),
-      ],
-      idempotency: new InMemoryProcessedEventStore(),
-      maxAttempts: 1,
-    })
-    .ready();
+  consumer = await systemCheckConsumer(
+    stack,
+    () => {
+      throw new Error('perfil del centro ilegible');
+    },
+    { maxAttempts: 1 },
+  );
+  queue = consumer.queue;
   admin = await stack.signIn(BOOTSTRAP.admin.email, BOOTSTRAP.admin.password);
 }, 120000);
 afterAll(async () => {
   await consumer?.close();
-  await connection?.close();
   await stack?.stop();
 });
 

@@ -1,9 +1,7 @@
 import type { IndexHtmlTransformContext, Plugin } from 'vite';
 import { BOOKING_INTRO, FACT_WIDTHS, HOURS_AND_PRICE } from '../src/features/booking/booking-intro.ts';
 import { HERO } from '../src/features/landing/hero-content.ts';
-
-const escape = (text: string): string =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+import { escapeHtml as escape } from '../inline/escape-html.ts';
 
 /** The neutral stand-in of a fact of the centre profile (src/components/centre/Placeholder.tsx). */
 const placeholder = (width: string): string =>

@@ -5,6 +5,7 @@
  * once; cancelling needs the app (its button is disabled until React replaces the copy).
  */
 import { WHAT_TO_BRING } from '@crm/contracts/booking-rules';
+import { escapeHtml as escape } from './escape-html';
 
 interface CurrentAppointment {
   date: string | null;
@@ -13,8 +14,6 @@ interface CurrentAppointment {
 }
 
 const ZONE = 'Atlantic/Canary';
-const escape = (text: string): string =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The role in a session token's payload (a JWT), or '' when it cannot be read. */
 export function tokenRole(token: string): string {

@@ -80,6 +80,7 @@ describe('@crm/event-bus/outbox', () => {
         'createServiceBus',
         'isDuplicateKeyError',
         'oldestOutboxEntryAgeSeconds',
+        'outboxBacklog',
         'outboxPlugin',
         'pushOutbox',
         'withOutbox',
@@ -116,6 +117,7 @@ describe('@crm/event-bus', () => {
       // Metrics: the bus's counters hook (no-op by default) and the outbox lag.
       'noEventBusMetrics',
       'oldestOutboxEntryAgeSeconds',
+      'outboxBacklog',
       // Dead letters read and acted on without losing them ("Estado del sistema").
       'DeadLetterBox',
       'summariseDeadLetter',

@@ -18,18 +18,8 @@ export interface HttpAppOptions {
   metrics?: HttpMetrics;
 }
 
-/**
- * One-time tokens travel in the path of e-mailed links (account confirmation, password reset and
- * invitation, a waiting-list offer); they must not reach the logs.
- */
-export function redactUrl(url: string | undefined): string | undefined {
-  return url
-    ?.split('?')[0]
-    ?.replace(
-      /\/(confirmAccount|resetPassword|confirm-account|reset-password|offer)\/[^/]+/,
-      '/$1/[redacted]',
-    );
-}
+/** A URL as logs and traces may hold it: e-mailed one-time tokens redacted, no query string. */
+export { redactPath as redactUrl } from './tracing/redact';
 
 /**
  * Correlation id: the gateway's X-Request-Id, else the trace id, else a new one; echoed back and put

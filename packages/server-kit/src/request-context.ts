@@ -43,8 +43,3 @@ export function acceptableRequestId(value: unknown): string | undefined {
 export function requestIdFor(sent: unknown): string {
   return acceptableRequestId(sent) ?? activeTraceId() ?? randomUUID();
 }
-
-/** Accepts a sent request id only if it is short and harmless, else makes a new one. */
-export function sanitizeRequestId(value: unknown): string {
-  return acceptableRequestId(value) ?? randomUUID();
-}

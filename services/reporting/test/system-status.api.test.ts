@@ -4,14 +4,9 @@ import {
   type DeadLetterView,
   type SystemStatusView,
 } from '@crm/contracts';
-import {
-  AmqpConnection,
-  createEnvelope,
-  EventConsumer,
-  InMemoryProcessedEventStore,
-  on,
-} from '@crm/event-bus';
+import { createEnvelope } from '@crm/event-bus';
 import { eventually, mintToken, publishEnvelopes, uniqueId } from '@crm/testing';
+import { systemCheckConsumer } from '../../../test-support/failing-consumer';
 import { startStack, type Stack } from '../../../test-support/stack';
 
 /**
@@ -21,8 +16,7 @@ import { startStack, type Stack } from '../../../test-support/stack';
  * another with a reason, and finds both in the access trail; a DOCTOR gets 403.
  */
 let stack: Stack;
-let consumer: EventConsumer;
-let connection: AmqpConnection;
+let consumer: Awaited<ReturnType<typeof systemCheckConsumer>> | undefined;
 let failing = true;
 const handled: string[] = [];
 const admin = mintToken({ id: uniqueId(), rol: 'ADMIN' });
@@ -42,27 +36,19 @@ async function deadLetterOf(eventId: string): Promise<DeadLetterView> {
 
 beforeAll(async () => {
   stack = await startStack({ components: ['audit', 'reporting'] });
-  queue = `${stack.env.QUEUE_PREFIX}.appointments.system-check`;
-  connection = new AmqpConnection({ url: stack.busUrl('appointments') }).start();
-  consumer = new EventConsumer({ connection, exchange: stack.exchange });
-  const subscription = consumer.subscribe({
-    queue,
-    events: [
-      on(configCentreUpdated, async (event) => {
-        if (failing) throw new Error('the centre profile could not be read');
-        handled.push(event.id);
-      }),
-    ],
-    idempotency: new InMemoryProcessedEventStore(),
-    maxAttempts: 2,
-    retryDelayMs: [100],
-  });
-  await subscription.ready();
+  consumer = await systemCheckConsumer(
+    stack,
+    (event) => {
+      if (failing) throw new Error('the centre profile could not be read');
+      handled.push(event.id);
+    },
+    { maxAttempts: 2, retryDelayMs: [100] },
+  );
+  queue = consumer.queue;
 }, 90_000);
 
 afterAll(async () => {
   await consumer?.close();
-  await connection?.close();
   await stack?.stop();
 });
 

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import type { DeskPaymentMethod } from '@crm/contracts';
+import { DESK_PAYMENT_METHODS, type DeskPaymentMethod } from '@crm/contracts/payment-methods';
 import { showRequestError, showSuccess } from '@crm/web-kit';
 import {
   amountText,
@@ -12,11 +12,6 @@ import {
   type DeskItem,
 } from '@/lib/payments';
 import './payment-cell.css';
-
-/** The methods of `POST /payments/desk`, in the order the select shows them. */
-const DESK_PAYMENT_METHODS: readonly DeskPaymentMethod[] = ['card', 'cash', 'bizum', 'transfer'];
-
-const METHOD_LABELS: Record<DeskPaymentMethod, string> = PAYMENT_METHOD_LABELS;
 
 /**
  * The appointment's payment in the back office: "Pagado" or "Pendiente" with the amount, and
@@ -74,7 +69,10 @@ export function PaymentCell({ appointmentId, who }: { appointmentId: string; who
       await recordDeskPayment({ appointmentId, method, amountCents });
       dialog.current?.close();
       await mutate();
-      void showSuccess('Pago registrado', `${euros(amountCents)} (${METHOD_LABELS[method]}) de ${who}.`);
+      void showSuccess(
+        'Pago registrado',
+        `${euros(amountCents)} (${PAYMENT_METHOD_LABELS[method]}) de ${who}.`,
+      );
     } catch (error) {
       void showRequestError(error, 'No se ha podido registrar el pago');
     } finally {
@@ -129,7 +127,7 @@ export function PaymentCell({ appointmentId, who }: { appointmentId: string; who
             >
               {DESK_PAYMENT_METHODS.map((value) => (
                 <option key={value} value={value}>
-                  {METHOD_LABELS[value]}
+                  {PAYMENT_METHOD_LABELS[value]}
                 </option>
               ))}
             </select>

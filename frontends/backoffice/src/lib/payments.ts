@@ -2,7 +2,6 @@ import useSWR from 'swr';
 import type {
   AppointmentPayments,
   DeskPaymentBody,
-  PaymentMethod,
   PaymentSummaries,
   PaymentSummary,
   PaymentView,
@@ -13,13 +12,7 @@ import { recordExtraItems, type DeskItem } from './desk-items';
 
 export { amountText, priceCents, recordExtraItems, type DeskItem } from './desk-items';
 
-/** How the back office names a payment method. */
-export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = {
-  card: 'Tarjeta',
-  cash: 'Efectivo',
-  bizum: 'Bizum',
-  transfer: 'Transferencia',
-};
+export { PAYMENT_METHOD_LABELS } from '@crm/contracts/payment-methods';
 
 export const paymentsKey = (appointmentId: string) => `/payments/appointment/${appointmentId}`;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DESK_PAYMENT_METHODS, type PaymentMethod } from '../payment-methods';
 import { objectIdField } from './fields';
 import { reportSummaryQuery } from './reports';
 
@@ -12,11 +13,14 @@ import { reportSummaryQuery } from './reports';
 export const ONLINE_PAYMENT_MODES = ['off', 'optional', 'required'] as const;
 export type OnlinePaymentMode = (typeof ONLINE_PAYMENT_MODES)[number];
 
-export const DESK_PAYMENT_METHODS = ['card', 'cash', 'bizum', 'transfer'] as const;
-export type DeskPaymentMethod = (typeof DESK_PAYMENT_METHODS)[number];
-
-export const PAYMENT_METHODS = ['card', 'cash', 'bizum', 'transfer'] as const;
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+export {
+  DESK_PAYMENT_METHODS,
+  PAYMENT_METHOD_LABELS,
+  PAYMENT_METHOD_WORDS,
+  PAYMENT_METHODS,
+  type DeskPaymentMethod,
+  type PaymentMethod,
+} from '../payment-methods';
 
 export const APPOINTMENT_PAYMENT_STATUSES = ['unpaid', 'pending', 'paid', 'refunded'] as const;
 export type AppointmentPaymentStatus = (typeof APPOINTMENT_PAYMENT_STATUSES)[number];

@@ -32,7 +32,7 @@ export const AUDIT_ACTION_PATTERN = /^[a-z][a-z0-9-]{0,30}(\.[a-z0-9][a-z0-9-]{0
 export const AUDIT_RESOURCE_PATTERN = /^[a-z][a-z0-9-]{0,39}$/;
 /** Ids, dates and view names such as `doctor/appointments/:id`: no spaces, no free text. */
 export const AUDIT_RESOURCE_ID_PATTERN = /^[A-Za-z0-9._:@/+-]{1,200}$/;
-/** The gateway's X-Request-Id rule (server-kit `sanitizeRequestId`). */
+/** The gateway's X-Request-Id rule (server-kit `acceptableRequestId`). */
 export const AUDIT_REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 // eslint-disable-next-line no-control-regex
 const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f-\u009f\u2028\u2029]*$/;

@@ -2,7 +2,7 @@ import type { DeadLetterView } from '@crm/contracts';
 import type { Channel, ConfirmChannel, GetMessage } from 'amqplib';
 import type { AmqpConnection } from './amqp-connection';
 import { PUBLISHED_BY_HEADER } from './delivery-handler';
-import { publishConfirmed } from './message-copies';
+import { cleanHeaders, copyProperties, publishConfirmed } from './message-copies';
 import { SingleLane } from './single-lane';
 import { COPY_ROUTES, copiesExchangeName, deadLetterQueueName, replyCode, retryQueueName } from './topology';
 
@@ -46,7 +46,6 @@ const DEAD_LETTER_HEADERS = [
   'x-dead-lettered-at',
   'x-original-exchange',
   'x-original-routing-key',
-  'x-death',
 ];
 
 const text = (value: unknown): string | null => {
@@ -128,26 +127,48 @@ export class DeadLetterBox {
   }
 
   /** Depth of a queue, its `.retry` and its `.dlq` (passive declares: nothing is created). */
-  async depths(queue: string): Promise<QueueDepth[]> {
-    const names = [queue, retryQueueName(queue), deadLetterQueueName(queue)];
-    return Promise.all(names.map((name) => this.depth(name)));
+  depths(queue: string): Promise<QueueDepth[]> {
+    return this.depthsOf([queue, retryQueueName(queue), deadLetterQueueName(queue)]);
   }
 
   async depth(queue: string): Promise<QueueDepth> {
+    return (await this.depthsOf([queue]))[0]!;
+  }
+
+  /**
+   * Depth of each of these queues, in order, on one channel; a queue that does not exist (or may
+   * not be looked at) answers nulls. Each look is bounded by `connectTimeoutMs`.
+   */
+  async depthsOf(queues: readonly string[]): Promise<QueueDepth[]> {
+    if (queues.length === 0) return [];
     const model = await this.options.connection.waitForConnection(this.connectTimeoutMs);
-    // A queue that does not exist closes the channel: one channel per look.
-    const channel = await model.createChannel();
-    channel.on('error', () => undefined);
+    const open = async () => {
+      const channel = await model.createChannel();
+      channel.on('error', () => undefined); // a missing queue closes the channel with 404: expected
+      return channel;
+    };
+    let channel = await open();
+    const result: QueueDepth[] = [];
     try {
-      const { messageCount, consumerCount } = await channel.checkQueue(queue);
-      return { queue, messages: messageCount, consumers: consumerCount };
-    } catch (error) {
-      if (replyCode(error) === 404 || replyCode(error) === 403)
-        return { queue, messages: null, consumers: null };
-      throw error;
+      for (const queue of queues) {
+        try {
+          const { messageCount, consumerCount } = await within(
+            channel.checkQueue(queue),
+            this.connectTimeoutMs,
+          );
+          result.push({ queue, messages: messageCount, consumers: consumerCount });
+        } catch (error) {
+          if (replyCode(error) !== 404 && replyCode(error) !== 403) throw error;
+          result.push({ queue, messages: null, consumers: null });
+          // The refusal closed the channel: the next queue gets a new one.
+          await closeQuietly(channel);
+          channel = await open();
+        }
+      }
     } finally {
-      await channel.close().catch(() => undefined);
+      await closeQuietly(channel);
     }
+    return result;
   }
 
   /** The dead letters of a consumer queue (its `.dlq`), oldest first, at most `maxMessages`. */
@@ -174,25 +195,12 @@ export class DeadLetterBox {
       const summary = summarise(queue, message)!;
       await before?.(summary);
       if (action === 'redeliver') {
-        const headers: Record<string, unknown> = { ...(message.properties.headers ?? {}) };
-        for (const name of Object.keys(headers))
-          if (
-            DEAD_LETTER_HEADERS.includes(name) ||
-            name.startsWith('x-first-death') ||
-            name.startsWith('x-last-death')
-          )
-            delete headers[name];
+        // Back as it first came, without the bookkeeping of its failure (attempts start at 1 again).
+        const headers = cleanHeaders(message);
+        for (const name of DEAD_LETTER_HEADERS) delete headers[name];
         headers['x-redelivered-at'] = new Date().toISOString();
-        const p = message.properties;
         await publishConfirmed(channel, copiesExchangeName(queue), COPY_ROUTES.back, message.content, {
-          persistent: true,
-          ...(p.contentType ? { contentType: p.contentType as string } : {}),
-          ...(p.contentEncoding ? { contentEncoding: p.contentEncoding as string } : {}),
-          ...(p.messageId ? { messageId: p.messageId as string } : {}),
-          ...(p.correlationId ? { correlationId: p.correlationId as string } : {}),
-          ...(p.type ? { type: p.type as string } : {}),
-          ...(p.timestamp ? { timestamp: p.timestamp as number } : {}),
-          ...(p.appId ? { appId: p.appId as string } : {}),
+          ...copyProperties(message),
           headers,
         });
       }
@@ -233,6 +241,17 @@ export class DeadLetterBox {
       }
     });
   }
+}
+
+/** The answer of `work`, or an error once `ms` have passed (a broker that does not answer). */
+function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    work,
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer from the broker within ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
 }
 
 async function closeQuietly(channel: Channel): Promise<void> {

@@ -381,7 +381,7 @@ export class DeliveryHandler {
       'crm.delivery.queue': deadLetterQueueName(this.queue),
       'crm.delivery.reason': truncate(reason, 300),
     });
-    if (span) markFailed(span, new Error(truncate(reason, 300)), truncate(reason, 300));
+    if (span) markFailed(span, 'dead-lettered', truncate(reason, 300));
     // The reason holds paths and error messages, not the body; the body stays in the DLQ only.
     this.logger.error({ ...meta, reason: truncate(reason, 300) }, 'message moved to the dead-letter queue');
     return 'dead-lettered';

@@ -1,4 +1,4 @@
-import type { ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
+import type { ConfirmChannel, Message, Options } from 'amqplib';
 
 /** Sends through the queue's copies exchange (topology.ts) and waits for the broker's confirm. */
 export function publishConfirmed(
@@ -26,7 +26,7 @@ export function publishConfirmed(
  * `user_id` (the broker would refuse another user's name from the consumer): the original
  * publisher travels in the `x-published-by` header instead (delivery-handler.ts).
  */
-export function copyProperties(message: ConsumeMessage): Options.Publish {
+export function copyProperties(message: Message): Options.Publish {
   const p = message.properties;
   const copy: Options.Publish = { persistent: true };
   if (p.contentType) copy.contentType = p.contentType;
@@ -43,7 +43,7 @@ export function copyProperties(message: ConsumeMessage): Options.Publish {
  * Drops RabbitMQ's dead-lettering bookkeeping (`x-death`, `x-first-death-*`): attempts are counted
  * by our own `x-attempt`, and carrying x-death into a new publish only confuses the broker's.
  */
-export function cleanHeaders(message: ConsumeMessage): Record<string, unknown> {
+export function cleanHeaders(message: Message): Record<string, unknown> {
   const headers: Record<string, unknown> = { ...(message.properties.headers ?? {}) };
   for (const name of Object.keys(headers)) {
     if (name === 'x-death' || name.startsWith('x-first-death') || name.startsWith('x-last-death'))

@@ -15,7 +15,7 @@ export {
 export { BULK_INSERT_BATCH, insertPublished } from './bulk-insert';
 export type { BulkInsertModel } from './bulk-insert';
 export { OutboxRelay } from './outbox-relay';
-export { oldestOutboxEntryAgeSeconds } from './outbox-lag';
+export { oldestOutboxEntryAgeSeconds, outboxBacklog } from './outbox-lag';
 export type { OutboxRelayOptions, OutboxSource, RelayPassResult } from './outbox-relay';
 export { DEFAULT_PROCESSED_EVENTS_COLLECTION, MongoProcessedEventStore } from './mongo-processed-event-store';
 export type { MongoProcessedEventStoreOptions } from './mongo-processed-event-store';

@@ -7,15 +7,15 @@ import type { OutboxModel, OutboxSource } from './outbox-relay';
 const MAX_PENDING_READ = 200;
 
 /**
- * The age, in seconds, of the oldest event still waiting in these outboxes (0 when none waits):
- * how far the relay is behind. Reads only the documents flagged `outboxPending`, through the sparse
- * index the relay makes on the flag (the query the relay itself runs), at most a few hundred of them:
- * it costs what is pending, not the size of the collections. A metrics scrape calls it.
+ * What waits in these outboxes: how many events, and when the oldest of them happened (null when
+ * none waits). Reads only the documents flagged `outboxPending`, through the sparse index the relay
+ * makes on the flag (the query the relay itself runs), at most a few hundred per collection: it costs
+ * what is pending, not the size of the collections. A metrics scrape and "Estado del sistema" call it.
  */
-export async function oldestOutboxEntryAgeSeconds(
+export async function outboxBacklog(
   sources: readonly OutboxSource[],
-  now: Date = new Date(),
-): Promise<number> {
+): Promise<{ pending: number; oldestAt: Date | null }> {
+  let pending = 0;
   let oldest = Infinity;
   for (const source of sources) {
     const documents = await collectionOf(source)
@@ -23,15 +23,24 @@ export async function oldestOutboxEntryAgeSeconds(
       .limit(MAX_PENDING_READ)
       .toArray();
     for (const document of documents) {
-      for (const entry of Array.isArray(document[OUTBOX_FIELD])
-        ? (document[OUTBOX_FIELD] as unknown[])
-        : []) {
+      const entries = Array.isArray(document[OUTBOX_FIELD]) ? (document[OUTBOX_FIELD] as unknown[]) : [];
+      pending += entries.length;
+      for (const entry of entries) {
         const at = Date.parse(String((entry as { occurredAt?: unknown } | null)?.occurredAt));
         if (Number.isFinite(at) && at < oldest) oldest = at;
       }
     }
   }
-  return oldest === Infinity ? 0 : Math.max(0, (now.getTime() - oldest) / 1000);
+  return { pending, oldestAt: oldest === Infinity ? null : new Date(oldest) };
+}
+
+/** The age, in seconds, of the oldest event still waiting in these outboxes (0 when none waits). */
+export async function oldestOutboxEntryAgeSeconds(
+  sources: readonly OutboxSource[],
+  now: Date = new Date(),
+): Promise<number> {
+  const { oldestAt } = await outboxBacklog(sources);
+  return oldestAt ? Math.max(0, (now.getTime() - oldestAt.getTime()) / 1000) : 0;
 }
 
 function collectionOf(source: OutboxSource): mongo.Collection<mongo.Document> {

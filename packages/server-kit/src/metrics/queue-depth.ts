@@ -1,4 +1,4 @@
-import type { AmqpConnection } from '@crm/event-bus/amqp';
+import { DeadLetterBox, type AmqpConnection } from '@crm/event-bus/amqp';
 import type { DeployableMetrics } from './registry';
 
 /** How long a queue count is reused: scrapes from two Prometheus replicas cost one look. */
@@ -53,35 +53,12 @@ export function queueDepthGauges(
 }
 
 async function countQueues(connection: AmqpConnection, names: readonly string[]): Promise<QueueCount[]> {
+  // A scrape never waits for a broker that is away: no counts then.
   if (names.length === 0 || !connection.isConnected()) return [];
-  const model = await connection.waitForConnection(QUEUE_CHECK_TIMEOUT_MS);
-  const result: QueueCount[] = [];
-  let channel = await model.createChannel();
-  channel.on('error', () => undefined); // a missing queue closes the channel with 404: expected
-  try {
-    for (const queue of names) {
-      try {
-        const { messageCount, consumerCount } = await withTimeout(channel.checkQueue(queue));
-        result.push({ queue, messages: messageCount, consumers: consumerCount });
-      } catch {
-        // Not declared yet (404 closed the channel): go on with a new one.
-        await channel.close().catch(() => undefined);
-        channel = await model.createChannel();
-        channel.on('error', () => undefined);
-      }
-    }
-  } finally {
-    await channel.close().catch(() => undefined);
-  }
-  return result;
-}
-
-function withTimeout<T>(promise: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    promise,
-    new Promise<T>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('queue check timed out')), QUEUE_CHECK_TIMEOUT_MS);
-    }),
-  ]).finally(() => clearTimeout(timer));
+  const depths = await new DeadLetterBox({ connection, connectTimeoutMs: QUEUE_CHECK_TIMEOUT_MS }).depthsOf(
+    names,
+  );
+  return depths.flatMap(({ queue, messages, consumers }) =>
+    messages === null ? [] : [{ queue, messages, consumers: consumers ?? 0 }],
+  );
 }

@@ -288,7 +288,6 @@ export function createServiceRuntime(
           app.use(
             internalStatusRoutes({
               name,
-              connection: mongo.connection,
               outboxSources: () => outboxSources,
               queues: () => queueNames().filter((queue) => !/\.(retry|dlq)$/.test(queue)),
             }),

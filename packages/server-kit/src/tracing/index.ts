@@ -20,4 +20,5 @@ export {
   type TracingHandle,
   type TracingOptions,
 } from './start';
-export { SpanKind, withSpan } from './spans';
+// A span of its own around some work (the e-mail worker's SMTP send): the bus's helper.
+export { inSpan as withSpan, SpanKind } from '@crm/event-bus/trace-context';

@@ -1,8 +1,8 @@
 /**
  * One-time tokens travel in the path of e-mailed links (account confirmation, password reset and
- * invitation, a waiting-list offer) and must not reach traces, as they must not reach logs (the
- * same rule as http-app.ts's redactUrl, kept here so the SDK loads before express). Query strings
- * are dropped: the route says enough.
+ * invitation, a waiting-list offer, a kiosk code) and must reach neither traces nor logs (http-app.ts
+ * re-exports it as redactUrl; it lives here so the SDK loads it before express). Query strings are
+ * dropped: the route says enough.
  */
 export function redactPath(url: string | undefined): string | undefined {
   return url

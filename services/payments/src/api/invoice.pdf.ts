@@ -1,16 +1,10 @@
 import PDFDocument from 'pdfkit';
+import { PAYMENT_METHOD_LABELS, type PaymentMethod } from '@crm/contracts';
 import QRCode from 'qrcode';
 import type { Invoice } from '../domain/invoice';
 
 const euros = (cents: number, currency: string) =>
   new Intl.NumberFormat('es-ES', { style: 'currency', currency }).format(cents / 100);
-
-const METHODS: Record<string, string> = {
-  card: 'Tarjeta',
-  cash: 'Efectivo',
-  bizum: 'Bizum',
-  transfer: 'Transferencia',
-};
 
 /** The invoice as a one-page PDF (factura simplificada), with the tax agency's QR code. */
 export async function invoicePdf(invoice: Invoice): Promise<Buffer> {
@@ -48,7 +42,9 @@ export async function invoicePdf(invoice: Invoice): Promise<Buffer> {
   doc.text(`IVA (${invoice.vatRatePercent} %): ${euros(invoice.taxCents, invoice.currency)}`);
   if (invoice.exemptionText) doc.text(invoice.exemptionText);
   doc.fontSize(13).text(`Total: ${euros(invoice.totalCents, invoice.currency)}`);
-  doc.fontSize(11).text(`Forma de pago: ${METHODS[invoice.method] ?? invoice.method}`);
+  doc
+    .fontSize(11)
+    .text(`Forma de pago: ${PAYMENT_METHOD_LABELS[invoice.method as PaymentMethod] ?? invoice.method}`);
   doc
     .moveDown(2)
     .fontSize(7)

@@ -1,3 +1,4 @@
+import { PAYMENT_METHOD_WORDS, type PaymentMethod } from '@crm/contracts';
 import { csvLine } from '@crm/server-kit';
 import { centreDay, type Invoice } from '../domain/invoice';
 
@@ -27,13 +28,6 @@ export const INVOICE_CSV_HEADER = csvLine([
   'moneda',
 ]);
 
-const METHODS: Record<string, string> = {
-  card: 'tarjeta',
-  bizum: 'Bizum',
-  cash: 'efectivo',
-  transfer: 'transferencia',
-};
-
 /** 1900 → "19,00", -1900 → "-19,00", 123450 → "1234,50". */
 export const eurosCell = (cents: number): string => (cents / 100).toFixed(2).replace('.', ',');
 
@@ -52,7 +46,7 @@ export function invoiceCsvLine(invoice: Invoice): string {
     invoice.rectifies,
     invoice.appointmentId,
     invoice.patientName,
-    METHODS[invoice.method] ?? invoice.method,
+    PAYMENT_METHOD_WORDS[invoice.method as PaymentMethod] ?? invoice.method,
     eurosCell(invoice.baseCents),
     rateCell(invoice.vatRatePercent),
     eurosCell(invoice.taxCents),

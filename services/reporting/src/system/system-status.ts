@@ -88,14 +88,11 @@ export class SystemStatus {
     }
     const base = this.options.urls[name];
     if (!base) return { name, readiness: 'unknown', version: null, commit: null, outbox: null };
-    const [ready, internal] = await Promise.all([
+    const [ready, status] = await Promise.all([
       getJson(`${base}/readyz`, this.options.timeoutMs),
-      getJson(`${base}${INTERNAL_STATUS_PATH}`, this.options.timeoutMs),
+      this.internalStatus(base),
     ]);
     const readiness: Readiness = !ready ? 'unreachable' : ready.status === 200 ? 'ready' : 'not-ready';
-    const status = internal?.status === 200 && isInternalStatus(internal.body) ? internal.body : undefined;
-    for (const queue of status?.queues ?? [])
-      if (queue.startsWith(`${this.options.queuePrefix}.`)) this.known.add(queue);
     return {
       name,
       readiness,
@@ -103,6 +100,15 @@ export class SystemStatus {
       commit: status?.commit ?? null,
       outbox: status?.outbox ?? null,
     };
+  }
+
+  /** A deployable's `/internal/status`, whose queues it remembers; undefined when it does not answer. */
+  private async internalStatus(base: string): Promise<InternalStatus | undefined> {
+    const internal = await getJson(`${base}${INTERNAL_STATUS_PATH}`, this.options.timeoutMs);
+    const status = internal?.status === 200 && isInternalStatus(internal.body) ? internal.body : undefined;
+    for (const queue of status?.queues ?? [])
+      if (queue.startsWith(`${this.options.queuePrefix}.`)) this.known.add(queue);
+    return status;
   }
 
   private async queue(queue: string): Promise<QueueStatusView> {
@@ -127,7 +133,12 @@ export class SystemStatus {
 
   /** Known queues; asks the deployables first when none of theirs is known yet. */
   async refreshKnown(): Promise<void> {
-    await Promise.all(STATUS_DEPLOYABLES.map((name) => this.deployable(name, undefined)));
+    await Promise.all(
+      STATUS_DEPLOYABLES.map((name) => {
+        const base = this.options.urls[name];
+        return base ? this.internalStatus(base) : undefined;
+      }),
+    );
   }
 
   knownQueues(): string[] {

@@ -1,11 +1,5 @@
+import { PAYMENT_METHOD_WORDS, type PaymentMethod } from '@crm/contracts';
 import { centrePhone, brandedEmail, type Email, type MailCentre } from './layout';
-
-const METHODS: Record<string, string> = {
-  card: 'tarjeta',
-  bizum: 'Bizum',
-  cash: 'efectivo',
-  transfer: 'transferencia',
-};
 
 /** "19,00 €" (es-ES); a rectifying invoice's negative total is shown as the amount given back. */
 export const formatAmount = (cents: number, currency: string): string =>
@@ -13,7 +7,7 @@ export const formatAmount = (cents: number, currency: string): string =>
 
 /** "tarjeta", "efectivo"…; an unknown method is shown as sent. */
 export const paymentMethodName = (method: string | undefined): string | undefined =>
-  method === undefined ? undefined : (METHODS[method] ?? method);
+  method === undefined ? undefined : (PAYMENT_METHOD_WORDS[method as PaymentMethod] ?? method);
 
 export interface PaymentMailFacts {
   /** The invoice's number (`F2026-000001`, or `R2026-000001` for a refund). */
@@ -58,7 +52,7 @@ export function refundIssuedEmail(centre: MailCentre, name: string, facts: Payme
       `Le hemos devuelto ${amount}${method ? ` (${method})` : ''}${
         facts.when ? ` del pago de su cita del ${facts.when} (hora de Canarias)` : ''
       }.`,
-      method === 'tarjeta' || method === 'Bizum'
+      facts.method === 'card' || facts.method === 'bizum'
         ? 'El importe aparecerá en su cuenta en unos días, según su banco.'
         : 'Si el pago se hizo en el centro, la devolución se hace por el mismo medio.',
       `Le adjuntamos la factura rectificativa ${facts.number}${
