@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { PUBLIC_API_ROUTES } from '@crm/contracts';
+import { routeMatcher } from './route-patterns';
 import {
   bearerToken,
   HTTP_MESSAGES,
@@ -22,31 +23,12 @@ export interface PublicRoute {
  */
 export const PUBLIC_ROUTES: readonly PublicRoute[] = PUBLIC_API_ROUTES;
 
-function patternToRegExp(pattern: string): RegExp {
-  const body = pattern
-    .split('/')
-    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('/');
-  // An optional trailing slash, because the services' routers treat "/rooms/" like "/rooms".
-  return new RegExp(`^${body}/?$`);
-}
-
 export type PublicRouteMatcher = (method: string, servicePath: string) => boolean;
 
-/** Compiles the list once. HEAD is treated like GET, as Express does. Matching is case-sensitive. */
+/** Compiles the list once (route-patterns.ts). */
 export function publicRouteMatcher(routes: readonly PublicRoute[] = PUBLIC_ROUTES): PublicRouteMatcher {
-  const byMethod = new Map<string, RegExp[]>();
-  for (const route of routes) {
-    const list = byMethod.get(route.method) ?? [];
-    list.push(patternToRegExp(route.pattern));
-    byMethod.set(route.method, list);
-  }
-  return (method, servicePath) => {
-    const candidates = byMethod.get(method === 'HEAD' ? 'GET' : method);
-    if (!candidates) return false;
-    for (const regexp of candidates) if (regexp.test(servicePath)) return true;
-    return false;
-  };
+  const match = routeMatcher(routes.map((route) => ({ ...route, value: true })));
+  return (method, servicePath) => match(method, servicePath) ?? false;
 }
 
 export type TokenCheck =

@@ -8,6 +8,7 @@ import {
   type RouteOf,
 } from '@crm/server-kit';
 import { API_PREFIX } from './proxy-table';
+import { routeMatcher } from './route-patterns';
 
 /**
  * The route pattern of a gateway request, for metrics: `/api/v1/dates/id/:id` for a call of the
@@ -15,27 +16,21 @@ import { API_PREFIX } from './proxy-table';
  * for an API path no route has. Never the raw URL (ids and one-time tokens travel in paths).
  */
 export function gatewayRouteOf(): RouteOf {
-  const byMethod = new Map<string, Array<[RegExp, string]>>();
-  for (const route of API_ROUTES) {
-    const body = route.path
-      .split('/')
-      .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-      .join('/');
-    const list = byMethod.get(route.method) ?? [];
-    // Specific paths come before `:param` ones in the table, as the services match them.
-    list.push([new RegExp(`^${body}/?$`), `${API_PREFIX}${route.path}`]);
-    byMethod.set(route.method, list);
-  }
+  // Specific paths come before `:param` ones in the table, as the services match them.
+  const routeName = routeMatcher(
+    API_ROUTES.map((route) => ({
+      method: route.method,
+      pattern: route.path,
+      value: `${API_PREFIX}${route.path}`,
+    })),
+  );
   const quiet = new Set(['/healthz', '/readyz', METRICS_PATH]);
   return (req: IncomingMessage) => {
     const url = req.url ?? '';
     const queryAt = url.indexOf('?');
     const path = queryAt === -1 ? url : url.slice(0, queryAt);
     if (!path.startsWith(`${API_PREFIX}/`)) return quiet.has(path) ? path : 'static';
-    const servicePath = path.slice(API_PREFIX.length);
-    const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
-    for (const [pattern, name] of byMethod.get(method) ?? []) if (pattern.test(servicePath)) return name;
-    return UNMATCHED_ROUTE;
+    return routeName(req.method ?? 'GET', path.slice(API_PREFIX.length)) ?? UNMATCHED_ROUTE;
   };
 }
 
