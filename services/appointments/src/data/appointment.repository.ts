@@ -164,12 +164,10 @@ export class MongoAppointmentRepository implements AppointmentRepository {
   }
 
   async listBetween(from: Date, to: Date): Promise<Appointment[]> {
-    const docs = await this.models.Appointment.find({
-      kind: { $in: [...ALL_KINDS] },
-      date: { $gte: from, $lt: to },
-    })
-      .sort({ date: 1, bookedAt: 1 })
-      .lean<AppointmentDocument[]>();
+    const docs = await this.ofKinds(ALL_KINDS, (kind) =>
+      this.models.Appointment.find({ kind, date: { $gte: from, $lt: to } }).lean<AppointmentDocument[]>(),
+    );
+    docs.sort((a, b) => a.date.getTime() - b.date.getTime() || a.bookedAt.getTime() - b.bookedAt.getTime());
     return currentOf(docs);
   }
 
@@ -252,6 +250,15 @@ export class MongoAppointmentRepository implements AppointmentRepository {
    * once per `WHOLE_LIST_TOTAL_TTL_MS` per replica; concurrent requests share one count. Not the
    * collection's size: check-in copies (one per attended appointment) are in it and not listed.
    */
+  /**
+   * One query per kind, merged: FerretDB 1.24 hands an equality to PostgreSQL but reads and filters
+   * every document of the collection itself for `kind: {$in: …}`, so the calendar and the agenda
+   * read five years of appointments there; MongoDB walks the `kind, date` index either way.
+   */
+  private async ofKinds<T>(kinds: readonly string[], find: (kind: string) => PromiseLike<T[]>): Promise<T[]> {
+    return (await Promise.all(kinds.map(find))).flat();
+  }
+
   private wholeListTotal(): Promise<number> {
     const now = Date.now();
     if (!this.wholeList || now - this.wholeList.at >= WHOLE_LIST_TOTAL_TTL_MS) {
@@ -266,15 +273,12 @@ export class MongoAppointmentRepository implements AppointmentRepository {
 
   async bookedSlotsFrom(from: Date): Promise<Date[]> {
     // Slots held by a move under way or offered to the waiting list are not free either.
-    const docs = await this.models.Appointment.find({
-      kind: { $in: ['active', 'hold', 'offer'] },
-      walkIn: false,
-      date: { $gte: from },
-    })
-      .select({ date: 1, _id: 0 })
-      .sort({ date: 1 })
-      .lean<Array<{ date: Date }>>();
-    return docs.map((doc) => doc.date);
+    const docs = await this.ofKinds(['active', 'hold', 'offer'], (kind) =>
+      this.models.Appointment.find({ kind, walkIn: false, date: { $gte: from } })
+        .select({ date: 1, _id: 0 })
+        .lean<Array<{ date: Date }>>(),
+    );
+    return docs.map((doc) => doc.date).sort((a, b) => a.getTime() - b.getTime());
   }
 
   /**
