@@ -231,8 +231,9 @@ export function stageData(plan: Plan, stage: Stage): StageData {
         walkIn,
         outcome,
         bookingCode: seedBookingCode(1_000_000 + j),
+        // Attended: checked in by the doctor, ended by the record they saved (nobody ends it by hand).
         ...(outcome === 'attended'
-          ? { recordId: seedObjectId(`record-${j}`), endedBy: { id: doctor.id, rol: 'DOCTOR' as const } }
+          ? { recordId: seedObjectId(`record-${j}`), checkedInBy: { id: doctor.id, rol: 'DOCTOR' as const } }
           : {}),
         ...(outcome === 'cancelled' ? { endedAt: new Date(date.getTime() - 2 * 86_400_000) } : {}),
       };

@@ -37,6 +37,7 @@ import {
 } from '../../services/appointments/src/data/appointment.seed-bulk';
 import { waitlistModels } from '../../services/appointments/src/data/waitlist.model';
 import { seedPatientAccounts } from '../../services/auth/src/data/user.seed-bulk';
+import { hashPassword } from '../../services/auth/src/domain/password-hasher';
 import { seedRecords } from '../../services/records/src/data/record.seed-bulk';
 import { seedAuditEntries } from '../../services/audit/src/data/audit.seed-bulk';
 import { seedReservations } from '../../services/rooms/src/data/reservation.seed-bulk';
@@ -136,6 +137,8 @@ async function main(): Promise<void> {
     const patientToken = mintToken({ id: patient0.id, rol: 'PACIENT' });
     const today = moment.tz(plan.now, CENTRE_TIME_ZONE).format('YYYY-MM-DD');
     const seededPatients = new Set<number>();
+    // Seeded patients are signed in by minted tokens; their accounts have a password like any other.
+    const passwordHash = await hashPassword('growth-benchmark-patient');
     const someone = patientOf(Math.min(plan.patients - 1, 7));
     const yearAgo = moment.tz(plan.now, CENTRE_TIME_ZONE).subtract(365, 'days').format('YYYY-MM-DD');
     const reads: Read[] = [
@@ -230,7 +233,7 @@ async function main(): Promise<void> {
       await timed('auth users', () =>
         seedPatientAccounts(
           auth.models,
-          newPatients.map((p) => ({ ...p, createdAt: asOf })),
+          newPatients.map((p) => ({ ...p, createdAt: asOf, passwordHash })),
         ),
       );
       await timed('appointments: patients read model', () =>
@@ -331,7 +334,7 @@ async function main(): Promise<void> {
       const bookers = Array.from({ length: CALLS }, () => patientOf(plan.patients + 1000 + bookerCount++));
       await seedPatientAccounts(
         auth.models,
-        bookers.map((p) => ({ ...p, createdAt: plan.now })),
+        bookers.map((p) => ({ ...p, createdAt: plan.now, passwordHash })),
       );
       await seedPatients(
         appointments.models,

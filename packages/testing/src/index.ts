@@ -5,6 +5,7 @@ export * from './polling';
 export * from './infrastructure';
 export * from './loaded-modules';
 export * from './names';
+export * from './document-shape';
 export * from './mail-catcher';
 export * from './messages';
 export * from './tokens';

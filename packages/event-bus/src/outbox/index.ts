@@ -12,7 +12,7 @@ export {
   withOutbox,
   withOutboxUpdate,
 } from './outbox';
-export { BULK_INSERT_BATCH, insertPublished } from './bulk-insert';
+export { BULK_INSERT_BATCH, insertPublished, OUTBOX_FIELDS } from './bulk-insert';
 export type { BulkInsertModel } from './bulk-insert';
 export { OutboxRelay } from './outbox-relay';
 export { oldestOutboxEntryAgeSeconds, outboxBacklog } from './outbox-lag';

@@ -4,10 +4,11 @@
  * repository's own builders), inserted through the service's models in unordered batches, with
  * their events already published (no outbox entries, no pending flag: the relay has nothing due).
  * An appointment in the past is its final copy (and the check-in copy when it was checked in); one
- * still ahead is its active document. Nothing here is used by the running service.
+ * still ahead is its active document. Nothing here is used by the running service;
+ * test/seed-bulk.test.ts holds it to the documents the service writes.
  */
 import { createHash } from 'node:crypto';
-import type { BookingChannel, EventEnvelope } from '@crm/contracts';
+import { phoneField, type AppointmentUser, type BookingChannel, type EventEnvelope } from '@crm/contracts';
 import { insertPublished } from '@crm/event-bus';
 import type { AppointmentModels } from './appointment.model';
 import { activeDocument, copyOf, keys } from './appointment.documents';
@@ -18,7 +19,9 @@ import type { Actor } from '../domain/appointment';
 export interface SeedPatient {
   id: string;
   name: string;
+  /** Stored as the auth service sends it (lower case). */
   email: string;
+  /** Any way of writing it; stored as the auth service sends it (digits with the country code). */
   phone?: string;
   /** When the auth service last said this (its account's creation, for history). */
   asOf: Date;
@@ -38,14 +41,20 @@ export interface SeedAppointment {
   outcome: SeedOutcome;
   /** Unique among the live appointments (6 characters, A–Z and 0–9). */
   bookingCode: string;
-  /** Ended (or checked in) at; default: the appointment's time plus 15 minutes. */
+  /** Ended at; default: the appointment's time plus 15 minutes. */
   endedAt?: Date;
+  /**
+   * Who ended it: a cancellation always has someone (default: who booked it); an appointment
+   * attended because of its record (`recordId`) has nobody, nor has a no-show the sweep ended.
+   */
   endedBy?: Actor;
+  /** Who checked it in; default: who ended it, else who booked it. */
+  checkedInBy?: Actor;
   /** Attended because this clinical record was saved. */
   recordId?: string;
   /** Cancelled by a reschedule to this appointment. */
   rescheduledTo?: string;
-  /** Made by a reschedule of this one. */
+  /** Made by a reschedule (the first move) of this one. */
   rescheduledFrom?: { id: string; date: Date };
 }
 
@@ -55,13 +64,23 @@ export const seedBookingCode = (n: number) => n.toString(36).toUpperCase().padSt
 /** Seeded documents carry no events: this placeholder is stripped with the outbox before inserting. */
 const NO_EVENT = {} as EventEnvelope;
 
+/** A person as the auth service's events give them: the e-mail lower-cased, the phone normalised. */
+const asAuthSends = <P extends { email: string; phone?: string }>(person: P): P => ({
+  ...person,
+  email: person.email.toLowerCase(),
+  ...(person.phone ? { phone: phoneField.parse(person.phone) } : {}),
+});
+
 /** The documents an appointment has in the collection once it got where `outcome` says. */
 export function appointmentDocuments(a: SeedAppointment): object[] {
+  if (a.recordId && a.endedBy)
+    throw new Error(`appointment ${a.id}: attended by its record or by a person, not both`);
+  const user: AppointmentUser = asAuthSends(a.patient);
   const active = {
     ...activeDocument(
       {
         date: a.date,
-        user: a.patient,
+        user,
         patientId: a.patient.id,
         bookedBy: a.bookedBy,
         channel: a.channel,
@@ -73,18 +92,21 @@ export function appointmentDocuments(a: SeedAppointment): object[] {
       NO_EVENT,
     ),
     bookedAt: a.bookedAt,
+    // A move's appointment carries the calendar entry of the one it replaced, one sequence on.
+    ...(a.rescheduledFrom ? { calendar: { uid: a.rescheduledFrom.id, sequence: 1 } } : {}),
   } as unknown as AppointmentDocument;
   if (a.outcome === 'booked') return [active];
   const at = a.endedAt ?? new Date(a.date.getTime() + 15 * 60_000);
   const checkedIn = a.outcome === 'checkedIn' || a.outcome === 'attended';
   const checkedInAt = new Date(a.date.getTime() - 5 * 60_000);
+  const endedBy = a.endedBy ?? (a.outcome === 'cancelled' ? a.bookedBy : undefined);
   const checkin = copyOf(
     active,
     {
       kind: 'checkin',
       status: 'checkedIn',
       checkedInAt,
-      checkedInBy: a.endedBy ?? a.bookedBy,
+      checkedInBy: a.checkedInBy ?? a.endedBy ?? a.bookedBy,
       slotKey: keys.checkIn(a.id),
       activePatientKey: keys.released(a.id),
     },
@@ -99,11 +121,12 @@ export function appointmentDocuments(a: SeedAppointment): object[] {
       slotKey: keys.released(a.id),
       activePatientKey: checkedIn ? keys.endedAfterCheckIn(a.id) : keys.released(a.id),
       endedAt: at,
-      ...(a.endedBy ? { endedBy: a.endedBy } : {}),
+      ...(endedBy ? { endedBy } : {}),
       ...(checkedIn ? { checkedInAt } : {}),
       ...(a.recordId ? { recordId: a.recordId } : {}),
       ...(a.rescheduledTo ? { rescheduledTo: a.rescheduledTo } : {}),
-      ...(a.outcome === 'cancelled' ? { refundable: true } : {}),
+      // A person's cancellation, made well ahead (a move's has no refund of its own).
+      ...(a.outcome === 'cancelled' && !a.rescheduledTo ? { refundable: true } : {}),
     },
     [],
   );
@@ -127,14 +150,10 @@ export function seedPatients(
 ): Promise<number> {
   return insertPublished(
     models.Patient,
-    patients.map((p) => ({
-      _id: p.id,
-      name: p.name,
-      email: p.email,
-      ...(p.phone ? { phone: p.phone } : {}),
-      confirmed: true,
-      asOf: p.asOf,
-    })),
+    patients.map((p) => {
+      const { email, phone } = asAuthSends(p);
+      return { _id: p.id, name: p.name, email, ...(phone ? { phone } : {}), confirmed: true, asOf: p.asOf };
+    }),
     batchSize,
   );
 }

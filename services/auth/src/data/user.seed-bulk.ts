@@ -1,10 +1,12 @@
 /**
  * Bulk seeding of the auth service's accounts (benchmarks, tests): patient accounts as the desk's
- * "new patient" leaves them once confirmed, inserted through the service's `User` model in
- * unordered batches, their events already published (no outbox entries, no pending flag).
- * Nothing here is used by the running service.
+ * "new patient" with a password leaves them (confirmed at once), inserted through the service's
+ * `User` model in unordered batches, their events already published (no outbox entries, no pending
+ * flag). Nothing here is used by the running service; test/seed-bulk.test.ts holds it to the
+ * documents the service writes.
  */
 import { Types } from 'mongoose';
+import { phoneField } from '@crm/contracts';
 import { insertPublished } from '@crm/event-bus';
 import type { UserModels } from './user.model';
 
@@ -13,10 +15,14 @@ export interface SeedAccount {
   id: string;
   name: string;
   email: string;
+  /** Any way of writing it; stored as the service stores it (digits with the country code). */
   phone?: string;
   createdAt: Date;
-  /** A password hash made by the service (one for all is enough); absent: no password set yet. */
-  passwordHash?: string;
+  /**
+   * A hash made by the service's `hashPassword` (one for all is enough). Required: every account the
+   * service confirms has a password, or has an invitation pending and is not confirmed.
+   */
+  passwordHash: string;
 }
 
 export function seedPatientAccounts(
@@ -30,9 +36,9 @@ export function seedPatientAccounts(
       _id: new Types.ObjectId(a.id),
       name: a.name,
       email: a.email.toLowerCase(),
-      ...(a.phone ? { phone: a.phone } : {}),
+      ...(a.phone ? { phone: phoneField.parse(a.phone) } : {}),
       rol: 'PACIENT',
-      ...(a.passwordHash ? { passwordHash: a.passwordHash } : {}),
+      passwordHash: a.passwordHash,
       confirmed: true,
       createdAt: a.createdAt,
       updatedAt: a.createdAt,
