@@ -84,7 +84,7 @@ export const DOCTORS = Array.from({ length: 6 }, (_, i) => ({
   id: seedObjectId(`doctor-${i}`),
   name: `Dra. ${FIRST[(i * 3) % FIRST.length]} ${LAST[(i * 7) % LAST.length]}`,
 }));
-const ROOMS = ['consulta-1', 'consulta-2', 'consulta-3'];
+export const ROOMS = ['consulta-1', 'consulta-2', 'consulta-3'];
 const ACTIONS = [
   'appointment.read',
   'appointment.list',
@@ -95,7 +95,7 @@ const ACTIONS = [
 ];
 
 /** A form field as the records service stores it. */
-const field = (name: string, value: string) => ({ name, label: name, type: 'TEXT' as const, value });
+export const field = (name: string, value: string) => ({ name, label: name, type: 'TEXT' as const, value });
 
 /** A number in [0, 100) fixed by a name. */
 const roll = (name: string) => createHash('md5').update(name).digest().readUInt32BE(0) % 100;

@@ -7,12 +7,14 @@
  * years) seeds the stage through each service's bulk seed module (printing the time per
  * collection), times the staff's reads through the gateway (30 calls with one caller, then 20
  * concurrent callers), a booking and a reschedule, and one pass of each background job with
- * nothing due. At the end it prints one table with each figure at the three sizes, the ratio
- * five years / month and the targets (printed, not asserted), then the plans (`explain`) of the
- * queries that examined ten times more documents than they returned.
+ * nothing due, then with 1 000 due (due.ts: made due through the services' own code or seed modules,
+ * checked to be handled, cleaned up). At the end it prints one table with each figure at the three
+ * sizes, the ratio five years / month and the targets (printed, not asserted), then the plans
+ * (`explain`) of the queries that examined ten times more documents than they returned.
  *
  * Env: GROWTH_SCALE (default 1: 60 000 patients, 90 000 appointments, 1 500 000 trail entries;
- * 0.1 for a quick run), GROWTH_CALLS (30), GROWTH_CONCURRENCY (20), GROWTH_READ_BUDGET_S (20: a read
+ * 0.1 for a quick run), GROWTH_CALLS (30), GROWTH_CONCURRENCY (20), GROWTH_DUE (1 000 items per
+ * background job for the passes with work to do), GROWTH_READ_BUDGET_S (20: a read
  * slower than that budget allows is measured with fewer calls, at least 3 of each kind, and the
  * table says so). Infrastructure as for the tests.
  */
@@ -47,6 +49,21 @@ import { reminderStore } from '../../services/notifications/src/reminders/remind
 import { MongoFactStore } from '../../services/reporting/src/data/facts.repository';
 import { appointmentFact, recordFact, type Fact } from '../../services/reporting/src/domain/facts';
 import { patientOf, planOf, stageData, STAGES, type Stage } from './dataset';
+import {
+  appointmentsRelay,
+  authRelay,
+  DUE,
+  noShowSweep,
+  orphanLockSweep,
+  recordsRelay,
+  reminderSweep,
+  retentionCutoff,
+  retentionSweep,
+  roomsRelay,
+  waitlistSweep,
+  type DueContext,
+  type DuePass,
+} from './due';
 import { capture, explainSlow, type Captured, type PlanSummary } from './plans';
 
 type AuditService = ReturnType<typeof createAuditService>;
@@ -57,6 +74,9 @@ const CALLS = Number(process.env.GROWTH_CALLS ?? 30);
 const CONCURRENCY = Number(process.env.GROWTH_CONCURRENCY ?? 20);
 const READ_BUDGET_MS = Number(process.env.GROWTH_READ_BUDGET_S ?? 20) * 1000;
 const MIN_CALLS = 3;
+const DAY_MS = 86_400_000;
+/** The rows of the passes with 1 000 due ("pass with 1 000 due: no-show sweep"); no 20 ms target. */
+const DUE_ROW = `pass with ${String(DUE).replace(/\B(?=(\d{3})+$)/g, ' ')} due: `;
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
@@ -111,6 +131,14 @@ async function main(): Promise<void> {
   );
   const stack = await startStack({
     components: ['auth', 'config', 'appointments', 'records', 'rooms', 'audit', 'reporting', 'notifications'],
+    // The bench runs the sweeps itself: the services' own timers (every 30 to 60 s) would take the
+    // items the passes with 1 000 due make due, before or during the timed pass.
+    env: {
+      NO_SHOW_SWEEP_INTERVAL_MS: String(DAY_MS),
+      WAITLIST_SWEEP_INTERVAL_MS: String(DAY_MS),
+      REMINDER_POLL_MS: String(DAY_MS),
+      ROOM_LOCK_SWEEP_SECONDS: String(DAY_MS / 1000),
+    },
   });
   const extra: Connection[] = [];
   try {
@@ -127,6 +155,17 @@ async function main(): Promise<void> {
     const reminders = reminderStore(notificationsDb);
     const waitlist = waitlistModels(appointments.models.Appointment.db);
     const facts = new MongoFactStore(reporting.models);
+    const dueContext: DueContext = {
+      stack,
+      plan,
+      appointments,
+      records,
+      rooms,
+      auth,
+      notificationsDb,
+      reminders,
+      waitlist,
+    };
 
     const admin = mintToken({
       id: (await auth.models.User.findOne({ rol: 'ADMIN' }).lean())!._id.toString(),
@@ -389,10 +428,7 @@ async function main(): Promise<void> {
         ['pass: reminder sweep', () => claimDueReminders(reminders, plan.now)],
         ['pass: waiting-list sweep', () => appointments.waitlist.sweep()],
         ['pass: no-show sweep', () => appointments.lifecycle.sweep()],
-        [
-          'pass: records retention sweep',
-          () => records.erasure.deleteExpired(new Date(plan.now.getTime() - 5 * 365.25 * 86_400_000)),
-        ],
+        ['pass: records retention sweep', () => records.erasure.deleteExpired(retentionCutoff(plan))],
         ['pass: room orphan-lock sweep', () => rooms.sweeper.sweep(plan.now)],
       ];
       for (const [name, pass] of passes) {
@@ -407,6 +443,36 @@ async function main(): Promise<void> {
         record(name, 'pass', stage, percentile(times, 50));
       }
       console.log(`  background passes measured at ${((performance.now() - measuring) / 1000).toFixed(1)} s`);
+      // The same passes with 1 000 due; the no-show sweep before the appointments relay, whose
+      // backlog is the sweep's events. Rows in the order of the nothing-due ones.
+      const due = new Map<string, DuePass>();
+      for (const job of [
+        noShowSweep,
+        appointmentsRelay,
+        recordsRelay,
+        roomsRelay,
+        authRelay,
+        reminderSweep,
+        waitlistSweep,
+        retentionSweep,
+        orphanLockSweep,
+      ]) {
+        // A job that fails (the database stalling under load) leaves its row empty at this size.
+        const pass = await job(dueContext).catch((error: Error) => {
+          console.log(`  WARNING: ${job.name} with ${DUE} due failed: ${error.message}`);
+        });
+        if (!pass) continue;
+        console.log(`  ${DUE_ROW}${pass.job}: ${pass.did} in ${(pass.ms / 1000).toFixed(2)} s`);
+        if (pass.shortfall) console.log(`  WARNING: ${pass.job} with ${DUE} due: ${pass.shortfall}`);
+        due.set(pass.job, pass);
+      }
+      for (const [name] of passes) {
+        const pass = due.get(name.replace(/^pass: /, ''));
+        if (pass) record(`${DUE_ROW}${pass.job}`, 'pass', stage, pass.ms);
+      }
+      console.log(
+        `  passes with ${DUE} due measured at ${((performance.now() - measuring) / 1000).toFixed(1)} s`,
+      );
     }
     printTable();
     printPlans();
@@ -434,7 +500,9 @@ function printTable(): void {
       if (limit !== undefined)
         marks.push(f !== undefined && f <= limit ? `≤ ${limit} ms ok` : `≤ ${limit} ms MISSED`);
     }
-    if (kind === 'pass') marks.push(f !== undefined && f <= 20 ? '≤ 20 ms ok' : '≤ 20 ms MISSED');
+    // The 20 ms target is the nothing-due pass's; a pass with 1 000 due has only the ratio.
+    if (kind === 'pass' && !name.startsWith(DUE_ROW))
+      marks.push(f !== undefined && f <= 20 ? '≤ 20 ms ok' : '≤ 20 ms MISSED');
     if (kind !== 'write' || name.startsWith('booking') || name.startsWith('reschedule'))
       marks.push(ratio !== undefined && ratio <= 2 ? '5y ≤ 2× ok' : '5y ≤ 2× MISSED');
     const label = name.startsWith('seeding') ? name : name;

@@ -4,7 +4,8 @@
  * repository's own builders), inserted through the service's models in unordered batches, with
  * their events already published (no outbox entries, no pending flag: the relay has nothing due).
  * An appointment in the past is its final copy (and the check-in copy when it was checked in); one
- * still ahead is its active document. Nothing here is used by the running service;
+ * still ahead is its active document. Waiting-list entries and offers likewise (offers built by
+ * `offerDocument` and `offerRecord`). Nothing here is used by the running service;
  * test/seed-bulk.test.ts holds it to the documents the service writes.
  */
 import { createHash } from 'node:crypto';
@@ -14,6 +15,8 @@ import type { AppointmentModels } from './appointment.model';
 import { activeDocument, copyOf, keys } from './appointment.documents';
 import type { AppointmentDocument } from './appointment.model';
 import type { WaitlistModels } from './waitlist.model';
+import { offerDocument } from './offer-hold.repository';
+import { offerRecord } from './waitlist.repository';
 import type { Actor } from '../domain/appointment';
 
 export interface SeedPatient {
@@ -172,6 +175,50 @@ export function seedWaitlist(
   batchSize?: number,
 ): Promise<number> {
   return insertPublished(models.WaitlistEntry, entries, batchSize);
+}
+
+export interface SeedOffer {
+  /** 24 hex digits (the offer's, and the appointment's if claimed). */
+  id: string;
+  patient: { id: string; name: string; email: string; phone?: string };
+  /** The slot held. */
+  date: Date;
+  offeredAt: Date;
+  expiresAt: Date;
+  /** Unique among the live appointments and offers. */
+  bookingCode: string;
+}
+
+/**
+ * Waiting-list offers as `slotFreed` leaves them (`offerDocument` holding the slot, and the record
+ * that the slot was offered to the patient, its e-mail event already published), with no claim: once
+ * `expiresAt` has passed they are what the sweep drops, tells the patient about and offers to the
+ * next in line. Answers how many offers were written.
+ */
+export async function seedOffers(
+  models: AppointmentModels,
+  waitlist: WaitlistModels,
+  offers: readonly SeedOffer[],
+  batchSize?: number,
+): Promise<number> {
+  const slotOffer = (o: SeedOffer) => ({
+    id: o.id,
+    date: o.date,
+    expiresAt: o.expiresAt,
+    patientId: o.patient.id,
+  });
+  // The e-mailed token is never used here: any hash of a secret nobody has.
+  const tokenHash = (o: SeedOffer) => createHash('sha256').update(`seed-offer-${o.id}`).digest('hex');
+  await insertPublished(
+    models.Appointment,
+    offers.map((o) => offerDocument(slotOffer(o), o.patient, tokenHash(o), o.bookingCode, o.offeredAt)),
+    batchSize,
+  );
+  return insertPublished(
+    waitlist.WaitlistOffer,
+    offers.map((o) => offerRecord(slotOffer(o), o.offeredAt)),
+    batchSize,
+  );
 }
 
 /** A stable ObjectId-shaped id (24 hex digits) from a seed name, for ids the services parse. */

@@ -20,6 +20,35 @@ const toOffer = (doc: OfferDocument): SlotOffer => ({
   patientId: doc.pacientId,
 });
 
+/** The `offer` document that holds a slot for a patient of the waiting list (also the bulk seed's). */
+export function offerDocument(
+  offer: SlotOffer,
+  patient: Patient,
+  tokenHash: string,
+  bookingCode: string,
+  bookedAt = new Date(),
+) {
+  return {
+    _id: new Types.ObjectId(offer.id),
+    appointmentId: offer.id,
+    kind: 'offer' as const,
+    date: offer.date,
+    status: 'booked' as const,
+    pacientId: offer.patientId,
+    user: patient,
+    nameKey: foldName(patient.name),
+    bookedBy: { id: offer.patientId, rol: 'PACIENT' as const },
+    bookedAt,
+    channel: 'patient' as const,
+    walkIn: false,
+    slotKey: offer.date.toISOString(),
+    activePatientKey: keys.offer(offer.id),
+    offerTokenHash: tokenHash,
+    offerExpiresAt: offer.expiresAt,
+    ...codeFields(bookingCode),
+  };
+}
+
 /**
  * Waiting-list offers as `offer` documents of the appointments collection (appointment.model.ts):
  * the insert under the slot's unique key holds the slot; claiming is the one update of the
@@ -49,25 +78,7 @@ export class MongoOfferHolds implements OfferHolds {
   }
 
   private insertOffer(offer: SlotOffer, patient: Patient, tokenHash: string, bookingCode: string) {
-    return this.models.Appointment.create({
-      _id: new Types.ObjectId(offer.id),
-      appointmentId: offer.id,
-      kind: 'offer',
-      date: offer.date,
-      status: 'booked',
-      pacientId: offer.patientId,
-      user: patient,
-      nameKey: foldName(patient.name),
-      bookedBy: { id: offer.patientId, rol: 'PACIENT' },
-      bookedAt: new Date(),
-      channel: 'patient',
-      walkIn: false,
-      slotKey: offer.date.toISOString(),
-      activePatientKey: keys.offer(offer.id),
-      offerTokenHash: tokenHash,
-      offerExpiresAt: offer.expiresAt,
-      ...codeFields(bookingCode),
-    });
+    return this.models.Appointment.create(offerDocument(offer, patient, tokenHash, bookingCode));
   }
 
   async findByToken(tokenHash: string): Promise<SlotOffer | undefined> {

@@ -6,6 +6,15 @@ import type { WaitlistModels } from './waitlist.model';
 
 const offerRecordId = (date: Date, patientId: string) => `${date.toISOString()}|${patientId}`;
 
+/** That `offer` was made (its e-mail event goes in the outbox with it); also the bulk seed's. */
+export const offerRecord = (offer: SlotOffer, offeredAt = new Date()) => ({
+  _id: offerRecordId(offer.date, offer.patientId),
+  offerId: offer.id,
+  pacientId: offer.patientId,
+  date: offer.date,
+  offeredAt,
+});
+
 /** An entry as stored (waitlist.model.ts). */
 interface EntryDocument {
   pacientId: string;
@@ -65,18 +74,7 @@ export class MongoWaitlistRepository implements WaitlistRepository {
   }
 
   async recordOffer(offer: SlotOffer, event: EventEnvelope): Promise<void> {
-    await this.models.WaitlistOffer.create(
-      withOutbox(
-        {
-          _id: offerRecordId(offer.date, offer.patientId),
-          offerId: offer.id,
-          pacientId: offer.patientId,
-          date: offer.date,
-          offeredAt: new Date(),
-        },
-        event,
-      ),
-    );
+    await this.models.WaitlistOffer.create(withOutbox(offerRecord(offer), event));
     this.outboxWritten();
   }
 

@@ -2,11 +2,14 @@
  * Bulk seeding of the records service's collections (benchmarks, tests): each record's revisions
  * (`record_revisions`, as `save` inserts them) and its listing entry (`records`, as the listing is
  * moved to the latest revision), through the service's models in unordered batches, events already
- * published (no outbox entries, no pending flag). Nothing here is used by the running service.
+ * published (no outbox entries, no pending flag) unless said otherwise. Nothing here is used by the
+ * running service.
  */
-import { foldName } from '@crm/contracts';
-import { insertPublished } from '@crm/event-bus';
+import { foldName, recordCreated } from '@crm/contracts';
+import { BULK_INSERT_BATCH, createEnvelope, insertPublished, withOutbox } from '@crm/event-bus';
+import { correlationIdOrNew } from '@crm/server-kit';
 import type { ClinicalRecord } from '../domain/record';
+import { recordReference } from '../domain/record.service';
 import { revisionId, type RecordModels } from './record.models';
 
 /** A record as saved: `revision` is its latest; revisions 1… are all stored (same fields, earlier times). */
@@ -30,14 +33,40 @@ export async function seedRecords(
       ...(i + 1 < record.revision ? { updatedAt: record.createdAt } : {}),
     })),
   );
-  const listing = records.map((record) => ({
-    _id: record.id,
-    ...fieldsOf(record),
-    userKey: foldName(record.user.name),
-    doctorKey: foldName(record.doctor.name),
-  }));
   return {
     revisions: await insertPublished(models.Revision, revisions, batchSize),
-    listed: await insertPublished(models.Listing, listing, batchSize),
+    listed: await insertPublished(models.Listing, records.map(listingOf), batchSize),
+  };
+}
+
+const listingOf = (record: SeedRecord) => ({
+  _id: record.id,
+  ...fieldsOf(record),
+  userKey: foldName(record.user.name),
+  doctorKey: foldName(record.doctor.name),
+});
+
+/**
+ * Records just created whose events the relay has not published yet (its backlog after a broker
+ * outage): each one's first revision as `save` inserts it, with its `records.record.created.v1` event
+ * (the service's own payload, `recordReference`) in its outbox, and its listing entry.
+ */
+export async function seedUnpublishedRecords(
+  models: RecordModels,
+  records: readonly SeedRecord[],
+  batchSize = BULK_INSERT_BATCH,
+): Promise<{ revisions: number; listed: number }> {
+  const first = records.map((record) => ({ ...record, revision: 1 }));
+  const revisions = first.map((record) =>
+    withOutbox(
+      { _id: revisionId(record.id, 1), ...fieldsOf(record) },
+      createEnvelope(recordCreated, recordReference(record), correlationIdOrNew()),
+    ),
+  );
+  for (let i = 0; i < revisions.length; i += batchSize)
+    await models.Revision.insertMany(revisions.slice(i, i + batchSize), { ordered: false });
+  return {
+    revisions: revisions.length,
+    listed: await insertPublished(models.Listing, first.map(listingOf), batchSize),
   };
 }

@@ -25,7 +25,8 @@ const ENDED_STATUSES = new Set(['cancelled', 'deleted']);
 /** Concurrent updates of one record are applied one after the other; after this many collisions, 409. */
 const MAX_UPDATE_ATTEMPTS = 10;
 
-const reference = (record: ClinicalRecord) => ({
+/** The payload of the record events (`records.record.created.v1`, `…updated.v1`): references and billing. */
+export const recordReference = (record: ClinicalRecord) => ({
   id: record.id,
   userId: record.userId,
   dateId: record.dateId,
@@ -121,7 +122,7 @@ export class RecordService {
     if (
       !(await this.records.save(
         record,
-        createEnvelope(recordCreated, reference(record), correlationIdOrNew()),
+        createEnvelope(recordCreated, recordReference(record), correlationIdOrNew()),
       ))
     )
       throw alreadyRecorded();
@@ -155,7 +156,12 @@ export class RecordService {
         updatedBy: { id: caller.id },
         updatedAt: this.clock(),
       };
-      if (await this.records.save(next, createEnvelope(recordUpdated, reference(next), correlationIdOrNew())))
+      if (
+        await this.records.save(
+          next,
+          createEnvelope(recordUpdated, recordReference(next), correlationIdOrNew()),
+        )
+      )
         return next;
     }
     throw conflict(messages.busy);

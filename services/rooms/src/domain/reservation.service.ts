@@ -56,7 +56,7 @@ export class ReservationService {
       reservation = await this.reservations.create({ room: body.room, doctor, dates }, (id) => [
         createEnvelope(
           roomReservationReserved,
-          snapshot(id, body.room, doctor.id, dates),
+          reservationSnapshot(id, body.room, doctor.id, dates),
           correlationIdOrNew(),
         ),
       ]);
@@ -90,7 +90,7 @@ export class ReservationService {
     const released = await this.reservations.release(id, [
       createEnvelope(
         roomReservationReleased,
-        snapshot(id, existing.room, existing.doctor.id, existing.dates),
+        reservationSnapshot(id, existing.room, existing.doctor.id, existing.dates),
         correlationIdOrNew(),
       ),
     ]);
@@ -124,6 +124,7 @@ export class ReservationService {
   }
 }
 
-function snapshot(id: string, room: string, doctorId: string, dates: readonly Date[]) {
+/** The payload of the reservation events (`rooms.reservation.reserved.v1`, `…released.v1`). */
+export function reservationSnapshot(id: string, room: string, doctorId: string, dates: readonly Date[]) {
   return { id, room, doctorId, dates: dates.map((date) => date.toISOString()) };
 }
