@@ -28,6 +28,7 @@ const WHOLE_LIST_TOTAL_TTL_MS = 60_000;
 
 /** Every kind of document: a condition on it lets the agenda's date range use the `kind, date` index. */
 const ALL_KINDS = ['active', 'checkin', 'final', 'hold', 'offer'] as const;
+type Kind = (typeof ALL_KINDS)[number];
 
 /** Each ends with `_id`: a total order, so a deep page can be read backwards from the end. */
 const SORTS: Record<AppointmentPageQuery['sort'], Record<string, 1 | -1>> = {
@@ -255,7 +256,7 @@ export class MongoAppointmentRepository implements AppointmentRepository {
    * every document of the collection itself for `kind: {$in: …}`, so the calendar and the agenda
    * read five years of appointments there; MongoDB walks the `kind, date` index either way.
    */
-  private async ofKinds<T>(kinds: readonly string[], find: (kind: string) => PromiseLike<T[]>): Promise<T[]> {
+  private async ofKinds<T>(kinds: readonly Kind[], find: (kind: Kind) => PromiseLike<T[]>): Promise<T[]> {
     return (await Promise.all(kinds.map(find))).flat();
   }
 
