@@ -242,10 +242,17 @@ export class MongoFactStore implements FactStore {
     // In slices: FerretDB 1.24 holds a PostgreSQL connection per statement of an update command
     // until the command ends, so one command replacing more documents than its pool has
     // connections (50) never finishes, and stalls every other client with it.
-    for (let i = 0; i < writes.length; i += DAY_WRITES_PER_COMMAND)
-      await this.models.Day.collection.bulkWrite(writes.slice(i, i + DAY_WRITES_PER_COMMAND), {
-        ordered: false,
-      });
+    for (let i = 0; i < writes.length; i += DAY_WRITES_PER_COMMAND) {
+      const slice = writes.slice(i, i + DAY_WRITES_PER_COMMAND);
+      try {
+        await this.models.Day.collection.bulkWrite(slice, { ordered: false });
+      } catch (error) {
+        // Another recompute of one of these days (the consumer, a reconcile, another replica)
+        // inserted it between our read and our upsert: once more, the replace now finds it.
+        if (!isDuplicateKey(error)) throw error;
+        await this.models.Day.collection.bulkWrite(slice, { ordered: false });
+      }
+    }
   }
 
   /**
