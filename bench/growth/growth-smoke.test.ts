@@ -35,7 +35,7 @@ it('seeds the three sizes and prints every row of the table', async () => {
     'export of a 5-year patient p50',
     'booking p99',
     'pass: no-show sweep',
-    'pass with 1 000 due: no-show sweep',
+    'pass with 50 due: no-show sweep',
   ])
     expect(rows.some((row) => row.startsWith(`| ${name} |`))).toBe(true);
   // Every row has a figure at each size.
