@@ -26,7 +26,6 @@ module.exports = {
         '<rootDir>/scripts',
         '<rootDir>/frontends',
         '<rootDir>/system-tests',
-        '<rootDir>/bench',
       ],
   testMatch: faultPhase ? ['**/*.fault.test.ts'] : e2ePhase ? ['**/*.e2e.test.ts'] : ['**/?(*.)test.ts'],
   testPathIgnorePatterns: [
