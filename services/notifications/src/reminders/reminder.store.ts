@@ -96,6 +96,10 @@ export function reminderStore(connection: Connection) {
           ),
         ),
       ),
+    /** A claimed reminder becomes a tombstone: nothing more is due for it, now or later. */
+    async retire(reminder: ReminderDocument) {
+      await Reminder.updateOne({ _id: reminder._id, dueAt: { $ne: null } }, { $set: { dueAt: null } });
+    },
     /** Sent reminders and tombstones are kept only as long as they are useful. */
     forgetBefore: (instant: Date) => Reminder.deleteMany({ date: { $lt: instant } }),
   };
