@@ -185,10 +185,7 @@ export function stageData(plan: Plan, stage: Stage): StageData {
   let carry = 0;
   let reservationCarry = 0;
   let reservation = 0;
-  const futureStart = Math.round(
-    plan.perDay * plan.days.filter((d) => d.valueOf() <= plan.now.getTime()).length,
-  );
-  for (const [d, day] of plan.days.entries()) {
+  for (const day of plan.days) {
     carry += plan.perDay;
     const count = Math.floor(carry);
     carry -= count;
@@ -347,7 +344,6 @@ export function stageData(plan: Plan, stage: Stage): StageData {
         ...(past || reservation % 5 === 0 ? { releasedAt: new Date(dates[0]!.getTime() + 3_600_000) } : {}),
       });
     }
-    void d;
   }
   if (stage === 'month') {
     // Waiting lists for the weeks ahead: distinct patients per day.
@@ -362,6 +358,5 @@ export function stageData(plan: Plan, stage: Stage): StageData {
       });
     }
   }
-  void futureStart;
   return out;
 }

@@ -77,9 +77,13 @@ export function reminderStore(connection: Connection) {
       Reminder.find({ dueAt: { $ne: null, $lte: now }, date: { $gt: now } })
         .limit(limit)
         .lean<ReminderDocument[]>(),
-    /** Claims one reminder and requests its e-mail in the same insert; false if it was claimed already. */
-    claim: (reminder: ReminderDocument, now: Date) =>
-      insertIgnoringDuplicate(() =>
+    /**
+     * Claims one reminder and requests its e-mail in the same insert; false if it was claimed already.
+     * Either way the reminder is then retired to a tombstone: out of what is due, or more than the
+     * sweep's read of claimed reminders still ahead would hide the ones falling due after them.
+     */
+    async claim(reminder: ReminderDocument, now: Date) {
+      const claimed = await insertIgnoringDuplicate(() =>
         Send.create(
           withOutbox(
             { _id: reminder._id, claimedAt: now },
@@ -95,10 +99,9 @@ export function reminderStore(connection: Connection) {
             ),
           ),
         ),
-      ),
-    /** A claimed reminder becomes a tombstone: nothing more is due for it, now or later. */
-    async retire(reminder: ReminderDocument) {
+      );
       await Reminder.updateOne({ _id: reminder._id, dueAt: { $ne: null } }, { $set: { dueAt: null } });
+      return claimed;
     },
     /** Sent reminders and tombstones are kept only as long as they are useful. */
     forgetBefore: (instant: Date) => Reminder.deleteMany({ date: { $lt: instant } }),

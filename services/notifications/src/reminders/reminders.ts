@@ -69,12 +69,7 @@ export function reminderScheduleHandlers(
 /** The poller's run: claims every due reminder (each once, whichever replica gets there first). */
 export async function claimDueReminders(store: ReminderStore, now = new Date()): Promise<number> {
   let claimed = 0;
-  for (const reminder of await store.due(now, 200)) {
-    if (await store.claim(reminder, now)) claimed++;
-    // Claimed (now or by an earlier pass): out of what is due, or more than 200 claimed reminders
-    // still ahead would fill every read and the ones falling due after them would never be sent.
-    await store.retire(reminder);
-  }
+  for (const reminder of await store.due(now, 200)) if (await store.claim(reminder, now)) claimed++;
   // A day after an appointment its reminder (or tombstone) has no more use.
   await store.forgetBefore(new Date(now.getTime() - 86_400_000));
   return claimed;
