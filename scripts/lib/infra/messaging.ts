@@ -38,7 +38,14 @@ export async function ensureRedis(ctx: Ctx): Promise<void> {
     return;
   }
   if (await tcpOpen(hp)) {
-    ctx.report('redis', 'failed', `port ${fmt(hp)} is in use by something that does not answer Redis PING`);
+    // A Redis that a machine has just booted (or that is saving) can hold its port for seconds
+    // before it answers; give it that time before calling the port someone else's.
+    const reason = await waitFor(() => redisPing(hp), { timeoutMs: 30_000 });
+    if (reason === null) {
+      ctx.report('redis', 'already up', `${fmt(hp)} (answered after a wait)`);
+      return;
+    }
+    ctx.report('redis', 'failed', `port ${fmt(hp)} is in use by something that does not answer Redis PING (30 s)`);
     return;
   }
   const server = which('redis-server');
