@@ -4,11 +4,13 @@
  *   e2e   browser tests `e2e/**\/*.e2e.test.ts` in real Chromium against the built frontends, one at
  *         a time (scripts/run-tests.ts builds the frontends first);
  *   fault tests named `*.fault.test.ts`, which stop shared infrastructure (RabbitMQ, Redis) on
- *         purpose, one at a time, after all the others.
+ *         purpose, one at a time, after all the others;
+ *   bench the benchmarks' smoke runs `bench/**\/*.test.ts` (small sizes, no timing asserted), last.
  */
 const phase = process.env.JEST_PHASE || 'main';
 const faultPhase = phase === 'fault';
 const e2ePhase = phase === 'e2e';
+const benchPhase = phase === 'bench';
 
 /**
  * One jest run for the whole back end. Integration tests share the real infrastructure that
@@ -19,14 +21,16 @@ module.exports = {
   testEnvironment: 'node',
   roots: e2ePhase
     ? ['<rootDir>/e2e']
-    : [
-        '<rootDir>/packages',
-        '<rootDir>/services',
-        '<rootDir>/gateway',
-        '<rootDir>/scripts',
-        '<rootDir>/frontends',
-        '<rootDir>/system-tests',
-      ],
+    : benchPhase
+      ? ['<rootDir>/bench']
+      : [
+          '<rootDir>/packages',
+          '<rootDir>/services',
+          '<rootDir>/gateway',
+          '<rootDir>/scripts',
+          '<rootDir>/frontends',
+          '<rootDir>/system-tests',
+        ],
   testMatch: faultPhase ? ['**/*.fault.test.ts'] : e2ePhase ? ['**/*.e2e.test.ts'] : ['**/?(*.)test.ts'],
   testPathIgnorePatterns: [
     '/node_modules/',

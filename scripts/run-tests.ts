@@ -8,8 +8,9 @@
  *   --no-infra   do not bring up infrastructure (the tests then need URLs in the environment)
  *
  * Phases: main (back end), then e2e (browser tests in e2e/: the frontends are built first), then
- * fault. The e2e phase is skipped when path filters are given and none names e2e
- * (`npm test -- services/auth`), or with SKIP_E2E=1; `npm test -- e2e` runs only it.
+ * fault, then bench (the benchmarks' smoke runs, bench/**\/*.test.ts: no timing asserted). The e2e
+ * and bench phases are skipped when path filters are given and none names them
+ * (`npm test -- services/auth`), or with SKIP_E2E=1 / SKIP_BENCH=1; `npm test -- e2e` runs only e2e.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -22,15 +23,16 @@ import { REPO_ROOT } from './lib/paths';
 const RESULTS_FILE = path.join('artifacts', 'jest-results.json');
 const FAULT_RESULTS_FILE = path.join('artifacts', 'jest-fault-results.json');
 const E2E_RESULTS_FILE = path.join('artifacts', 'jest-e2e-results.json');
+const BENCH_RESULTS_FILE = path.join('artifacts', 'jest-bench-results.json');
 
-type Phase = 'main' | 'e2e' | 'fault';
+type Phase = 'main' | 'e2e' | 'fault' | 'bench';
 
 /**
  * How long each phase may run before it is stopped and reported as failed, naming the files still
- * running (TEST_PHASE_MINUTES overrides all three). A whole run takes about 15 minutes on two cores;
+ * running (TEST_PHASE_MINUTES overrides them all). A whole run takes about 15 minutes on two cores;
  * the limits are there so that a file that hangs fails the run instead of the CI's clock.
  */
-const PHASE_MINUTES: Record<Phase, number> = { main: 15, e2e: 20, fault: 12 };
+const PHASE_MINUTES: Record<Phase, number> = { main: 15, e2e: 20, fault: 12, bench: 12 };
 
 function phaseLimitMs(phase: Phase): number {
   const minutes = Number(process.env.TEST_PHASE_MINUTES) || PHASE_MINUTES[phase];
@@ -219,10 +221,13 @@ async function main(): Promise<number> {
   // Fault tests stop shared infrastructure (RabbitMQ, Redis), so they run after the others, alone.
   // (jest.config.js picks the files of each phase from JEST_PHASE.)
   fs.rmSync(path.join(REPO_ROOT, E2E_RESULTS_FILE), { force: true });
+  fs.rmSync(path.join(REPO_ROOT, BENCH_RESULTS_FILE), { force: true });
   const filters = pathFilters(jestArgs);
   const onlyE2e = filters.length > 0 && filters.every((f) => /e2e/.test(f));
   const withE2e =
     process.env.SKIP_E2E !== '1' && (filters.length === 0 || filters.some((f) => /e2e/.test(f)));
+  const withBench =
+    process.env.SKIP_BENCH !== '1' && (filters.length === 0 || filters.some((f) => /bench/.test(f)));
 
   const ok: JestExit = { code: 0, signal: null };
   // A filter may name only e2e or fault tests; the whole run (no filter) must find tests in every phase.
@@ -252,10 +257,17 @@ async function main(): Promise<number> {
   const faults = onlyE2e
     ? ok
     : await runJest(['--runInBand', '--passWithNoTests', ...jestArgs], FAULT_RESULTS_FILE, 'fault');
-  const exit = [main, e2e, faults].find((r) => r.code !== 0) ?? ok;
+  // The benchmarks' smoke runs scan whole collections on FerretDB: alone, last, so that they slow
+  // no other test.
+  const bench = withBench
+    ? await runJest(['--runInBand', '--passWithNoTests', ...jestArgs], BENCH_RESULTS_FILE, 'bench')
+    : ok;
+  const exit = [main, e2e, faults, bench].find((r) => r.code !== 0) ?? ok;
   const mainResults = onlyE2e ? NO_RESULTS : readResults(RESULTS_FILE);
   const faultResults = onlyE2e ? NO_RESULTS : readResults(FAULT_RESULTS_FILE);
-  return printSummary(mergeResults(mergeResults(mainResults, e2eResults), faultResults), exit);
+  const benchResults = withBench ? readResults(BENCH_RESULTS_FILE) : NO_RESULTS;
+  const all = [mainResults, e2eResults, faultResults, benchResults].reduce(mergeResults);
+  return printSummary(all, exit);
 }
 
 main().then(
