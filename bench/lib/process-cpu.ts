@@ -31,15 +31,20 @@ export function cpuMicros(pid: number | undefined): number | undefined {
   return stat && (stat.ticks * 1e6) / TICKS_PER_SECOND;
 }
 
-/** CPU seconds used so far by the database server's processes; undefined off Linux. */
-export function databaseCpuSeconds(): number | undefined {
+/** CPU seconds used so far by the processes whose command name starts with one of `commands`. */
+export function commandsCpuSeconds(commands: readonly string[]): number | undefined {
   if (!existsSync('/proc/self/stat')) return undefined;
   let ticks = 0;
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     const stat = readStat(pid);
-    if (stat && DATABASE_COMMANDS.some((name) => stat.command.startsWith(name))) ticks += stat.ticks;
+    if (stat && commands.some((name) => stat.command.startsWith(name))) ticks += stat.ticks;
   }
   return ticks / TICKS_PER_SECOND;
+}
+
+/** CPU seconds used so far by the database server's processes; undefined off Linux. */
+export function databaseCpuSeconds(): number | undefined {
+  return commandsCpuSeconds(DATABASE_COMMANDS);
 }
 
 /** CPU seconds of this process and of the database server during `work`. */

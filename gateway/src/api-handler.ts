@@ -18,6 +18,7 @@ import { applySecurityHeaders } from './security-headers';
 import type { SessionCheck } from './session-check';
 import { IDLE_MESSAGE, type IdleCheck } from './idle-timeout';
 import type { Upstream } from './upstream-proxy';
+import { startRequestSpan, traceUpstreamCall } from './request-spans';
 import { HTTP_MESSAGES } from '@crm/server-kit';
 
 export interface ApiHandlerDeps {
@@ -109,6 +110,7 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
   const forward = ({ req, res, upstream, target }: Forwarding) => {
     if (req.destroyed) return; // the client left while we were checking its session
     req.url = target;
+    traceUpstreamCall(req, upstream.name);
     upstream.proxy(req, res, (error) => failed(res, error ?? new Error('proxy did not handle the request')));
   };
 
@@ -131,9 +133,10 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
 
   return (req, res) => {
     try {
+      const traceId = startRequestSpan(req, res);
       applySecurityHeaders(req, res, hops);
       if (cors(req, res) === 'answered') return;
-      prepareForwardedHeaders(req, res, hops);
+      prepareForwardedHeaders(req, res, hops, traceId);
 
       const url = req.url ?? '/';
       const queryAt = url.indexOf('?');

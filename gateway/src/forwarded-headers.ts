@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { acceptableRequestId, activeTraceId, CLIENT_REQUEST_ID_HEADER } from '@crm/server-kit';
+import { acceptableRequestId, CLIENT_REQUEST_ID_HEADER } from '@crm/server-kit';
 import { clientIp, isHttps } from './client-address';
 
 /**
@@ -26,6 +26,7 @@ export function prepareForwardedHeaders(
   req: IncomingMessage,
   res: ServerResponse,
   trustedHops: number,
+  traceId?: string,
 ): void {
   // Resolve (and cache) the client address before X-Forwarded-For is rewritten below.
   clientIp(req, trustedHops);
@@ -40,7 +41,7 @@ export function prepareForwardedHeaders(
   else delete headers[CLIENT_REQUEST_ID_HEADER];
   // With tracing on, the trace id of the request's span (a new trace: the gateway never continues a
   // client's), so the id a client quotes finds the whole trace.
-  const requestId = activeTraceId() ?? randomUUID();
+  const requestId = traceId ?? randomUUID();
   headers['x-request-id'] = requestId;
   res.setHeader('X-Request-Id', requestId);
 

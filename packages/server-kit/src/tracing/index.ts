@@ -13,6 +13,7 @@
  * trace-context.ts.
  */
 export { activeTraceId } from './active';
+export { redactPath } from './redact';
 export {
   flushTracing,
   startTracing,
