@@ -24,9 +24,12 @@ export const JAEGER_UI_URL = `http://${JAEGER.host}:${JAEGER.uiPort}`;
 /**
  * Jaeger v2's configuration (an OpenTelemetry Collector configuration): OTLP in, traces kept in
  * memory (the newest 100 000; a restart forgets them), the UI and its API; every port on loopback.
+ * Built from its Go module, Jaeger has no UI of its own (the official image embeds one built with
+ * npm): `uiDir`, a built jaeger-ui (`packages/jaeger-ui/build` of its repository), gives it one.
  */
-export function jaegerConfig(): string {
+export function jaegerConfig(uiDir?: string): string {
   const at = (port: number) => `${JAEGER.host}:${port}`;
+  const ui = uiDir ? `\n    ui:\n      assets_path: ${JSON.stringify(path.resolve(uiDir))}` : '';
   return `# Written by scripts/lib/infra/jaeger.ts on every start; edit that file instead.
 service:
   extensions: [jaeger_storage, jaeger_query, healthcheckv2]
@@ -50,7 +53,7 @@ extensions:
       endpoint: ${at(JAEGER.healthPort)}
   jaeger_query:
     storage:
-      traces: memstore
+      traces: memstore${ui}
     http:
       endpoint: ${at(JAEGER.uiPort)}
     grpc:
@@ -110,7 +113,13 @@ export async function ensureJaeger(ctx: Ctx, buildTools: Promise<void>): Promise
     return;
   }
   const config = path.join(ensureDir(infraDir()), 'jaeger.yaml');
-  fs.writeFileSync(config, jaegerConfig());
+  const uiDir = ctx.env.JAEGER_UI_DIR?.trim();
+  if (uiDir && !fs.existsSync(path.join(uiDir, 'index.html')))
+    ctx.progress('jaeger', `JAEGER_UI_DIR has no index.html (${uiDir}): no UI, the API only`);
+  fs.writeFileSync(
+    config,
+    jaegerConfig(uiDir && fs.existsSync(path.join(uiDir, 'index.html')) ? uiDir : undefined),
+  );
   const proc = spawnDetached('jaeger', binary, ['--config', config], {
     description: `Jaeger (${where})`,
     match: 'jaeger',

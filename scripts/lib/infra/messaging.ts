@@ -45,7 +45,11 @@ export async function ensureRedis(ctx: Ctx): Promise<void> {
       ctx.report('redis', 'already up', `${fmt(hp)} (answered after a wait)`);
       return;
     }
-    ctx.report('redis', 'failed', `port ${fmt(hp)} is in use by something that does not answer Redis PING (30 s)`);
+    ctx.report(
+      'redis',
+      'failed',
+      `port ${fmt(hp)} is in use by something that does not answer Redis PING (30 s)`,
+    );
     return;
   }
   const server = which('redis-server');
