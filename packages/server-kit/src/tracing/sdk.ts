@@ -59,7 +59,7 @@ export function startSdk(options: TracingOptions & { serviceName: string }): Tra
       ? new InjectOnlyPropagator()
       : new W3CTraceContextPropagator(),
   });
-  // The gateway makes its two spans itself (gateway/src/request-spans.ts): no instrumentation at all.
+  // The gateway makes its span itself (gateway/src/request-spans.ts): no instrumentation at all.
   // The services: HTTP in and out, the MongoDB driver's commands and Redis. Not Express (a span per
   // router layer), mongoose (a second span for each driver command) or amqplib (the bus makes its
   // own publish and consume spans, trace-context.ts): they doubled the spans, and their cost.
