@@ -24,6 +24,8 @@ type StoredDay = Omit<DayTotals, 'day' | 'revenueByCertificate'> & {
 
 /** What the pending figure reads of a fact. */
 const PENDING_PROJECTION = { kind: 1, appointmentId: 1, priceCents: 1, cents: 1 };
+/** What a day's totals read of its facts: the pending figure's fields and the counts. */
+const DAY_PROJECTION = { ...PENDING_PROJECTION, counts: 1 };
 
 /** Facts inserted together at most, and how long a fact waits for others. */
 const BATCH = 200;
@@ -47,8 +49,8 @@ function normalized(doc: Record<string, unknown>): unknown[] {
 
 /**
  * Facts and day totals in MongoDB / FerretDB 1.24: inserts under the `_id` unique key, a replace of a
- * record fact guarded by its stored revision, and `$match` + `$unwind` + `$group` with one `$sum`
- * (FerretDB 1.24 has no `$max` / `$first` accumulators; checked by test/reporting.api.test.ts).
+ * record fact guarded by its stored revision, and a day's totals summed from its facts, read with
+ * equalities (checked by test/reporting.api.test.ts).
  */
 export class MongoFactStore implements FactStore {
   constructor(private readonly models: ReportingModels) {}
@@ -150,9 +152,10 @@ export class MongoFactStore implements FactStore {
   }
 
   /**
-   * Recomputes and stores the totals of these days from their facts: per day, `$match` + `$unwind` +
-   * `$group` on the single string key of each figure with one `$sum` (what FerretDB 1.24 computes
-   * right: it sums only the first accumulator of a `$group` and drops fields of a compound key).
+   * Recomputes and stores the totals of these days from their facts: per day, two equality reads
+   * (the day's facts, and the money facts of its appointments), summed here. (FerretDB 1.24 pushes an
+   * equality down to PostgreSQL but not `$in`, and its `$group` sums only the first accumulator and
+   * drops fields of a compound key: summing in the service needs neither.)
    */
   async recompute(days: readonly string[], fallbackPriceCents: number): Promise<void> {
     if (days.length === 0) return;
@@ -162,28 +165,25 @@ export class MongoFactStore implements FactStore {
       .find<StoredFact>({ appointmentDay: UNKNOWN_DAY }, { projection: PENDING_PROJECTION })
       .toArray();
     const pending = new Map<string, number>();
-    // One aggregation per day, 4 at a time: FerretDB 1.24 pushes an equality `$match` down to
-    // PostgreSQL (the day's few hundred facts), but scans the whole collection for `$in`.
-    const rows: Array<{ _id: string; v: number }> = [];
+    // `<day>|<figure>|…` → the sum of that count over the day's facts.
+    const sums = new Map<string, number>();
     const queue = [...days];
     const worker = async () => {
       for (let day = queue.shift(); day !== undefined; day = queue.shift()) {
-        pending.set(day, await this.pendingOf(day, orphans, fallbackPriceCents));
+        const [dayFacts, money] = await Promise.all([
+          this.models.Fact.collection.find<StoredFact>({ day }, { projection: DAY_PROJECTION }).toArray(),
+          this.models.Fact.collection
+            .find<StoredFact>({ appointmentDay: day }, { projection: PENDING_PROJECTION })
+            .toArray(),
+        ]);
+        pending.set(day, await this.pendingOf(day, dayFacts, money, orphans, fallbackPriceCents));
         // A record of an appointment that ended as a no-show (prepared before the patient failed
         // to come) bills nobody: the day leaves it out, whichever of the two facts came first.
-        const noShows = await this.models.Fact.collection.distinct('appointmentId', { day, kind: 'noShow' });
-        rows.push(
-          ...(await this.models.Fact.collection
-            .aggregate<{ _id: string; v: number }>([
-              { $match: { day } },
-              ...(noShows.length > 0
-                ? [{ $match: { $nor: [{ kind: 'record', appointmentId: { $in: noShows } }] } }]
-                : []),
-              { $unwind: '$counts' },
-              { $group: { _id: '$counts.k', v: { $sum: '$counts.v' } } },
-            ])
-            .toArray()),
-        );
+        const noShows = new Set(dayFacts.filter((f) => f.kind === 'noShow').map((f) => f.appointmentId));
+        for (const fact of dayFacts) {
+          if (fact.kind === 'record' && noShows.has(fact.appointmentId)) continue;
+          for (const { k, v } of fact.counts ?? []) sums.set(k, (sums.get(k) ?? 0) + v);
+        }
       }
     };
     await Promise.all(Array.from({ length: Math.min(4, days.length) }, worker));
@@ -200,7 +200,7 @@ export class MongoFactStore implements FactStore {
         },
       ]),
     );
-    for (const { _id: key, v } of rows) {
+    for (const [key, v] of sums) {
       const [day, name, currency, ...type] = key.split('|');
       const total = totals.get(day!);
       if (!total) continue;
@@ -258,17 +258,17 @@ export class MongoFactStore implements FactStore {
   }
 
   /**
-   * What the day's appointments still owe (domain/facts.ts `pendingCentsOf`): the day's facts, and
-   * the money facts of its appointments, found by the appointment's day they carry (an equality
+   * What the day's appointments still owe (domain/facts.ts `pendingCentsOf`): from the day's facts
+   * and the money facts of its appointments, found by the appointment's day they carry (an equality
    * FerretDB pushes down) or among the orphans, which get their day now that it is known.
    */
-  private async pendingOf(day: string, orphans: readonly StoredFact[], fallbackPriceCents: number) {
-    const [dayFacts, money] = await Promise.all([
-      this.models.Fact.collection.find<StoredFact>({ day }, { projection: PENDING_PROJECTION }).toArray(),
-      this.models.Fact.collection
-        .find<StoredFact>({ appointmentDay: day }, { projection: PENDING_PROJECTION })
-        .toArray(),
-    ]);
+  private async pendingOf(
+    day: string,
+    dayFacts: readonly StoredFact[],
+    money: readonly StoredFact[],
+    orphans: readonly StoredFact[],
+    fallbackPriceCents: number,
+  ) {
     const booked = new Set(dayFacts.filter((f) => f.kind === 'booked').map((f) => f.appointmentId));
     const adopted = orphans.filter((f) => booked.has(f.appointmentId));
     if (adopted.length > 0)
