@@ -1,7 +1,7 @@
 /**
  * Smoke of `npm run bench:growth`, in the last phase of `npm test` (alone: on FerretDB its full scans
- * would slow every other test running beside it): at GROWTH_SCALE=0.02 with the
- * fewest calls per read (one alone, one more as the "concurrent" figure) and 50 items due per
+ * would slow every other test running beside it): at GROWTH_SCALE=0.02 with the fewest calls per
+ * read (one, alone, which with one "concurrent" caller is also that figure) and 50 items due per
  * background job instead of 1 000, it seeds the three sizes, takes every figure and prints every
  * row of the table. No figure is asserted: timings on a shared CI machine mean nothing; the bench is
  * run on its own for them.
