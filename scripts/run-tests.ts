@@ -56,6 +56,8 @@ function runJest(args: string[], resultsFile: string, phase: Phase): Promise<Jes
   const [command, baseArgs] = fs.existsSync(localBin) ? [localBin, []] : ['npx', ['jest']];
   // --forceExit: a handle a test left open (a timer, a socket) must not keep the run waiting.
   const fullArgs = [...baseArgs, '--json', `--outputFile=${resultsFile}`, '--forceExit', ...args];
+  // A phase that dies before writing its results must not be read from an earlier run's file.
+  fs.rmSync(path.join(REPO_ROOT, resultsFile), { force: true });
   const inFlightFile = path.join(REPO_ROOT, 'artifacts', `jest-${phase}-in-flight.txt`);
   fs.rmSync(inFlightFile, { force: true });
   return new Promise((resolve) => {
@@ -216,14 +218,13 @@ async function main(): Promise<number> {
   }
 
   fs.mkdirSync(path.join(REPO_ROOT, 'artifacts'), { recursive: true });
-  fs.rmSync(path.join(REPO_ROOT, RESULTS_FILE), { force: true });
-  fs.rmSync(path.join(REPO_ROOT, FAULT_RESULTS_FILE), { force: true });
   // Fault tests stop shared infrastructure (RabbitMQ, Redis), so they run after the others, alone.
   // (jest.config.js picks the files of each phase from JEST_PHASE.)
-  fs.rmSync(path.join(REPO_ROOT, E2E_RESULTS_FILE), { force: true });
-  fs.rmSync(path.join(REPO_ROOT, BENCH_RESULTS_FILE), { force: true });
   const filters = pathFilters(jestArgs);
   const onlyE2e = filters.length > 0 && filters.every((f) => /e2e/.test(f));
+  // `npm test -- bench` runs the bench phase only (.ci/run runs it beside its compose check).
+  const onlyBench = filters.length > 0 && filters.every((f) => /bench/.test(f));
+  const withMain = !onlyE2e && !onlyBench;
   const withE2e =
     process.env.SKIP_E2E !== '1' && (filters.length === 0 || filters.some((f) => /e2e/.test(f)));
   const withBench =
@@ -232,7 +233,7 @@ async function main(): Promise<number> {
   const ok: JestExit = { code: 0, signal: null };
   // A filter may name only e2e or fault tests; the whole run (no filter) must find tests in every phase.
   const mainArgs = filters.length > 0 ? ['--passWithNoTests', ...jestArgs] : jestArgs;
-  const main = onlyE2e ? ok : await runJest(mainArgs, RESULTS_FILE, 'main');
+  const main = withMain ? await runJest(mainArgs, RESULTS_FILE, 'main') : ok;
   let e2e = ok;
   let e2eResults: JestResults | null = NO_RESULTS;
   if (withE2e) {
@@ -254,17 +255,17 @@ async function main(): Promise<number> {
       e2eResults = readResults(E2E_RESULTS_FILE);
     }
   }
-  const faults = onlyE2e
-    ? ok
-    : await runJest(['--runInBand', '--passWithNoTests', ...jestArgs], FAULT_RESULTS_FILE, 'fault');
+  const faults = withMain
+    ? await runJest(['--runInBand', '--passWithNoTests', ...jestArgs], FAULT_RESULTS_FILE, 'fault')
+    : ok;
   // The benchmarks' smoke runs scan whole collections on FerretDB: alone, last, so that they slow
   // no other test.
   const bench = withBench
     ? await runJest(['--runInBand', '--passWithNoTests', ...jestArgs], BENCH_RESULTS_FILE, 'bench')
     : ok;
   const exit = [main, e2e, faults, bench].find((r) => r.code !== 0) ?? ok;
-  const mainResults = onlyE2e ? NO_RESULTS : readResults(RESULTS_FILE);
-  const faultResults = onlyE2e ? NO_RESULTS : readResults(FAULT_RESULTS_FILE);
+  const mainResults = withMain ? readResults(RESULTS_FILE) : NO_RESULTS;
+  const faultResults = withMain ? readResults(FAULT_RESULTS_FILE) : NO_RESULTS;
   const benchResults = withBench ? readResults(BENCH_RESULTS_FILE) : NO_RESULTS;
   const all = [mainResults, e2eResults, faultResults, benchResults].reduce(mergeResults);
   return printSummary(all, exit);

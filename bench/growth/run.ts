@@ -343,7 +343,9 @@ async function main(): Promise<void> {
       const measuring = performance.now();
       for (const read of reads) {
         // The first call also captures the queries it issues (for the plans).
+        const firstStarted = performance.now();
         const { result: first, queries } = await capture(() => stack.api.get(read.path(), read.token));
+        const firstMs = performance.now() - firstStarted;
         if (first.status !== 200)
           console.log(`  ${read.name}: HTTP ${first.status} ${JSON.stringify(first.body).slice(0, 120)}`);
         if (stage === 'five years')
@@ -354,7 +356,8 @@ async function main(): Promise<void> {
           return performance.now() - t;
         };
         const budget = { budgetMs: READ_BUDGET_MS / 2, minimum: MIN_CALLS };
-        const one = await pool(CALLS, 1, timedCall, budget);
+        // One call per read (the smoke test): the first one, already made, is that call.
+        const one = CALLS <= 1 ? [firstMs] : await pool(CALLS, 1, timedCall, budget);
         // One "concurrent" caller is the caller alone (the smoke test's setting): not measured twice.
         const many =
           CONCURRENCY <= 1
