@@ -60,6 +60,8 @@ export function infraEnv(env: NodeJS.ProcessEnv = process.env): Record<string, s
     FERRETDB_POSTGRESQL_URL: env.FERRETDB_POSTGRESQL_URL ?? '',
     // `node` forces the Node SMTP catcher (scripts/lib/mail-catcher.ts) instead of Mailpit.
     MAIL_CATCHER: env.MAIL_CATCHER ?? '',
+    // A built jaeger-ui for npm start's Jaeger (infra/jaeger.ts).
+    JAEGER_UI_DIR: env.JAEGER_UI_DIR ?? '',
     // The broker users (infra/broker-users.ts): topic permissions on this exchange, the audit
     // queue under this prefix, and passwords set in .env rather than the machine's random ones.
     EVENTS_EXCHANGE: env.EVENTS_EXCHANGE ?? '',
