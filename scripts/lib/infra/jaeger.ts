@@ -114,12 +114,10 @@ export async function ensureJaeger(ctx: Ctx, buildTools: Promise<void>): Promise
   }
   const config = path.join(ensureDir(infraDir()), 'jaeger.yaml');
   const uiDir = ctx.env.JAEGER_UI_DIR?.trim();
-  if (uiDir && !fs.existsSync(path.join(uiDir, 'index.html')))
+  const hasUi = Boolean(uiDir) && fs.existsSync(path.join(uiDir!, 'index.html'));
+  if (uiDir && !hasUi)
     ctx.progress('jaeger', `JAEGER_UI_DIR has no index.html (${uiDir}): no UI, the API only`);
-  fs.writeFileSync(
-    config,
-    jaegerConfig(uiDir && fs.existsSync(path.join(uiDir, 'index.html')) ? uiDir : undefined),
-  );
+  fs.writeFileSync(config, jaegerConfig(hasUi ? uiDir : undefined));
   const proc = spawnDetached('jaeger', binary, ['--config', config], {
     description: `Jaeger (${where})`,
     match: 'jaeger',
