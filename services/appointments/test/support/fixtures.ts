@@ -98,6 +98,16 @@ export const earlierToday = (minutes: number) =>
     ),
   );
 
+/**
+ * Resolves once the centre's day is at least `minutes` old: at once, except in a day's first minutes,
+ * when something placed a minute ago would fall on yesterday.
+ */
+export async function pastStartOfDay(minutes: number): Promise<void> {
+  const ready = moment.tz(CENTRE_TIME_ZONE).startOf('day').add(minutes, 'minutes').valueOf();
+  const wait = ready - Date.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+}
+
 /** 10:00 of the day before today, in the centre's time zone. */
 export const yesterdayAtTen = () =>
   moment.tz(CENTRE_TIME_ZONE).subtract(1, 'day').startOf('day').hours(10).toDate();
