@@ -2,29 +2,62 @@
 # One image recipe for every deployable (the gateway and each service, the e-mail worker included):
 #   docker build -f docker/node-app.Dockerfile --build-arg WORKSPACE=services/auth -t crm/auth .
 #   docker build -f docker/node-app.Dockerfile --build-arg WORKSPACE=gateway -t crm/gateway .
-# Build stage: install everything, bundle our TypeScript with esbuild (scripts/build-deployable.ts)
-# and, for the gateway, build every front end (frontends/*: the shell and its remotes). Runtime stage:
-# only the production dependencies of that one workspace, the bundle (and the front ends), a non-root
-# user, and a health check against the process's own /healthz.
+# Stages: the manifests alone, the workspace's production dependencies installed from them, the
+# build (bundle and front ends), and the runtime: only the production dependencies of that one
+# workspace, the bundle (and the front ends), a non-root user, and a health check against the
+# process's own /healthz.
 ARG NODE_IMAGE=node:22-bookworm-slim
 
-FROM ${NODE_IMAGE} AS build
+FROM ${NODE_IMAGE} AS toolchain
 # A compiler and Python for native modules whose prebuilt binary does not load with the base's
-# Node (argon2's crashes with some Node builds; its install then compiles it). Build stage only.
+# Node (argon2's crashes with some Node builds; its install then compiles it). Build stages only.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
+
+# Every workspace's package.json and the lock, nothing else: the two installs below start from this
+# tree, which only a dependency change alters, so a code change reuses their cached layers instead
+# of installing every dependency again in each image.
+FROM ${NODE_IMAGE} AS manifests
 WORKDIR /repo
-COPY package.json package-lock.json tsconfig.base.json ./
+COPY package.json package-lock.json ./
 COPY packages ./packages
 COPY services ./services
 COPY gateway ./gateway
 COPY frontends ./frontends
-RUN npm ci --no-audit --no-fund
-# After the install: a change to the build scripts does not install everything again.
-COPY scripts ./scripts
+RUN find . -type f ! -name package.json ! -name package-lock.json -delete \
+ && find . -mindepth 1 -type d -empty -delete
+
+# The runtime's files: the manifests (without this workspace's devDependencies, see
+# docker/strip-dev-deps.cjs) and the lock, so that `npm ci --workspace` installs the third-party
+# production dependencies of this workspace only (our own @crm/* code is in the bundle). Installed
+# here, where native modules can be compiled, and copied whole into the runtime stage. Type
+# declarations and the libraries' own source maps are never read at run time (the tracing SDK alone
+# ships 30 MB of them): left out, so every image stays small.
+FROM toolchain AS runtime-deps
 ARG WORKSPACE
 RUN test -n "$WORKSPACE" || { echo 'build with --build-arg WORKSPACE=<gateway|services/NAME>' >&2; exit 1; }
+COPY --from=manifests /repo /out/app
+COPY docker/strip-dev-deps.cjs /tmp/
+RUN node /tmp/strip-dev-deps.cjs /out/app "$WORKSPACE" \
+ && cd /out/app \
+ && npm ci --omit=dev --no-audit --no-fund --workspace "$WORKSPACE" \
+ && rm -rf /root/.npm \
+ && find node_modules -type f \( -name '*.map' -o -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' \) -delete
+
+# Build stage: install everything, bundle our TypeScript with esbuild (scripts/build-deployable.ts)
+# and, for the gateway, build every front end (frontends/*: the shell and its remotes).
+FROM toolchain AS build
+WORKDIR /repo
+COPY --from=manifests /repo ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.base.json ./
+COPY packages ./packages
+COPY services ./services
+COPY gateway ./gateway
+COPY frontends ./frontends
+COPY scripts ./scripts
+ARG WORKSPACE
 RUN npx tsx scripts/build-deployable.ts "$WORKSPACE"
 # The gateway serves the front ends: build every frontends/* app that has a build script (the shell
 # and its remotes); an app whose build fails or leaves no dist/ fails the image.
@@ -36,28 +69,12 @@ RUN mkdir -p /out/frontends \
         mkdir -p "/out/$app" && cp -r "$app/dist" "/out/$app/"; \
       done; \
     fi
-# The runtime's files: every workspace's package.json (without this workspace's devDependencies, see
-# docker/strip-dev-deps.cjs) and the lock, so that `npm ci --workspace` installs the third-party
-# production dependencies of this workspace only (our own @crm/* code is in the bundle). Installed
-# here, where native modules can be compiled, and copied whole into the runtime stage. Type
-# declarations and the libraries' own source maps are never read at run time (the tracing SDK alone
-# ships 30 MB of them): left out, so every image stays small.
-COPY docker/strip-dev-deps.cjs /tmp/
-RUN mkdir -p /out/app \
- && find . -name package.json -not -path '*/node_modules/*' -not -path './scripts/*' \
-      -exec cp --parents {} /out/app/ \; \
- && cp package-lock.json /out/app/ \
- && node /tmp/strip-dev-deps.cjs /out/app "$WORKSPACE" \
- && cd /out/app \
- && npm ci --omit=dev --no-audit --no-fund --workspace "$WORKSPACE" \
- && rm -rf /root/.npm \
- && find node_modules -type f \( -name '*.map' -o -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' \) -delete
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 ARG WORKSPACE
-COPY --from=build /out/app ./
+COPY --from=runtime-deps /out/app ./
 COPY --from=build /repo/${WORKSPACE}/dist ./${WORKSPACE}/dist
 COPY --from=build /out/frontends ./frontends
 COPY docker/healthcheck.cjs ./healthcheck.cjs
