@@ -125,6 +125,24 @@ function ensureFerretDatabase(pgUrl: string): string | null {
   return null;
 }
 
+/**
+ * Makes FerretDB's equality lookups use an index (ferretdb-equality-indexes.sql: a GIN index beside
+ * each index it creates). When it cannot, they scan as before (slower, nothing else): said, not fatal.
+ */
+function addEqualityIndexes(ctx: Ctx, pgUrl: string): void {
+  const psql = which('psql');
+  const script = path.join(__dirname, 'ferretdb-equality-indexes.sql');
+  // Indexes are added to existing collections too: allow for a large database.
+  const applied = psql
+    ? runQuick(psql, [pgUrl, '-v', 'ON_ERROR_STOP=1', '-qAt', '-f', script], 300_000)
+    : { code: 1, output: 'psql not found' };
+  if (applied.code !== 0)
+    ctx.progress(
+      'mongo',
+      `equality lookups will scan their collections: ${applied.output.trim().split('\n')[0] || `psql exited ${applied.code}`}`,
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // MongoDB-compatible server
 
@@ -167,7 +185,8 @@ export async function ensureMongo(ctx: Ctx, buildTools: Promise<void>): Promise<
     : ensurePostgres(ctx);
 
   if (await tcpOpen(hp)) {
-    await pg;
+    // A FerretDB started before the equality indexes existed gets them too.
+    if ((await pg).ok) addEqualityIndexes(ctx, pgUrlOf(ctx.env));
     const reason = await waitFor(() => mongoPing(url, 1500), { timeoutMs: 8000, intervalMs: 500 });
     if (reason === null) ctx.report('mongo', 'already up', fmt(hp));
     else
@@ -206,6 +225,7 @@ export async function ensureMongo(ctx: Ctx, buildTools: Promise<void>): Promise<
     const pgOutcome = await pg;
     const pgUrl = pgUrlOf(ctx.env);
     const dbProblem = pgOutcome.ok ? ensureFerretDatabase(pgUrl) : pgOutcome.reason;
+    if (dbProblem === null) addEqualityIndexes(ctx, pgUrl);
     const stateDir = ensureDir(infraPaths.data('ferretdb'));
     const common = [
       `--listen-addr=${fmt(hp)}`,
