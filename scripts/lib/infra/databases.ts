@@ -129,18 +129,18 @@ function ensureFerretDatabase(pgUrl: string): string | null {
  * Makes FerretDB's equality lookups use an index (ferretdb-equality-indexes.sql: a GIN index beside
  * each index it creates). When it cannot, they scan as before (slower, nothing else): said, not fatal.
  */
-function addEqualityIndexes(ctx: Ctx, pgUrl: string): void {
+function addEqualityIndexes(ctx: Ctx, pgUrl: string, { unlessInstalled = false } = {}): void {
+  const scan = (why: string) => ctx.progress('mongo', `equality lookups will scan their collections: ${why}`);
   const psql = which('psql');
-  const script = path.join(__dirname, 'ferretdb-equality-indexes.sql');
+  if (!psql) return scan('psql not found');
+  if (unlessInstalled) {
+    const trigger = "SELECT 1 FROM pg_event_trigger WHERE evtname = 'crm_equality_indexes'";
+    if (runQuick(psql, [pgUrl, '-tAc', trigger]).output.trim() === '1') return;
+  }
   // Indexes are added to existing collections too: allow for a large database.
-  const applied = psql
-    ? runQuick(psql, [pgUrl, '-v', 'ON_ERROR_STOP=1', '-qAt', '-f', script], 300_000)
-    : { code: 1, output: 'psql not found' };
-  if (applied.code !== 0)
-    ctx.progress(
-      'mongo',
-      `equality lookups will scan their collections: ${applied.output.trim().split('\n')[0] || `psql exited ${applied.code}`}`,
-    );
+  const script = path.join(__dirname, 'ferretdb-equality-indexes.sql');
+  const applied = runQuick(psql, [pgUrl, '-v', 'ON_ERROR_STOP=1', '-qAt', '-f', script], 300_000);
+  if (applied.code !== 0) scan(applied.output.trim().split('\n')[0] || `psql exited ${applied.code}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -186,7 +186,7 @@ export async function ensureMongo(ctx: Ctx, buildTools: Promise<void>): Promise<
 
   if (await tcpOpen(hp)) {
     // A FerretDB started before the equality indexes existed gets them too.
-    if ((await pg).ok) addEqualityIndexes(ctx, pgUrlOf(ctx.env));
+    if ((await pg).ok) addEqualityIndexes(ctx, pgUrlOf(ctx.env), { unlessInstalled: true });
     const reason = await waitFor(() => mongoPing(url, 1500), { timeoutMs: 8000, intervalMs: 500 });
     if (reason === null) ctx.report('mongo', 'already up', fmt(hp));
     else
