@@ -6,6 +6,7 @@
  *  - recovery by itself: once the database is back, every call works again without a restart.
  * Other tests never see the outage: they use the shared server.
  */
+import { sleep } from '@crm/testing';
 import { signInStaff, signUpPatient, type Actor } from './support/actors';
 import { timed } from '../test-support/faults';
 import { call } from './support/http';
@@ -59,7 +60,7 @@ it('answers 503 within 2 s while the database is down, stays up, and recovers by
     // Just started, a service may still be waiting for this server (a 503 that says so, seen
     // once in CI for records): the answer must come within seconds.
     for (const deadline = Date.now() + 20_000; outcome.status === 503 && Date.now() < deadline;) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      await sleep(250);
       outcome = await timed(probe);
     }
     // The config probe names a view that does not exist: 404 proves the database answered.

@@ -10,7 +10,7 @@ import {
   type BusParticipant,
 } from '@crm/contracts';
 import { createEnvelope } from '@crm/event-bus';
-import { publishEnvelopes } from '@crm/testing';
+import { publishEnvelopes, sleep } from '@crm/testing';
 import type { AppointmentsService } from '../../src/app';
 import type { Actor, Appointment } from '../../src/domain/appointment';
 
@@ -89,23 +89,21 @@ export async function checkedInAt(
 /** `minutes` from now (negative: ago). */
 export const minutesFromNow = (minutes: number) => new Date(Date.now() + minutes * 60_000);
 
+/** Today's (centre's time zone) midnight plus `minutes`, in milliseconds. */
+const todayAfter = (minutes: number) =>
+  moment.tz(CENTRE_TIME_ZONE).startOf('day').add(minutes, 'minutes').valueOf();
+
 /** `minutes` ago, but never before today's third minute (centre's time zone): stays "today" near midnight. */
 export const earlierToday = (minutes: number) =>
-  new Date(
-    Math.max(
-      Date.now() - minutes * 60_000,
-      moment.tz(CENTRE_TIME_ZONE).startOf('day').add(2, 'minutes').valueOf(),
-    ),
-  );
+  new Date(Math.max(Date.now() - minutes * 60_000, todayAfter(2)));
 
 /**
  * Resolves once the centre's day is at least `minutes` old: at once, except in a day's first minutes,
  * when something placed a minute ago would fall on yesterday.
  */
 export async function pastStartOfDay(minutes: number): Promise<void> {
-  const ready = moment.tz(CENTRE_TIME_ZONE).startOf('day').add(minutes, 'minutes').valueOf();
-  const wait = ready - Date.now();
-  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  const wait = todayAfter(minutes) - Date.now();
+  if (wait > 0) await sleep(wait);
 }
 
 /** 10:00 of the day before today, in the centre's time zone. */
