@@ -327,10 +327,7 @@ async function main(): Promise<void> {
           );
           if (fact) stageFacts.push(fact);
         }
-        for (let i = 0; i < stageFacts.length; i += 5_000)
-          await facts.putMany(stageFacts.slice(i, i + 5_000));
-        const days = [...new Set(stageFacts.map((f) => f.day))];
-        for (let i = 0; i < days.length; i += 50) await facts.recompute(days.slice(i, i + 50), 1900);
+        await facts.loadHistory(stageFacts, 1900);
         return stageFacts.length;
       });
       const seedSeconds = (performance.now() - started) / 1000;

@@ -1,17 +1,7 @@
 import { isDuplicateKey } from '@crm/server-kit';
-import {
-  CERTIFICATE_KEY,
-  COUNTERS,
-  isNewerRecord,
-  MONEY_FLOWS,
-  MONEY_KEY,
-  pendingCentsOf,
-  UNKNOWN_DAY,
-  zeroCounters,
-  type Counter,
-  type Fact,
-} from '../domain/facts';
-import type { DayTotals, MoneyMoved } from '../domain/summary';
+import { dayFiguresOf, type DayFigures } from '../domain/day-figures';
+import { COUNTERS, isNewerRecord, UNKNOWN_DAY, type Fact } from '../domain/facts';
+import type { DayTotals } from '../domain/summary';
 import type { FactStore } from '../domain/reporting.service';
 import type { ReportingModels } from './reporting.models';
 
@@ -30,19 +20,18 @@ const DAY_PROJECTION = { ...PENDING_PROJECTION, counts: 1 };
 /** Facts inserted together at most, and how long a fact waits for others. */
 const BATCH = 200;
 const BATCH_WAIT_MS = 10;
-/** Day replacements sent in one update command (see `recompute`). */
+/** Day replacements sent in one update command (see `storeDays`). */
 const DAY_WRITES_PER_COMMAND = 25;
+/** Facts inserted in one command when a history is loaded. */
+const HISTORY_INSERT_BATCH = 5_000;
 
 /** A day's stored figures in a comparable form (counters in one order, no timestamps). */
-function normalized(doc: Record<string, unknown>): unknown[] {
+function normalized(doc: Partial<DayFigures>): unknown[] {
   return [
     ...COUNTERS.map((name) => Number(doc[name] ?? 0)),
     doc.currency ?? null,
-    ((doc.revenueByCertificate as Array<{ type: string; revenue: number }> | undefined) ?? []).map((c) => [
-      c.type,
-      c.revenue,
-    ]),
-    ((doc.money as MoneyMoved[] | undefined) ?? []).map((m) => [m.currency, m.flow, m.method, m.cents]),
+    (doc.revenueByCertificate ?? []).map((c) => [c.type, c.revenue]),
+    (doc.money ?? []).map((m) => [m.currency, m.flow, m.method, m.cents]),
     Number(doc.pendingCents ?? 0),
   ];
 }
@@ -152,10 +141,41 @@ export class MongoFactStore implements FactStore {
   }
 
   /**
+   * Stores a history of facts (`putMany`) and the totals of their days, summed from the given facts
+   * in this process: for loading a history that is whole for its days (the benchmark's stages
+   * never share a day) — `recompute` reads each day back from the collection, a day at a time.
+   */
+  async loadHistory(facts: readonly Fact[], fallbackPriceCents: number): Promise<void> {
+    for (let i = 0; i < facts.length; i += HISTORY_INSERT_BATCH)
+      await this.putMany(facts.slice(i, i + HISTORY_INSERT_BATCH));
+    const byDay = new Map<string, Fact[]>();
+    const moneyByAppointmentDay = new Map<string, Fact[]>();
+    const add = (groups: Map<string, Fact[]>, day: string, fact: Fact) => {
+      const group = groups.get(day);
+      if (group) group.push(fact);
+      else groups.set(day, [fact]);
+    };
+    for (const fact of facts) {
+      add(byDay, fact.day, fact);
+      if (fact.appointmentDay && fact.appointmentDay !== UNKNOWN_DAY)
+        add(moneyByAppointmentDay, fact.appointmentDay, fact);
+    }
+    const days = new Set([...byDay.keys(), ...moneyByAppointmentDay.keys()]);
+    await this.storeDays(
+      new Map(
+        [...days].map((day) => [
+          day,
+          dayFiguresOf(byDay.get(day) ?? [], moneyByAppointmentDay.get(day) ?? [], fallbackPriceCents),
+        ]),
+      ),
+    );
+  }
+
+  /**
    * Recomputes and stores the totals of these days from their facts: per day, two equality reads
-   * (the day's facts, and the money facts of its appointments), summed here. (FerretDB 1.24 pushes an
-   * equality down to PostgreSQL but not `$in`, and its `$group` sums only the first accumulator and
-   * drops fields of a compound key: summing in the service needs neither.)
+   * (the day's facts, and the money facts of its appointments), summed here (domain/day-figures.ts).
+   * (FerretDB 1.24 pushes an equality down to PostgreSQL but not `$in`, and its `$group` sums only
+   * the first accumulator and drops fields of a compound key: summing in the service needs neither.)
    */
   async recompute(days: readonly string[], fallbackPriceCents: number): Promise<void> {
     if (days.length === 0) return;
@@ -164,9 +184,7 @@ export class MongoFactStore implements FactStore {
     const orphans = await this.models.Fact.collection
       .find<StoredFact>({ appointmentDay: UNKNOWN_DAY }, { projection: PENDING_PROJECTION })
       .toArray();
-    const pending = new Map<string, number>();
-    // `<day>|<figure>|…` → the sum of that count over the day's facts.
-    const sums = new Map<string, number>();
+    const figures = new Map<string, DayFigures>();
     const queue = [...days];
     const worker = async () => {
       for (let day = queue.shift(); day !== undefined; day = queue.shift()) {
@@ -176,71 +194,28 @@ export class MongoFactStore implements FactStore {
             .find<StoredFact>({ appointmentDay: day }, { projection: PENDING_PROJECTION })
             .toArray(),
         ]);
-        pending.set(day, await this.pendingOf(day, dayFacts, money, orphans, fallbackPriceCents));
-        // A record of an appointment that ended as a no-show (prepared before the patient failed
-        // to come) bills nobody: the day leaves it out, whichever of the two facts came first.
-        const noShows = new Set(dayFacts.filter((f) => f.kind === 'noShow').map((f) => f.appointmentId));
-        for (const fact of dayFacts) {
-          if (fact.kind === 'record' && noShows.has(fact.appointmentId)) continue;
-          for (const { k, v } of fact.counts ?? []) sums.set(k, (sums.get(k) ?? 0) + v);
-        }
+        const adopted = await this.adoptOrphans(day, dayFacts, orphans);
+        figures.set(day, dayFiguresOf(dayFacts, [...money, ...adopted], fallbackPriceCents));
       }
     };
     await Promise.all(Array.from({ length: Math.min(4, days.length) }, worker));
-    const computedAt = new Date();
-    const totals = new Map(
-      days.map((day) => [
-        day,
-        {
-          counters: zeroCounters(),
-          byCertificate: new Map<string, number>(),
-          currency: undefined as string | undefined,
-          money: [] as MoneyMoved[],
-          pendingCents: pending.get(day) ?? 0,
-        },
-      ]),
-    );
-    for (const [key, v] of sums) {
-      const [day, name, currency, ...type] = key.split('|');
-      const total = totals.get(day!);
-      if (!total) continue;
-      if (name === CERTIFICATE_KEY) {
-        const certificate = type.join('|');
-        total.byCertificate.set(certificate, (total.byCertificate.get(certificate) ?? 0) + v);
-        total.currency ??= currency;
-      } else if (name === MONEY_KEY) {
-        const [flow, method] = type;
-        if ((MONEY_FLOWS as readonly string[]).includes(flow!) && method)
-          total.money.push({ currency: currency!, flow: flow as MoneyMoved['flow'], method, cents: v });
-      } else if ((COUNTERS as readonly string[]).includes(name!)) {
-        total.counters[name as Counter] = v;
-      }
-    }
-    // Only the days whose totals changed are written.
+    await this.storeDays(figures);
+  }
+
+  /** Writes these days' figures, only those that changed. */
+  private async storeDays(figures: ReadonlyMap<string, DayFigures>): Promise<void> {
     const stored = await this.models.Day.collection
-      .find<StoredDay>({ _id: { $in: [...days] } as never })
+      .find<StoredDay>({ _id: { $in: [...figures.keys()] } as never })
       .toArray();
     const before = new Map(
       stored.map(({ _id, computedAt: _computedAt, ...rest }) => [_id, JSON.stringify(normalized(rest))]),
     );
-    const writes = [];
-    for (const [day, total] of totals) {
-      const doc = {
-        ...total.counters,
-        revenueByCertificate: [...total.byCertificate]
-          .sort(([a], [b]) => a.localeCompare(b))
-          .map(([type, revenue]) => ({ type, revenue })),
-        ...(total.currency ? { currency: total.currency } : {}),
-        money: total.money.sort((a, b) =>
-          `${a.currency}|${a.flow}|${a.method}`.localeCompare(`${b.currency}|${b.flow}|${b.method}`),
-        ),
-        pendingCents: total.pendingCents,
-      };
-      if (before.get(day) === JSON.stringify(normalized(doc))) continue;
-      writes.push({
+    const computedAt = new Date();
+    const writes = [...figures]
+      .filter(([day, doc]) => before.get(day) !== JSON.stringify(normalized(doc)))
+      .map(([day, doc]) => ({
         replaceOne: { filter: { _id: day as never }, replacement: { ...doc, computedAt }, upsert: true },
-      });
-    }
+      }));
     // In slices: FerretDB 1.24 holds a PostgreSQL connection per statement of an update command
     // until the command ends, so one command replacing more documents than its pool has
     // connections (50) never finishes, and stalls every other client with it.
@@ -258,17 +233,10 @@ export class MongoFactStore implements FactStore {
   }
 
   /**
-   * What the day's appointments still owe (domain/facts.ts `pendingCentsOf`): from the day's facts
-   * and the money facts of its appointments, found by the appointment's day they carry (an equality
-   * FerretDB pushes down) or among the orphans, which get their day now that it is known.
+   * The orphans (money stored before its booking was heard of) that belong to this day's booked
+   * appointments: given their appointment's day now that it is known, and counted with the day.
    */
-  private async pendingOf(
-    day: string,
-    dayFacts: readonly StoredFact[],
-    money: readonly StoredFact[],
-    orphans: readonly StoredFact[],
-    fallbackPriceCents: number,
-  ) {
+  private async adoptOrphans(day: string, dayFacts: readonly StoredFact[], orphans: readonly StoredFact[]) {
     const booked = new Set(dayFacts.filter((f) => f.kind === 'booked').map((f) => f.appointmentId));
     const adopted = orphans.filter((f) => booked.has(f.appointmentId));
     if (adopted.length > 0)
@@ -276,8 +244,7 @@ export class MongoFactStore implements FactStore {
         { _id: { $in: adopted.map((f) => f._id) } as never, appointmentDay: UNKNOWN_DAY },
         { $set: { appointmentDay: day } },
       );
-    const appointmentFacts = dayFacts.filter((f) => !(MONEY_FLOWS as readonly string[]).includes(f.kind));
-    return pendingCentsOf(appointmentFacts, [...money, ...adopted], fallbackPriceCents);
+    return adopted;
   }
 
   /** When the reconciliation last looked at facts (kept in `meta`, so a restart resumes from it). */
