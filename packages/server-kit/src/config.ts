@@ -22,6 +22,9 @@ export function needsRealSecrets(config: { NODE_ENV?: string; HOST?: string }): 
   return config.NODE_ENV === 'production' || (config.HOST !== undefined && !isLoopbackHost(config.HOST));
 }
 
+/** How long a database read may run unless `QUERY_MAX_TIME_MS` says (under the gateway's 15 s). */
+export const DEFAULT_QUERY_MAX_TIME_MS = 14_000;
+
 /** Variables every back-end process shares. Services extend this with their own. */
 export const baseEnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -59,6 +62,12 @@ export const serviceEnvSchema = baseEnvSchema.extend({
   EVENTS_EXCHANGE: z.string().min(1).default('crm.events'),
   /** Prefix of this deployment's consumer queues (`<prefix>.<service>.<purpose>`); tests use their own. */
   QUEUE_PREFIX: z.string().min(1).default('crm'),
+  /**
+   * How long the database may spend on one read (find, count, aggregate) before it stops
+   * it: under the gateway's `PROXY_TIMEOUT_MS` (15 s), so a read nobody waits for any more does not
+   * keep running (and a second try does not pile up behind it). The caller gets a 503.
+   */
+  QUERY_MAX_TIME_MS: z.coerce.number().int().positive().default(DEFAULT_QUERY_MAX_TIME_MS),
   /** How often each replica reloads the sessions ended through any replica (services that verify tokens). */
   ENDED_SESSIONS_POLL_MS: z.coerce.number().int().positive().default(1000),
   /** How long a dead-lettered message (which may name a patient) is kept in its `.dlq` queue. */

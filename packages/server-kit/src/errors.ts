@@ -105,6 +105,10 @@ function bodyParserError(error: Error & { type?: string; status?: number }): Htt
   }
 }
 
+/** The server stopped a read that ran past its `maxTimeMS` (service/mongo.ts). */
+const isReadTimeLimit = (error: Error) =>
+  error.name === 'MongoServerError' && (error as Error & { code?: number }).code === 50;
+
 export function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof ZodError) return zodToHttpError(error);
@@ -112,6 +116,7 @@ export function toHttpError(error: unknown): HttpError {
     const fromBody = bodyParserError(error);
     if (fromBody) return fromBody;
     if (isDatabaseUnavailable(error)) return serviceUnavailable();
+    if (isReadTimeLimit(error)) return serviceUnavailable(HTTP_MESSAGES.gatewayTimeout);
     if (isDuplicateKey(error)) return conflict(HTTP_MESSAGES.conflict);
     if (error.name === 'CastError' || error.name === 'ValidationError')
       return badRequest(HTTP_MESSAGES.invalidRequest);

@@ -1,4 +1,5 @@
 import mongoose, { type Connection, type Schema } from 'mongoose';
+import { DEFAULT_QUERY_MAX_TIME_MS } from '../config';
 import type { Logger } from '../logger';
 
 /**
@@ -15,6 +16,25 @@ const CONNECTION_OPTIONS = {
   autoIndex: false,
 } as const;
 
+/**
+ * Every read through the connection's models carries `maxTimeMS` unless it sets its own: the server
+ * stops a read that outlives the gateway's wait (MongoDB and FerretDB both honour it on find, count
+ * and aggregate) and the request answers 503 (errors.ts), instead of a scan that runs on after the
+ * caller was told 504, or past the driver's socket timeout, which would clear the whole pool. A
+ * read that may rightly take longer (a streamed export) sets its own (`maxTimeMS(0)`: no limit).
+ */
+function boundedReads(maxTimeMs: number) {
+  return (schema: Schema) => {
+    // Not `distinct`: FerretDB 1.24 refuses the field there ("unknown field").
+    schema.pre(['find', 'findOne', 'countDocuments'], function () {
+      if (this.getOptions().maxTimeMS === undefined) this.maxTimeMS(maxTimeMs);
+    });
+    schema.pre('aggregate', function () {
+      if (this.options.maxTimeMS === undefined) this.option({ maxTimeMS: maxTimeMs });
+    });
+  };
+}
+
 export interface MongoHandle {
   connection: Connection;
   /** Resolves once the first connection succeeded (retried in the background until then). */
@@ -27,8 +47,14 @@ export interface MongoHandle {
  * Opens the service's own database. The first connection is retried with backoff instead of crashing,
  * so a service started before its database comes up by itself when the database does.
  */
-export function connectMongo(url: string, dbName: string, logger: Logger): MongoHandle {
+export function connectMongo(
+  url: string,
+  dbName: string,
+  logger: Logger,
+  { queryMaxTimeMs = DEFAULT_QUERY_MAX_TIME_MS }: { queryMaxTimeMs?: number } = {},
+): MongoHandle {
   const connection = mongoose.createConnection();
+  connection.plugin(boundedReads(queryMaxTimeMs));
   let closed = false;
 
   const ready = (async () => {

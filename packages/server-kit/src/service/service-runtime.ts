@@ -34,6 +34,8 @@ export interface RuntimeConfig {
    */
   AUTH_SERVICE_URL?: string;
   JWT_PUBLIC_KEYS?: string;
+  /** How long one database read may run (default 14 s, see @crm/server-kit config). */
+  QUERY_MAX_TIME_MS?: number;
   /** How often published access-trail entries are swept from `audit_outbox` (default 60 s). */
   AUDIT_OUTBOX_SWEEP_MS?: number;
   /** How often each replica reloads the ended sessions stored by any replica (default 1 s). */
@@ -102,7 +104,9 @@ export function createServiceRuntime(
   options: RuntimeOptions = {},
 ) {
   assertOwnBrokerUser(name, config.AMQP_URL);
-  const mongo = connectMongo(config.MONGO_URL, config.MONGO_DB, logger);
+  const mongo = connectMongo(config.MONGO_URL, config.MONGO_DB, logger, {
+    queryMaxTimeMs: config.QUERY_MAX_TIME_MS,
+  });
   // Metrics: the deployable's registry, its HTTP and bus counters (gauges wired below).
   const http = httpMetrics(name, config.METRICS_ALLOW_CIDRS ?? DEFAULT_METRICS_ALLOW_CIDRS);
   const bus = createServiceBus({

@@ -66,7 +66,12 @@ export class MongoAuditLog implements AuditLog {
   }
 
   async *stream(filter: AuditFilter): AsyncIterable<AuditRow> {
-    const cursor = this.models.Entry.find(toQuery(filter)).sort(NEWEST_FIRST).lean<StoredEntry[]>().cursor();
+    // An export may stream for longer than a page is allowed to take (no read time limit).
+    const cursor = this.models.Entry.find(toQuery(filter))
+      .sort(NEWEST_FIRST)
+      .maxTimeMS(0)
+      .lean<StoredEntry[]>()
+      .cursor();
     try {
       for await (const doc of cursor) yield toRow(doc as unknown as StoredEntry);
     } finally {
