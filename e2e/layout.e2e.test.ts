@@ -179,6 +179,8 @@ describe('1. on phones the cookie banner never covers a dialog', () => {
     '$width×$height: "Bienvenido!", the alert dialogs and "Seleccione un paciente" are above the banner',
     async ({ width, height, index }) => {
       await page.setViewportSize({ width, height });
+      // A first visit, also when this is the second try of a test that stopped half-way.
+      await page.context().clearCookies();
       await page.goto(`${stack.gatewayUrl}/dates`);
       await useToken(null);
       await page.reload();
