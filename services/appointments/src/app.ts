@@ -191,6 +191,14 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
     },
   });
   runtime.every({
+    name: 'appointment days backfill',
+    intervalMs: config.DAY_BACKFILL_INTERVAL_MS,
+    run: async () => {
+      const filled = await appointments.fillMissingDays();
+      if (filled > 0) logger.info({ filled }, 'appointments given their day');
+    },
+  });
+  runtime.every({
     name: 'appointments housekeeping',
     intervalMs: config.HOUSEKEEPING_INTERVAL_MS,
     run: async () => {

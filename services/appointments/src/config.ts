@@ -18,6 +18,11 @@ export const appointmentsEnvSchema = serviceEnvSchema.extend({
     .int()
     .positive()
     .default(5 * 60_000),
+  /**
+   * How often appointments stored before they carried their day are given it (2 000 a pass; once
+   * none is left, a pass does nothing): the agenda reads by day from then on.
+   */
+  DAY_BACKFILL_INTERVAL_MS: z.coerce.number().int().positive().default(10_000),
   /** How often booked appointments 30 minutes past their end become noShow (see README, "No-shows"). */
   NO_SHOW_SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(60_000),
   /** Web bookings of accounts still unconfirmed are released this long after booking… */

@@ -2,6 +2,7 @@ import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 import { APPOINTMENT_STATUSES, BOOKING_CHANNELS, ROLES } from '@crm/contracts';
 import { outboxPlugin } from '@crm/event-bus';
 import { retireIndexes } from '@crm/server-kit/service';
+import { centreDay } from '../domain/lifecycle.rules';
 
 const actorSchema = new Schema(
   { id: { type: String, required: true }, rol: { type: String, enum: ROLES, required: true } },
@@ -52,6 +53,13 @@ const appointmentSchema = new Schema(
     appointmentId: { type: String, required: true },
     kind: { type: String, enum: ['active', 'checkin', 'final', 'hold', 'offer'], required: true },
     date: { type: Date, required: true },
+    /**
+     * `date`'s day at the centre (YYYY-MM-DD), set from it whenever a document is made (below): the
+     * agenda reads a day by this equality, which FerretDB 1.24 hands to PostgreSQL and its index
+     * (a date range it does not: it would decode every ended appointment of the centre's history).
+     * Documents made before it existed get it from the start-up backfill (repository, `fillMissingDays`).
+     */
+    day: { type: String },
     status: { type: String, enum: APPOINTMENT_STATUSES, required: true },
     /** The patient's id, stored under the API's name: another name would mean migrating every document. */
     pacientId: { type: String, required: true },
@@ -121,6 +129,10 @@ const appointmentSchema = new Schema(
 );
 /** Events are written in the same document write as the change they describe. */
 appointmentSchema.plugin(outboxPlugin);
+// Every document is made by `create` or `insertMany` (both validate), and no write moves `date`.
+appointmentSchema.pre('validate', function () {
+  if (this.isNew || this.isModified('date')) this.day = centreDay(this.date);
+});
 // Each index and the reads that need it: README, "Indexes" (a test checks the table against this list).
 // The three unique ones are the booking rules themselves (one appointment per slot, one live
 // appointment per patient, one live holder per booking code), whatever reads them.
@@ -131,6 +143,8 @@ appointmentSchema.index({ appointmentId: 1 });
 /** By kind and date, `_id` breaking ties: the list (`kind` in active/final, by date), the agenda, free slots. */
 appointmentSchema.index({ kind: 1, date: 1, _id: 1 });
 appointmentSchema.index({ pacientId: 1, date: -1 });
+/** A day's appointments, every kind: the agenda. */
+appointmentSchema.index({ day: 1 });
 /** The list filtered by one status, by date with `_id` breaking ties. */
 appointmentSchema.index({ status: 1, date: 1, _id: 1 });
 appointmentSchema.index({ status: 1, nameKey: 1 });

@@ -13,6 +13,7 @@ import {
   type NewAppointment,
 } from '../domain/appointment';
 import { newBookingCode, type BookingCodes } from '../domain/booking-code';
+import { centreDay, centreDayRange } from '../domain/lifecycle.rules';
 import { activeDocument, codeFields, currentOf, toAppointment } from './appointment.documents';
 import { codeTaken, MAX_CODE_DRAWS } from './booking-codes';
 import type { AppointmentDocument, AppointmentModels } from './appointment.model';
@@ -26,7 +27,18 @@ const MAX_BOOK_ATTEMPTS = 3;
 /** How long the unfiltered list's total is reused (it is shown as approximate). */
 const WHOLE_LIST_TOTAL_TTL_MS = 60_000;
 
-/** Every kind of document: a condition on it lets the agenda's date range use the `kind, date` index. */
+/** Documents given their `day` per backfill call, and per update command (FerretDB 1.24 holds a
+ * PostgreSQL connection per statement of an update command until it ends: keep commands small). */
+const DAY_BACKFILL_BATCH = 2_000;
+const DAY_WRITES_PER_COMMAND = 25;
+
+/** By start, then booking time; each appointment once, as it is now (`currentOf`). */
+function inTimeOrder(docs: AppointmentDocument[]): Appointment[] {
+  docs.sort((a, b) => a.date.getTime() - b.date.getTime() || a.bookedAt.getTime() - b.bookedAt.getTime());
+  return currentOf(docs);
+}
+
+/** Every kind of document: a condition on it lets a date range use the `kind, date` index. */
 const ALL_KINDS = ['active', 'checkin', 'final', 'hold', 'offer'] as const;
 type Kind = (typeof ALL_KINDS)[number];
 
@@ -52,6 +64,8 @@ export class MongoAppointmentRepository implements AppointmentRepository {
 
   /** The unfiltered list's total, as last counted (see `wholeListTotal`). */
   private wholeList?: { at: number; total: Promise<number> };
+  /** Set once `fillMissingDays` found no document without `day`: the agenda then reads by it. */
+  private everyDocumentHasDay = false;
 
   newId(): string {
     return String(new Types.ObjectId());
@@ -168,8 +182,41 @@ export class MongoAppointmentRepository implements AppointmentRepository {
     const docs = await this.ofKinds(ALL_KINDS, (kind) =>
       this.models.Appointment.find({ kind, date: { $gte: from, $lt: to } }).lean<AppointmentDocument[]>(),
     );
-    docs.sort((a, b) => a.date.getTime() - b.date.getTime() || a.bookedAt.getTime() - b.bookedAt.getTime());
-    return currentOf(docs);
+    return inTimeOrder(docs);
+  }
+
+  async listOnDay(day: string): Promise<Appointment[]> {
+    if (!this.everyDocumentHasDay) {
+      const { from, to } = centreDayRange(day);
+      return this.listBetween(from, to);
+    }
+    return inTimeOrder(await this.models.Appointment.find({ day }).lean<AppointmentDocument[]>());
+  }
+
+  /**
+   * Gives `day` to up to `limit` documents made before it existed, in update commands of
+   * `DAY_WRITES_PER_COMMAND`; returns how many. Once a call finds none left, `listOnDay` reads by
+   * day. (Each call reads the documents without one: a scan on FerretDB, an index lookup on
+   * MongoDB; once there are none, calls cost nothing.)
+   */
+  async fillMissingDays(limit = DAY_BACKFILL_BATCH): Promise<number> {
+    if (this.everyDocumentHasDay) return 0;
+    const missing = await this.models.Appointment.find({ day: { $exists: false } })
+      .select({ date: 1 })
+      .limit(limit)
+      .lean<Array<{ _id: unknown; date: Date }>>();
+    for (let i = 0; i < missing.length; i += DAY_WRITES_PER_COMMAND)
+      await this.models.Appointment.bulkWrite(
+        missing.slice(i, i + DAY_WRITES_PER_COMMAND).map((doc) => ({
+          updateOne: {
+            filter: { _id: doc._id, day: { $exists: false } },
+            update: { $set: { day: centreDay(doc.date) } },
+          },
+        })),
+        { ordered: false },
+      );
+    if (missing.length === 0) this.everyDocumentHasDay = true;
+    return missing.length;
   }
 
   async page({

@@ -168,6 +168,8 @@ export interface AppointmentRepository {
   bookedSlotsFrom(from: Date): Promise<Date[]>;
   /** Appointments starting in [from, to), any status, in time order. */
   listBetween(from: Date, to: Date): Promise<Appointment[]>;
+  /** Appointments of a day at the centre (YYYY-MM-DD), any status, in time order. */
+  listOnDay(day: string): Promise<Appointment[]>;
 }
 
 /**

@@ -22,7 +22,6 @@ import { eventData } from '../events/appointment.payloads';
 import { appointmentNotFound, noAppointmentToCheckIn, refusalError } from './booking.messages';
 import {
   centreDay,
-  centreDayRange,
   checkInOpen,
   isToday,
   sweepCutoff,
@@ -156,8 +155,7 @@ export class LifecycleService {
   /** `GET /dates/agenda`: a local day's appointments in time order; deleted ones are left out. */
   async agenda(day?: string): Promise<{ day: string; appointments: Appointment[] }> {
     const shown = day ?? centreDay(this.clock());
-    const { from, to } = centreDayRange(shown);
-    const appointments = await this.appointments.listBetween(from, to);
+    const appointments = await this.appointments.listOnDay(shown);
     return { day: shown, appointments: appointments.filter((a) => a.status !== 'deleted') };
   }
 
