@@ -16,6 +16,7 @@ import { newBookingCode, type BookingCodes } from '../domain/booking-code';
 import { centreDay, centreDayRange } from '../domain/lifecycle.rules';
 import { activeDocument, codeFields, currentOf, toAppointment } from './appointment.documents';
 import { codeTaken, MAX_CODE_DRAWS } from './booking-codes';
+import { documentsOfAppointments } from './documents-of-appointments';
 import type { AppointmentDocument, AppointmentModels } from './appointment.model';
 
 /** Digits with the usual separators: "+34 612 345 678", "612-34", "(612) 34". */
@@ -352,13 +353,15 @@ export class MongoAppointmentRepository implements AppointmentRepository {
   private async checkInsOf(ids: string[], activeOnly = false): Promise<Map<string, Date>> {
     if (ids.length === 0) return new Map();
     const [checkIns, active] = await Promise.all([
-      this.models.Appointment.find({ kind: 'checkin', appointmentId: { $in: ids } })
-        .select({ appointmentId: 1, checkedInAt: 1 })
-        .lean<Array<{ appointmentId: string; checkedInAt: Date }>>(),
+      documentsOfAppointments<{ appointmentId: string; checkedInAt: Date }>(this.models, ids, {
+        filter: { kind: 'checkin' },
+        select: { appointmentId: 1, checkedInAt: 1 },
+      }),
       activeOnly
-        ? this.models.Appointment.find({ kind: 'active', appointmentId: { $in: ids } })
-            .select({ appointmentId: 1 })
-            .lean<Array<{ appointmentId: string }>>()
+        ? documentsOfAppointments<{ appointmentId: string }>(this.models, ids, {
+            filter: { kind: 'active' },
+            select: { appointmentId: 1 },
+          })
         : undefined,
     ]);
     const stillActive = active && new Set(active.map((a) => a.appointmentId));

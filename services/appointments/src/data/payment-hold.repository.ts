@@ -4,6 +4,7 @@ import type { Appointment } from '../domain/appointment';
 import type { HoldOutcome, PaymentHolds } from '../domain/payment-hold';
 import { currentOf } from './appointment.documents';
 import type { AppointmentDocument, AppointmentModels } from './appointment.model';
+import { documentsOfAppointments } from './documents-of-appointments';
 
 const PAGE = 500;
 /** How far back ended holds are looked for (a week: a service down over a weekend still releases). */
@@ -70,9 +71,10 @@ export class MongoPaymentHolds implements PaymentHolds {
     );
     const docs = candidates.filter((c) => !decided.has(c.appointmentId)).slice(0, page);
     if (docs.length === 0) return [];
-    const related = await this.models.Appointment.find({
-      appointmentId: { $in: docs.map((d) => d.appointmentId) },
-    }).lean<AppointmentDocument[]>();
+    const related = await documentsOfAppointments(
+      this.models,
+      docs.map((d) => d.appointmentId),
+    );
     // A checked-in patient is at the centre: the desk takes the money, nothing is released.
     return currentOf(related).filter((a) => a.status === 'booked');
   }

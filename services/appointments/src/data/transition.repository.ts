@@ -11,6 +11,7 @@ import type {
 } from '../domain/appointment';
 import { copyOf, currentOf, keys, pendingEvents, toAppointment } from './appointment.documents';
 import type { AppointmentDocument, AppointmentModels } from './appointment.model';
+import { documentsOfAppointments } from './documents-of-appointments';
 
 const PAGE = 500;
 
@@ -108,9 +109,10 @@ export class MongoTransitionRepository implements TransitionRepository, Unconfir
       .limit(PAGE)
       .lean<AppointmentDocument[]>();
     if (docs.length === 0) return [];
-    const related = await this.models.Appointment.find({
-      appointmentId: { $in: docs.map((d) => d.appointmentId) },
-    }).lean<AppointmentDocument[]>();
+    const related = await documentsOfAppointments(
+      this.models,
+      docs.map((d) => d.appointmentId),
+    );
     return currentOf(related).filter((a) => a.status === 'booked');
   }
 
@@ -126,9 +128,10 @@ export class MongoTransitionRepository implements TransitionRepository, Unconfir
         .lean<AppointmentDocument[]>();
       if (page.length === 0) return found;
       after = page[page.length - 1]!;
-      const related = await this.models.Appointment.find({
-        appointmentId: { $in: page.map((doc) => doc.appointmentId) },
-      }).lean<AppointmentDocument[]>();
+      const related = await documentsOfAppointments(
+        this.models,
+        page.map((doc) => doc.appointmentId),
+      );
       found.push(...currentOf(related).filter((a) => a.status === 'booked' || a.status === 'checkedIn'));
     }
   }
@@ -147,12 +150,11 @@ export class MongoTransitionRepository implements TransitionRepository, Unconfir
         .lean<Array<{ _id: unknown; appointmentId: string }>>();
       if (page.length === 0) return repaired;
       lastId = page[page.length - 1]!._id;
-      const finals = await this.models.Appointment.find({
-        kind: 'final',
-        appointmentId: { $in: page.map((d) => d.appointmentId) },
-      })
-        .select({ appointmentId: 1 })
-        .lean<Array<{ appointmentId: string }>>();
+      const finals = await documentsOfAppointments<{ appointmentId: string }>(
+        this.models,
+        page.map((d) => d.appointmentId),
+        { filter: { kind: 'final' }, select: { appointmentId: 1 } },
+      );
       for (const { appointmentId } of finals) {
         const { deletedCount } = await this.models.Appointment.deleteOne({
           _id: appointmentId,
@@ -171,9 +173,9 @@ export class MongoTransitionRepository implements TransitionRepository, Unconfir
     }).lean<AppointmentDocument[]>();
     if (swapped.length === 0) return [];
     const walkInIds = swapped.map((doc) => doc.replacement!.id);
-    const written = await this.models.Appointment.find({ appointmentId: { $in: walkInIds } })
-      .select({ appointmentId: 1 })
-      .lean<Array<{ appointmentId: string }>>();
+    const written = await documentsOfAppointments<{ appointmentId: string }>(this.models, walkInIds, {
+      select: { appointmentId: 1 },
+    });
     const exists = new Set(written.map((doc) => doc.appointmentId));
     return swapped
       .filter((doc) => !exists.has(doc.replacement!.id))
