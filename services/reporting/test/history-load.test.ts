@@ -38,6 +38,11 @@ it('stores a loaded history when it happened, so a reconciliation after it leave
   ]);
   expect(await store.daysStoredSince(new Date(loadedAt.getTime() - 60_000))).toEqual([]);
   expect((await store.daysStoredSince(new Date('2023-01-01T00:00:00.000Z'))).sort()).toEqual(['2023-06-05']);
+  // A short span is read a UTC day of storing at a time: the fact stored on 2023-05-20 at 10:00.
+  const may = (day: number, time: string) => new Date(`2023-05-${day}T${time}.000Z`);
+  expect(await store.daysStoredSince(may(19, '12:00:00'), may(21, '00:00:00'))).toEqual(['2023-06-05']);
+  expect(await store.daysStoredSince(may(20, '10:00:01'), may(21, '00:00:00'))).toEqual([]);
+  expect(await store.daysStoredSince(may(18, '00:00:00'), may(19, '23:59:59'))).toEqual([]);
   // The feed's own facts are stored when they arrive.
   await store.put(booked('2026-12-01T09:00:00.000Z', '2022-01-01T00:00:00.000Z'));
   expect(await store.daysStoredSince(loadedAt)).toEqual(['2026-12-01']);

@@ -5,7 +5,14 @@ import type { DayTotals } from '../domain/summary';
 import type { FactStore } from '../domain/reporting.service';
 import type { ReportingModels } from './reporting.models';
 
-type StoredFact = Fact & { storedAt: Date };
+type StoredFact = Fact & { storedAt: Date; storedDay?: string };
+
+/** How a fact is stored: with when (and which UTC day) this service stored it. */
+const asStored = (fact: Fact, storedAt: Date) => ({
+  ...fact,
+  storedAt,
+  storedDay: storedAt.toISOString().slice(0, 10),
+});
 type StoredDay = Omit<DayTotals, 'day' | 'revenueByCertificate'> & {
   _id: string;
   computedAt?: Date;
@@ -22,6 +29,8 @@ const BATCH = 200;
 const BATCH_WAIT_MS = 10;
 /** Day replacements sent in one update command (see `storeDays`). */
 const DAY_WRITES_PER_COMMAND = 25;
+/** Days of storing the reconciliation reads one by one; over that, it reads the range. */
+const STORED_DAYS_READ_ONE_BY_ONE = 31;
 /** Facts inserted in one command when a history is loaded. */
 const HISTORY_INSERT_BATCH = 5_000;
 
@@ -77,7 +86,7 @@ export class MongoFactStore implements FactStore {
     const failed = new Map<number, Error>();
     try {
       await this.models.Fact.collection.insertMany(
-        batch.map(({ fact }) => ({ ...fact, storedAt })) as never[],
+        batch.map(({ fact }) => asStored(fact, storedAt)) as never[],
         { ordered: false },
       );
     } catch (error) {
@@ -104,7 +113,7 @@ export class MongoFactStore implements FactStore {
     // Guarded by what was read: if another copy replaced it meanwhile, this one changes nothing.
     const replaced = await this.models.Fact.collection.replaceOne(
       { _id: fact._id as never, revision: stored.revision ?? null, occurredAt: stored.occurredAt },
-      { ...fact, storedAt: new Date() },
+      asStored(fact, new Date()),
     );
     return replaced.modifiedCount > 0;
   }
@@ -119,7 +128,7 @@ export class MongoFactStore implements FactStore {
     if (facts.length === 0) return;
     try {
       await this.models.Fact.collection.insertMany(
-        facts.map((fact) => ({ ...fact, storedAt: fact.occurredAt })) as never[],
+        facts.map((fact) => asStored(fact, fact.occurredAt)) as never[],
         { ordered: false },
       );
     } catch (error) {
@@ -261,14 +270,32 @@ export class MongoFactStore implements FactStore {
       .replaceOne({ _id: 'reconcile' }, { until }, { upsert: true });
   }
 
-  async daysStoredSince(since: Date): Promise<string[]> {
-    const [days, appointmentDays] = await Promise.all([
-      this.models.Fact.collection.distinct('day', { storedAt: { $gte: since } }),
-      this.models.Fact.collection.distinct('appointmentDay', { storedAt: { $gte: since } }),
-    ]);
-    return [...new Set([...(days as string[]), ...(appointmentDays as string[])])].filter(
-      (day) => day !== UNKNOWN_DAY,
-    );
+  /**
+   * The days of the facts stored since then: one equality read per UTC day of storing (usually
+   * one or two), the rest of the condition applied here. A longer span (the first run, or after
+   * weeks down) reads the range instead, once.
+   */
+  async daysStoredSince(since: Date, now = new Date()): Promise<string[]> {
+    const storedDays: string[] = [];
+    for (let day = Date.parse(since.toISOString().slice(0, 10)); day <= now.getTime(); day += 86_400_000)
+      storedDays.push(new Date(day).toISOString().slice(0, 10));
+    const projection = { day: 1, appointmentDay: 1, storedAt: 1 };
+    const facts =
+      storedDays.length > STORED_DAYS_READ_ONE_BY_ONE
+        ? await this.models.Fact.collection
+            .find<StoredFact>({ storedAt: { $gte: since } }, { projection })
+            .toArray()
+        : (
+            await Promise.all(
+              storedDays.map((storedDay) =>
+                this.models.Fact.collection.find<StoredFact>({ storedDay }, { projection }).toArray(),
+              ),
+            )
+          )
+            .flat()
+            .filter((fact) => fact.storedAt >= since);
+    const days = new Set(facts.flatMap((fact) => [fact.day, fact.appointmentDay]));
+    return [...days].filter((day): day is string => day !== undefined && day !== UNKNOWN_DAY);
   }
 
   async totals(from: string, to: string): Promise<DayTotals[]> {

@@ -1,4 +1,5 @@
 import { Schema, type Connection } from 'mongoose';
+import { retireIndexes } from '@crm/server-kit/service';
 import { COUNTERS } from '../domain/facts';
 
 const counters = Object.fromEntries(COUNTERS.map((name) => [name, { type: Number, default: 0 }]));
@@ -29,12 +30,20 @@ const factSchema = new Schema(
     counts: { type: [{ _id: false, k: String, v: Number }], default: [] },
     /** When this service stored it: the reconciliation recomputes the days of recent facts. */
     storedAt: { type: Date, required: true },
+    /**
+     * `storedAt`'s UTC day (YYYY-MM-DD): the reconciliation finds recent facts by this equality, one
+     * query per day since its last run (FerretDB 1.24 hands equalities to PostgreSQL, not ranges:
+     * a range on `storedAt` decoded every fact of the centre's history once a minute).
+     */
+    storedDay: { type: String },
   },
   { collection: 'facts', versionKey: false },
 );
 factSchema.index({ day: 1 });
-factSchema.index({ storedAt: 1 });
+factSchema.index({ storedDay: 1 });
 factSchema.index({ appointmentDay: 1 });
+/** Replaced by `storedDay` (the reconciliation's reads are equalities now): dropped at start-up. */
+retireIndexes(factSchema, ['storedAt_1']);
 
 /**
  * `days`: each day's totals, a pure function of that day's facts (recomputed with `$group`/`$sum`
