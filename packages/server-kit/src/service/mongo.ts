@@ -35,6 +35,13 @@ function boundedReads(maxTimeMs: number) {
   };
 }
 
+/**
+ * Writes to send in one update command (`bulkWrite`) at most: FerretDB 1.24 holds a PostgreSQL
+ * connection per statement of an update command until the command ends, so one command with more
+ * statements than its pool has connections (50) never finishes and stalls every other client.
+ */
+export const UPDATES_PER_COMMAND = 25;
+
 export interface MongoHandle {
   connection: Connection;
   /** Resolves once the first connection succeeded (retried in the background until then). */

@@ -2,7 +2,7 @@ import { escapeRegex, foldName } from '@crm/contracts';
 import { Types } from 'mongoose';
 import type { AppointmentUser, EventEnvelope } from '@crm/contracts';
 import { isDuplicateKey, violatedField } from '@crm/server-kit';
-import { readPage } from '@crm/server-kit/service';
+import { readPage, UPDATES_PER_COMMAND } from '@crm/server-kit/service';
 import {
   PatientAlreadyBookedError,
   SlotTakenError,
@@ -16,7 +16,7 @@ import { newBookingCode, type BookingCodes } from '../domain/booking-code';
 import { centreDay, centreDayRange } from '../domain/lifecycle.rules';
 import { activeDocument, codeFields, currentOf, toAppointment } from './appointment.documents';
 import { codeTaken, MAX_CODE_DRAWS } from './booking-codes';
-import { documentsOfAppointments } from './documents-of-appointments';
+import { documentsOfAppointments, eachEquality } from './equality-reads';
 import type { AppointmentDocument, AppointmentModels } from './appointment.model';
 
 /** Digits with the usual separators: "+34 612 345 678", "612-34", "(612) 34". */
@@ -28,10 +28,8 @@ const MAX_BOOK_ATTEMPTS = 3;
 /** How long the unfiltered list's total is reused (it is shown as approximate). */
 const WHOLE_LIST_TOTAL_TTL_MS = 60_000;
 
-/** Documents given their `day` per backfill call, and per update command (FerretDB 1.24 holds a
- * PostgreSQL connection per statement of an update command until it ends: keep commands small). */
+/** Documents given their `day` per backfill call. */
 const DAY_BACKFILL_BATCH = 2_000;
-const DAY_WRITES_PER_COMMAND = 25;
 
 /** By start, then booking time; each appointment once, as it is now (`currentOf`). */
 function inTimeOrder(docs: AppointmentDocument[]): Appointment[] {
@@ -41,7 +39,6 @@ function inTimeOrder(docs: AppointmentDocument[]): Appointment[] {
 
 /** Every kind of document: a condition on it lets a date range use the `kind, date` index. */
 const ALL_KINDS = ['active', 'checkin', 'final', 'hold', 'offer'] as const;
-type Kind = (typeof ALL_KINDS)[number];
 
 /** Each ends with `_id`: a total order, so a deep page can be read backwards from the end. */
 const SORTS: Record<AppointmentPageQuery['sort'], Record<string, 1 | -1>> = {
@@ -180,7 +177,7 @@ export class MongoAppointmentRepository implements AppointmentRepository {
   }
 
   async listBetween(from: Date, to: Date): Promise<Appointment[]> {
-    const docs = await this.ofKinds(ALL_KINDS, (kind) =>
+    const docs = await eachEquality(ALL_KINDS, (kind) =>
       this.models.Appointment.find({ kind, date: { $gte: from, $lt: to } }).lean<AppointmentDocument[]>(),
     );
     return inTimeOrder(docs);
@@ -196,7 +193,7 @@ export class MongoAppointmentRepository implements AppointmentRepository {
 
   /**
    * Gives `day` to up to `limit` documents made before it existed, in update commands of
-   * `DAY_WRITES_PER_COMMAND`; returns how many. Once a call finds none left, `listOnDay` reads by
+   * `UPDATES_PER_COMMAND`; returns how many. Once a call finds none left, `listOnDay` reads by
    * day. (Each call reads the documents without one: a scan on FerretDB, an index lookup on
    * MongoDB; once there are none, calls cost nothing.)
    */
@@ -206,9 +203,9 @@ export class MongoAppointmentRepository implements AppointmentRepository {
       .select({ date: 1 })
       .limit(limit)
       .lean<Array<{ _id: unknown; date: Date }>>();
-    for (let i = 0; i < missing.length; i += DAY_WRITES_PER_COMMAND)
+    for (let i = 0; i < missing.length; i += UPDATES_PER_COMMAND)
       await this.models.Appointment.bulkWrite(
-        missing.slice(i, i + DAY_WRITES_PER_COMMAND).map((doc) => ({
+        missing.slice(i, i + UPDATES_PER_COMMAND).map((doc) => ({
           updateOne: {
             filter: { _id: doc._id, day: { $exists: false } },
             update: { $set: { day: centreDay(doc.date) } },
@@ -299,15 +296,6 @@ export class MongoAppointmentRepository implements AppointmentRepository {
    * once per `WHOLE_LIST_TOTAL_TTL_MS` per replica; concurrent requests share one count. Not the
    * collection's size: check-in copies (one per attended appointment) are in it and not listed.
    */
-  /**
-   * One query per kind, merged: FerretDB 1.24 hands an equality to PostgreSQL but reads and filters
-   * every document of the collection itself for `kind: {$in: …}`, so the calendar and the agenda
-   * read five years of appointments there; MongoDB walks the `kind, date` index either way.
-   */
-  private async ofKinds<T>(kinds: readonly Kind[], find: (kind: Kind) => PromiseLike<T[]>): Promise<T[]> {
-    return (await Promise.all(kinds.map(find))).flat();
-  }
-
   private wholeListTotal(): Promise<number> {
     const now = Date.now();
     if (!this.wholeList || now - this.wholeList.at >= WHOLE_LIST_TOTAL_TTL_MS) {
@@ -322,7 +310,7 @@ export class MongoAppointmentRepository implements AppointmentRepository {
 
   async bookedSlotsFrom(from: Date): Promise<Date[]> {
     // Slots held by a move under way or offered to the waiting list are not free either.
-    const docs = await this.ofKinds(['active', 'hold', 'offer'], (kind) =>
+    const docs = await eachEquality(['active', 'hold', 'offer'] as const, (kind) =>
       this.models.Appointment.find({ kind, walkIn: false, date: { $gte: from } })
         .select({ date: 1, _id: 0 })
         .lean<Array<{ date: Date }>>(),

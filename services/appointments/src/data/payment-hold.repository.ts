@@ -4,7 +4,7 @@ import type { Appointment } from '../domain/appointment';
 import type { HoldOutcome, PaymentHolds } from '../domain/payment-hold';
 import { currentOf } from './appointment.documents';
 import type { AppointmentDocument, AppointmentModels } from './appointment.model';
-import { documentsOfAppointments } from './documents-of-appointments';
+import { documentsOfAppointments } from './equality-reads';
 
 const PAGE = 500;
 /** How far back ended holds are looked for (a week: a service down over a weekend still releases). */

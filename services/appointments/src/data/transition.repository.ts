@@ -11,7 +11,7 @@ import type {
 } from '../domain/appointment';
 import { copyOf, currentOf, keys, pendingEvents, toAppointment } from './appointment.documents';
 import type { AppointmentDocument, AppointmentModels } from './appointment.model';
-import { documentsOfAppointments } from './documents-of-appointments';
+import { documentsOfAppointments } from './equality-reads';
 
 const PAGE = 500;
 

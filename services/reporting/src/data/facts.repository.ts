@@ -1,4 +1,5 @@
 import { isDuplicateKey } from '@crm/server-kit';
+import { UPDATES_PER_COMMAND } from '@crm/server-kit/service';
 import { dayFiguresOf, type DayFigures } from '../domain/day-figures';
 import { COUNTERS, isNewerRecord, UNKNOWN_DAY, type Fact } from '../domain/facts';
 import type { DayTotals } from '../domain/summary';
@@ -7,12 +8,11 @@ import type { ReportingModels } from './reporting.models';
 
 type StoredFact = Fact & { storedAt: Date; storedDay?: string };
 
+/** The UTC day (YYYY-MM-DD) of an instant: the day a fact was stored on. */
+const utcDay = (instant: Date | number) => new Date(instant).toISOString().slice(0, 10);
+
 /** How a fact is stored: with when (and which UTC day) this service stored it. */
-const asStored = (fact: Fact, storedAt: Date) => ({
-  ...fact,
-  storedAt,
-  storedDay: storedAt.toISOString().slice(0, 10),
-});
+const asStored = (fact: Fact, storedAt: Date) => ({ ...fact, storedAt, storedDay: utcDay(storedAt) });
 type StoredDay = Omit<DayTotals, 'day' | 'revenueByCertificate'> & {
   _id: string;
   computedAt?: Date;
@@ -27,8 +27,6 @@ const DAY_PROJECTION = { ...PENDING_PROJECTION, counts: 1 };
 /** Facts inserted together at most, and how long a fact waits for others. */
 const BATCH = 200;
 const BATCH_WAIT_MS = 10;
-/** Day replacements sent in one update command (see `storeDays`). */
-const DAY_WRITES_PER_COMMAND = 25;
 /** Days of storing the reconciliation reads one by one; over that, it reads the range. */
 const STORED_DAYS_READ_ONE_BY_ONE = 31;
 /** Facts inserted in one command when a history is loaded. */
@@ -225,11 +223,9 @@ export class MongoFactStore implements FactStore {
       .map(([day, doc]) => ({
         replaceOne: { filter: { _id: day as never }, replacement: { ...doc, computedAt }, upsert: true },
       }));
-    // In slices: FerretDB 1.24 holds a PostgreSQL connection per statement of an update command
-    // until the command ends, so one command replacing more documents than its pool has
-    // connections (50) never finishes, and stalls every other client with it.
-    for (let i = 0; i < writes.length; i += DAY_WRITES_PER_COMMAND) {
-      const slice = writes.slice(i, i + DAY_WRITES_PER_COMMAND);
+    // In slices of `UPDATES_PER_COMMAND` (FerretDB 1.24 stalls on larger update commands).
+    for (let i = 0; i < writes.length; i += UPDATES_PER_COMMAND) {
+      const slice = writes.slice(i, i + UPDATES_PER_COMMAND);
       try {
         await this.models.Day.collection.bulkWrite(slice, { ordered: false });
       } catch (error) {
@@ -277,8 +273,8 @@ export class MongoFactStore implements FactStore {
    */
   async daysStoredSince(since: Date, now = new Date()): Promise<string[]> {
     const storedDays: string[] = [];
-    for (let day = Date.parse(since.toISOString().slice(0, 10)); day <= now.getTime(); day += 86_400_000)
-      storedDays.push(new Date(day).toISOString().slice(0, 10));
+    for (let day = Date.parse(utcDay(since)); day <= now.getTime(); day += 86_400_000)
+      storedDays.push(utcDay(day));
     const projection = { day: 1, appointmentDay: 1, storedAt: 1 };
     const facts =
       storedDays.length > STORED_DAYS_READ_ONE_BY_ONE
