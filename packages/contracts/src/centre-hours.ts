@@ -33,3 +33,13 @@ export function slotMinutesOfDay(): number[] {
     for (let minute = start; minute < end; minute += SLOT_MINUTES) minutes.push(minute);
   return minutes;
 }
+
+const CENTRE_DATE = new Intl.DateTimeFormat('en-CA', {
+  timeZone: CENTRE_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
+
+/** `YYYY-MM-DD` of an instant at the centre (its calendar day, whatever the server's zone). */
+export const centreDayOf = (instant: Date): string => CENTRE_DATE.format(instant);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { CENTRE_TIME_ZONE } from '@crm/contracts';
+import { centreDayOf } from '@crm/contracts';
 
 /**
  * A simplified invoice (factura simplificada) or a rectifying one, immutable once stored, chained:
@@ -45,15 +45,8 @@ export const seriesOf = (kind: Invoice['kind']): InvoiceSeries => (kind === 'inv
 export const invoiceNumber = (series: InvoiceSeries, year: number, seq: number): string =>
   `${series}${year}-${String(seq).padStart(6, '0')}`;
 
-const centreDate = new Intl.DateTimeFormat('en-CA', {
-  timeZone: CENTRE_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-});
-
 /** `YYYY-MM-DD` of an instant at the centre: the issue date the invoice's PDF prints. */
-export const centreDay = (instant: Date): string => centreDate.format(instant);
+export const centreDay = centreDayOf;
 
 /** The first record's `previousHash`. */
 export const GENESIS_HASH = '';
