@@ -22,12 +22,29 @@ export function createAuditService(config: AuditConfig, logger: Logger) {
   const relay = runtime.outbox([]);
 
   const staff = new MongoStaffDirectory(models);
-  const audit = new AuditService(new MongoAuditLog(models), staff, config.AUDIT_EXPORT_MAX_ROWS);
+  const log = new MongoAuditLog(models);
+  const audit = new AuditService(log, staff, config.AUDIT_EXPORT_MAX_ROWS);
   runtime.consume({ purpose: 'staff', events: staffDirectoryHandlers(staff) });
   // Not through runtime.consume: the entries feed needs no processed-events records and retries
   // for ever (see events/audit-entries.consumer.ts).
   runtime.feed(auditEntriesSubscription(audit, config.QUEUE_PREFIX));
 
+  let warnedRefused = false;
+  runtime.every({
+    name: 'trail days',
+    intervalMs: config.DAY_COUNTS_INTERVAL_MS,
+    run: async () => {
+      const filled = await log.days.fillMissingDays();
+      if (filled === 'refused') {
+        if (!warnedRefused)
+          logger.warn(
+            'the database user may not update entries: rows stored before their day are read by the sorted index',
+          );
+        warnedRefused = true;
+      } else if (filled > 0) logger.info({ filled }, 'trail rows given their day');
+      await log.days.pages.settle();
+    },
+  });
   const service = {
     app: runtime.httpApp((router) => {
       router.use(tableRouter('audit', auditHandlers(audit, trail, logger), runtime.requireUser()));

@@ -8,6 +8,8 @@ export const auditEnvSchema = serviceEnvSchema.extend({
   AUDIT_EXPORT_MAX_ROWS: z.coerce.number().int().positive().default(100_000),
   /** How often this service deletes its own published `audit_outbox` documents (exports it recorded). */
   AUDIT_OUTBOX_SWEEP_MS: z.coerce.number().int().positive().default(60_000),
+  /** How often the trail's day counts are brought up to date (and rows without a day given one). */
+  DAY_COUNTS_INTERVAL_MS: z.coerce.number().int().positive().default(10_000),
 });
 
 export type AuditConfig = z.infer<typeof auditEnvSchema>;

@@ -5,6 +5,7 @@
 export * from './types';
 export * from './mongo';
 export * from './paging';
+export * from './day-pages';
 export * from './run-service';
 export * from './service-runtime';
 export * from './audit-trail';

@@ -1,6 +1,6 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 import { AUDIT_ACTOR_ROLES, AUDIT_OUTCOMES } from '@crm/contracts';
-import { retireIndexes } from '@crm/server-kit/service';
+import { countedDaysModel, retireIndexes } from '@crm/server-kit/service';
 
 /**
  * `entries`: the trail, one row per patient named by an entry (see domain/audit-entry.ts).
@@ -16,6 +16,12 @@ const entrySchema = new Schema(
     eventId: { type: String, required: true },
     row: { type: Number, required: true },
     at: { type: Date, required: true },
+    /**
+     * The centre day of `at` (`YYYY-MM-DD`), so the whole trail and date ranges are read a day at a
+     * time by an equality (see data/trail-days.ts). Rows stored before it existed get it from the
+     * background backfill, the one write to a stored row, which adds this derived field only.
+     */
+    day: { type: String },
     actorId: { type: String, required: true },
     actorName: { type: String },
     /** The name folded (lower case, no accents) for the name search. */
@@ -44,6 +50,7 @@ entrySchema.index({ at: -1, _id: -1 });
 entrySchema.index({ patientId: 1, at: -1, _id: -1 });
 entrySchema.index({ actorId: 1, at: -1, _id: -1 });
 entrySchema.index({ action: 1, at: -1, _id: -1 });
+entrySchema.index({ day: 1 });
 /** The same indexes without `_id`, which left the tie-break to an in-memory sort: dropped at start-up. */
 retireIndexes(entrySchema, ['at_-1', 'patientId_1_at_-1', 'actorId_1_at_-1', 'action_1_at_-1']);
 
@@ -86,6 +93,8 @@ export function auditModels(connection: Connection) {
   return {
     Entry: connection.model('AuditEntry', entrySchema),
     Staff: connection.model('StaffMember', staffSchema),
+    /** How many rows each centre day of the trail holds (see data/trail-days.ts). */
+    TrailDay: countedDaysModel(connection, 'TrailDay', 'trail_days'),
   };
 }
 

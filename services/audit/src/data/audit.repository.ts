@@ -1,18 +1,28 @@
 import type { QueryFilter } from 'mongoose';
-import { escapeRegex, foldName } from '@crm/contracts';
+import { centreDayOf, escapeRegex, foldName } from '@crm/contracts';
 import { isDuplicateKey } from '@crm/server-kit';
-import { readPage } from '@crm/server-kit/service';
-import type { AuditFilter, AuditLog, AuditRow, PageRequest, RowCount } from '../domain/audit-entry';
+import { readPage, totalOf, type DayListing } from '@crm/server-kit/service';
+import type {
+  AuditFilter,
+  AuditLog,
+  AuditRow,
+  PageRequest,
+  RowCount,
+  RowsOfPage,
+} from '../domain/audit-entry';
 import type { AuditModels, EntryDocument } from './audit.models';
-
-type StoredEntry = EntryDocument & { _id: string };
+import { TrailDays, type StoredEntry } from './trail-days';
 
 /** Newest first; `_id` breaks ties, so the order is total and a page can be read from either end. */
 const NEWEST_FIRST: Record<string, 1 | -1> = { at: -1, _id: -1 };
 
 /** The trail in MongoDB: inserts and reads only (there is no method that changes or deletes a row). */
 export class MongoAuditLog implements AuditLog {
-  constructor(private readonly models: AuditModels) {}
+  readonly days: TrailDays;
+
+  constructor(private readonly models: AuditModels) {
+    this.days = new TrailDays(models);
+  }
 
   async append(rows: readonly AuditRow[]): Promise<number> {
     if (rows.length === 0) return 0;
@@ -20,9 +30,11 @@ export class MongoAuditLog implements AuditLog {
     const documents = rows.map(({ rowId, ...row }) => ({
       _id: rowId,
       ...row,
+      day: centreDayOf(row.at),
       ...(row.actorName ? { nameKey: foldName(row.actorName) } : {}),
       storedAt,
     }));
+    await this.days.pages.marked(documents.map((doc) => doc.day));
     try {
       // Unordered: rows already stored (a redelivery after a crash half-way) are skipped, the rest stored.
       const inserted = await this.models.Entry.collection.insertMany(
@@ -43,19 +55,46 @@ export class MongoAuditLog implements AuditLog {
     }
   }
 
-  async page(filter: AuditFilter, { page, limit }: PageRequest, total: number): Promise<AuditRow[]> {
-    const query = toQuery(filter);
+  async page(filter: AuditFilter, { page, limit }: PageRequest): Promise<RowsOfPage> {
+    const byDay = await this.dayView(filter);
+    if (byDay) {
+      const { rows, total } = await this.days.pages.page(byDay, page, limit);
+      return { rows: rows.map(toRow), total, estimate: false };
+    }
+    // The total first: it says whether the page is past the end and from which end to read it.
+    const { total, estimate } = await this.sortedCount(filter);
     const docs = await readPage<StoredEntry>(
-      () => this.models.Entry.find(query),
+      () => this.models.Entry.find(toQuery(filter)),
       NEWEST_FIRST,
       total,
       page,
       limit,
     );
-    return docs.map(toRow);
+    return { rows: docs.map(toRow), total, estimate };
   }
 
   async count(filter: AuditFilter): Promise<RowCount> {
+    const byDay = await this.dayView(filter);
+    return byDay ? { total: totalOf(byDay), estimate: false } : this.sortedCount(filter);
+  }
+
+  /**
+   * The whole trail or a date range as its days (newest first) with their counts, exact: the days
+   * appended to since counted, and the range's end days (partly in it), are loaded and counted
+   * here, and kept for the page. Undefined for any other filter, before every row has its day, or
+   * when too many days would have to be loaded.
+   */
+  private async dayView(filter: AuditFilter): Promise<DayListing<StoredEntry> | undefined> {
+    const { from, to, ...others } = filter;
+    if (Object.values(others).some((value) => value !== undefined) || !this.days.readable) return undefined;
+    return this.days.pages.listing({
+      ...(from ? { first: centreDayOf(from) } : {}),
+      ...(to ? { last: centreDayOf(new Date(to.getTime() - 1)) } : {}),
+      keep: ({ at }) => (!from || at >= from) && (!to || at < to),
+    });
+  }
+
+  private async sortedCount(filter: AuditFilter): Promise<RowCount> {
     const query = toQuery(filter);
     // The whole trail (1.5 million rows after five years) is not counted on every page: the
     // collection's size as the server keeps it. Rows are never deleted, so it is off only by rows

@@ -53,13 +53,18 @@ export interface RowCount {
   estimate: boolean;
 }
 
+/** A page of rows and how many the filter matches in all. */
+export interface RowsOfPage extends RowCount {
+  rows: AuditRow[];
+}
+
 /** The trail's storage: append and read, and nothing else. */
 export interface AuditLog {
   /** Stores rows not stored yet (by rowId); returns how many were new. */
   append(rows: readonly AuditRow[]): Promise<number>;
-  /** Newest first; `total` is what `count` answered for the same filter (deep pages are read from the end). */
-  page(filter: AuditFilter, page: PageRequest, total: number): Promise<AuditRow[]>;
-  /** Exact when the filter narrows the trail; the unfiltered trail's size is the server's estimate. */
+  /** Newest first, with the filter's total (a deep page is read without the pages before it). */
+  page(filter: AuditFilter, page: PageRequest): Promise<RowsOfPage>;
+  /** Exact, except the unfiltered trail's size while it is read by its sorted index (an estimate). */
   count(filter: AuditFilter): Promise<RowCount>;
   /** Every matching row, newest first, read as it is consumed. */
   stream(filter: AuditFilter): AsyncIterable<AuditRow>;

@@ -92,9 +92,7 @@ export class AuditService {
   }
 
   private async page(filter: AuditFilter, page: number, limit: number): Promise<RowsPage> {
-    // The total first: it says whether the page is past the end and from which end to read it.
-    const { total, estimate } = await this.log.count(filter);
-    const rows = await this.log.page(filter, { page, limit }, total);
+    const { rows, total, estimate } = await this.log.page(filter, { page, limit });
     return {
       rows: await this.fillNames(rows),
       ...paged(total, page, limit, estimate),

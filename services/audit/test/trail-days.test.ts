@@ -1,0 +1,194 @@
+import mongoose, { type Connection } from 'mongoose';
+import { DayPages, daysOfPage, MARK_SETTLE_MS, syncIndexes } from '@crm/server-kit/service';
+import { infrastructure, uniqueName } from '@crm/testing';
+import { auditModels, type AuditModels } from '../src/data/audit.models';
+import { MongoAuditLog } from '../src/data/audit.repository';
+import type { AuditFilter, AuditRow } from '../src/domain/audit-entry';
+
+/**
+ * The whole trail and date ranges read a day at a time (data/trail-days.ts): every page is the one
+ * the sorted index gives (the reference: a log whose rows have no day yet reads by it), with an
+ * exact total, as rows arrive, after a crash between insert and mark, and after the backfill.
+ */
+let connection: Connection;
+let models: AuditModels;
+let byDay: MongoAuditLog;
+
+/** The background count, as of when every mark made so far has settled. */
+const settle = () => byDay.days.pages.settle(50, new Date(Date.now() + MARK_SETTLE_MS));
+
+/** 5 rows an hour from 06:00 to 23:00 UTC on 2025-07-14..17: in summer 23:xx UTC is the next centre day. */
+function rowsOfDays(prefix: string, days: string[]): AuditRow[] {
+  return days.flatMap((day, d) =>
+    Array.from({ length: 90 }, (_, i) => ({
+      rowId: `${prefix}${d}-${String(i).padStart(2, '0')}:0`,
+      eventId: `${prefix}${d}-${String(i).padStart(2, '0')}`,
+      row: 0,
+      // Several rows at the same instant: `_id` breaks the tie.
+      at: new Date(
+        `${day}T${String(6 + Math.floor(i / 5)).padStart(2, '0')}:${String((i % 5) * 7).padStart(2, '0')}:00Z`,
+      ),
+      actorId: 'doctor-1',
+      actorRol: 'DOCTOR' as const,
+      action: 'record.read',
+      resource: 'record',
+      patientId: `patient-${i % 7}`,
+    })),
+  );
+}
+
+/** The same pages from the sorted index: a second log over a copy of the rows without their day. */
+async function reference(filter: AuditFilter, page: number, limit: number) {
+  const copy = auditModels(connection.useDb(`${connection.name}_ref`, { useCache: true }));
+  const log = new MongoAuditLog(copy);
+  return log.page(filter, { page, limit });
+}
+
+async function copyForReference(): Promise<void> {
+  const copy = auditModels(connection.useDb(`${connection.name}_ref`, { useCache: true }));
+  await copy.Entry.collection.deleteMany({});
+  const rows = await models.Entry.collection.find({}).toArray();
+  await copy.Entry.collection.insertMany(rows.map(({ day: _day, ...row }) => row));
+}
+
+async function expectSameAsSortedIndex(filter: AuditFilter, limit: number) {
+  await copyForReference();
+  const first = await byDay.page(filter, { page: 1, limit });
+  const pages = Math.ceil(first.total / limit) + 1;
+  for (let page = 1; page <= pages; page++) {
+    const [mine, theirs] = await Promise.all([
+      byDay.page(filter, { page, limit }),
+      reference(filter, page, limit),
+    ]);
+    expect(mine.rows.map((row) => row.rowId)).toEqual(theirs.rows.map((row) => row.rowId));
+    expect(mine.total).toBe(theirs.total);
+    expect(mine.estimate).toBe(false);
+  }
+}
+
+beforeAll(async () => {
+  const { mongoUrl } = await infrastructure();
+  connection = await mongoose.createConnection(mongoUrl, { dbName: uniqueName('audit_days') }).asPromise();
+  models = auditModels(connection);
+  await syncIndexes(connection);
+  byDay = new MongoAuditLog(models);
+  expect(await byDay.append(rowsOfDays('a', ['2025-07-14', '2025-07-15', '2025-07-17']))).toBe(270);
+  expect(await byDay.days.fillMissingDays()).toBe(0);
+  expect(byDay.days.readable).toBe(true);
+});
+
+afterAll(async () => {
+  await connection.useDb(`${connection.name}_ref`).dropDatabase();
+  await connection.dropDatabase();
+  await connection.close();
+});
+
+it('finds the days of a page from their counts alone', () => {
+  const days = [
+    { day: '2025-07-17', rows: 4 },
+    { day: '2025-07-15', rows: 10 },
+    { day: '2025-07-14', rows: 3 },
+  ];
+  expect(daysOfPage(days, 0, 5)).toEqual([
+    { day: '2025-07-17', skip: 0, take: 4 },
+    { day: '2025-07-15', skip: 0, take: 1 },
+  ]);
+  expect(daysOfPage(days, 10, 5)).toEqual([
+    { day: '2025-07-15', skip: 6, take: 4 },
+    { day: '2025-07-14', skip: 0, take: 1 },
+  ]);
+  expect(daysOfPage(days, 15, 5)).toEqual([{ day: '2025-07-14', skip: 1, take: 2 }]);
+  expect(daysOfPage(days, 17, 5)).toEqual([]);
+});
+
+it('stores each row with its centre day: 23:30 UTC in July is the next day in the Canaries', async () => {
+  const late = await models.Entry.collection.findOne({ _id: 'a0-89:0' as never });
+  expect(late).toMatchObject({ day: '2025-07-15' });
+  const early = await models.Entry.collection.findOne({ _id: 'a0-00:0' as never });
+  expect(early).toMatchObject({ day: '2025-07-14' });
+});
+
+it('the whole trail: every page the sorted index gives, an exact total, not an estimate', async () => {
+  await settle();
+  expect(await models.TrailDay.countDocuments({ dirty: true })).toBe(0);
+  expect(await byDay.count({})).toEqual({ total: 270, estimate: false });
+  await expectSameAsSortedIndex({}, 20);
+  await expectSameAsSortedIndex({}, 7);
+});
+
+it('date ranges: whole centre days and instants inside a day', async () => {
+  const range = (from: string, to: string) => ({ from: new Date(from), to: new Date(to) });
+  // The centre's 2025-07-15 (UTC+1): 2025-07-14T23:00Z to 2025-07-15T23:00Z.
+  await expectSameAsSortedIndex(range('2025-07-14T23:00:00Z', '2025-07-15T23:00:00Z'), 20);
+  await expectSameAsSortedIndex(range('2025-07-14T10:07:00Z', '2025-07-17T12:00:00Z'), 25);
+  await expectSameAsSortedIndex({ from: new Date('2025-07-15T09:14:00Z') }, 30);
+  await expectSameAsSortedIndex({ to: new Date('2025-07-15T09:14:00Z') }, 30);
+  expect(
+    (await byDay.page(range('2025-07-16T00:00:00Z', '2025-07-16T05:00:00Z'), { page: 1, limit: 10 })).total,
+  ).toBe(0);
+});
+
+it('rows arriving on a counted day: exact at once, before the background count', async () => {
+  await settle();
+  expect(await byDay.append(rowsOfDays('b', ['2025-07-15']))).toBe(90);
+  expect((await models.TrailDay.find({ dirty: true }).distinct('_id')).sort()).toEqual([
+    '2025-07-15',
+    '2025-07-16',
+  ]);
+  expect((await byDay.count({})).total).toBe(360);
+  await expectSameAsSortedIndex({}, 40);
+  // Not counted while the marks are recent (the writes they announce may still be under way).
+  expect(await byDay.days.pages.settle()).toBe(0);
+  expect(await settle()).toBe(2);
+  expect(await models.TrailDay.findById('2025-07-15').lean()).toMatchObject({ dirty: false });
+  expect((await byDay.count({})).total).toBe(360);
+});
+
+it('a count does not clear a day marked again while it counted', async () => {
+  const before = await models.TrailDay.findById('2025-07-17').lean();
+  await byDay.days.pages.marked(['2025-07-17'], new Date(0));
+  const racing = new DayPages(models.TrailDay, {
+    count: async (day) => {
+      await racing.marked([day], new Date(0));
+      return 1;
+    },
+    rows: async () => [],
+  });
+  expect(await racing.settle()).toBe(1);
+  expect(await models.TrailDay.findById('2025-07-17').lean()).toMatchObject({
+    dirty: true,
+    rows: before!.rows,
+  });
+  await settle();
+  expect(await models.TrailDay.findById('2025-07-17').lean()).toMatchObject({
+    dirty: false,
+    rows: before!.rows,
+  });
+});
+
+it('a redelivered entry: nothing stored, nothing counted twice', async () => {
+  const rows = rowsOfDays('c', ['2025-07-14']).slice(0, 10);
+  expect(await byDay.append(rows)).toBe(10);
+  expect(await byDay.append(rows)).toBe(0);
+  await settle();
+  expect((await byDay.count({})).total).toBe(370);
+  await expectSameAsSortedIndex({}, 50);
+});
+
+it('rows stored before the day existed: read by the sorted index until the backfill gave them theirs', async () => {
+  const oldRows = rowsOfDays('d', ['2025-07-16']).slice(0, 30);
+  await models.Entry.collection.insertMany(
+    oldRows.map(({ rowId, ...row }) => ({ _id: rowId as never, ...row, storedAt: new Date() })),
+  );
+  const restarted = new MongoAuditLog(models);
+  expect(restarted.days.readable).toBe(false);
+  expect(await restarted.count({})).toMatchObject({ estimate: true });
+  expect(await restarted.days.fillMissingDays(20)).toBe(20);
+  expect(await restarted.days.fillMissingDays(20)).toBe(10);
+  expect(restarted.days.readable).toBe(false);
+  expect(await restarted.days.fillMissingDays(20)).toBe(0);
+  expect(restarted.days.readable).toBe(true);
+  byDay = restarted;
+  expect(await byDay.count({})).toEqual({ total: 400, estimate: false });
+  await expectSameAsSortedIndex({}, 30);
+});
