@@ -38,7 +38,7 @@ export function createRecordsService(config: RecordsConfig, logger: Logger) {
     viewConfigs,
   );
   const requireUser = runtime.requireUser();
-  const erasure = new RecordErasure(models);
+  const erasure = new RecordErasure(models, repository.days);
   const [viewConfigFeed, listingFeed, erasureFeed] = RECORDS_QUEUE_PURPOSES;
   runtime.consume({ purpose: viewConfigFeed, events: viewConfigHandlers(viewConfigs) });
   runtime.consume({ purpose: listingFeed, events: recordListingHandlers(repository) });
@@ -50,6 +50,16 @@ export function createRecordsService(config: RecordsConfig, logger: Logger) {
     run: async () => {
       const deleted = await erasure.deleteExpired(new Date(Date.now() - retentionMs));
       if (deleted > 0) logger.info({ deleted }, 'records of erased patients past their retention deleted');
+    },
+  });
+
+  runtime.every({
+    name: 'record days',
+    intervalMs: config.DAY_COUNTS_INTERVAL_MS,
+    run: async () => {
+      const filled = await repository.days.fillMissingDays();
+      if (filled > 0) logger.info({ filled }, 'record list entries given their day');
+      await repository.days.pages.settle();
     },
   });
 

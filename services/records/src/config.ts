@@ -27,6 +27,8 @@ export const recordsEnvSchema = serviceEnvSchema.extend({
     .int()
     .positive()
     .default(24 * 3_600_000),
+  /** How often the list's per-day counts are brought up to date (and entries without a day given one). */
+  DAY_COUNTS_INTERVAL_MS: z.coerce.number().int().positive().default(10_000),
 });
 
 export type RecordsConfig = z.infer<typeof recordsEnvSchema>;

@@ -1,5 +1,6 @@
 import { ERASED_PATIENT_NAME, foldName } from '@crm/contracts';
 import { isDuplicateKey } from '@crm/server-kit';
+import type { RecordDays } from './record-days';
 import type { RecordModels } from './record.models';
 
 /**
@@ -9,7 +10,10 @@ import type { RecordModels } from './record.models';
  * goes.
  */
 export class RecordErasure {
-  constructor(private readonly models: RecordModels) {}
+  constructor(
+    private readonly models: RecordModels,
+    private readonly days: RecordDays,
+  ) {}
 
   async pseudonymise(userId: string, erasedAt: Date): Promise<void> {
     try {
@@ -29,8 +33,9 @@ export class RecordErasure {
     let deleted = 0;
     for (const { _id: userId } of await this.models.ErasedPatient.find().lean<Array<{ _id: string }>>()) {
       const expired = await this.models.Listing.find({ userId, createdAt: { $lt: cutoff } })
-        .select({ _id: 1 })
-        .lean<Array<{ _id: string }>>();
+        .select({ _id: 1, day: 1 })
+        .lean<Array<{ _id: string; day?: string }>>();
+      await this.days.pages.marked(expired.map(({ day }) => day));
       for (const { _id: recordId } of expired) {
         await this.models.Revision.deleteMany({ recordId });
         await this.models.Listing.deleteOne({ _id: recordId });

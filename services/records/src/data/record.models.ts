@@ -1,5 +1,7 @@
 import { Schema, type Connection } from 'mongoose';
+import { centreDayOf, foldName } from '@crm/contracts';
 import { outboxPlugin } from '@crm/event-bus';
+import { countedDaysModel } from '@crm/server-kit/service';
 import type { ClinicalRecord } from '../domain/record';
 
 /**
@@ -65,17 +67,36 @@ const listingSchema = new Schema(
     /** Accent- and case-free names, for search (foldName of @crm/contracts). */
     userKey: { type: String, required: true },
     doctorKey: { type: String, required: true },
+    /**
+     * The centre day of `date.date`, so the list is paged a day at a time by an equality (README,
+     * "Paging"); entries written before it existed get it from the background pass.
+     */
+    day: { type: String },
   },
   { collection: 'records', versionKey: false, minimize: false },
 );
 listingSchema.index({ 'date.date': -1, _id: -1 });
 listingSchema.index({ userId: 1 });
+listingSchema.index({ day: 1 });
 
 /** What a revision stores: the record as it was saved, under `recordId` (its `_id` is per revision). */
 export type RecordFields = Omit<ClinicalRecord, 'id'> & { recordId: string };
 
 export type RevisionDocument = RecordFields & { _id: string };
-export type ListingDocument = RecordFields & { _id: string; userKey: string; doctorKey: string };
+export type ListingDocument = RecordFields & {
+  _id: string;
+  userKey: string;
+  doctorKey: string;
+  day?: string;
+};
+
+/** The listing entry of a revision's fields (without its `_id`). */
+export const listingOf = (fields: RecordFields): Omit<ListingDocument, '_id'> => ({
+  ...fields,
+  userKey: foldName(fields.user.name),
+  doctorKey: foldName(fields.doctor.name),
+  day: centreDayOf(fields.date.date),
+});
 
 export const revisionId = (recordId: string, revision: number) => `${recordId}:${revision}`;
 
@@ -89,6 +110,8 @@ export function recordModels(connection: Connection) {
   return {
     Revision: connection.model('RecordRevision', revisionSchema),
     Listing: connection.model('RecordListing', listingSchema),
+    /** How many listing entries each centre day holds (data/record-days.ts). */
+    ListingDay: countedDaysModel(connection, 'RecordListingDay', 'record_days'),
     ErasedPatient: connection.model('ErasedPatient', erasedPatientSchema),
   };
 }

@@ -4,7 +4,9 @@ import { withOutbox } from '@crm/event-bus';
 import { isDuplicateKey, type Logger } from '@crm/server-kit';
 import { readPage } from '@crm/server-kit/service';
 import type { ClinicalRecord, RecordPageQuery, RecordRepository } from '../domain/record';
+import { RecordDays } from './record-days';
 import {
+  listingOf,
   revisionId,
   type ListingDocument,
   type RecordFields,
@@ -49,11 +51,15 @@ const toFields = (record: ClinicalRecord): RecordFields => ({
 
 /** Revisions are the records (see record.models.ts); the listing is derived from them. */
 export class MongoRecordRepository implements RecordRepository {
+  readonly days: RecordDays;
+
   constructor(
     private readonly models: RecordModels,
     private readonly logger: Logger,
     private readonly onEventWritten: () => void = () => undefined,
-  ) {}
+  ) {
+    this.days = new RecordDays(models);
+  }
 
   async findById(id: string): Promise<ClinicalRecord | undefined> {
     const doc = await this.models.Revision.findOne({ recordId: id })
@@ -94,6 +100,12 @@ export class MongoRecordRepository implements RecordRepository {
     search,
   }: RecordPageQuery): Promise<{ items: ClinicalRecord[]; total: number; totalIsEstimate: boolean }> {
     const key = foldName(search);
+    // The whole list a day at a time (README, "Paging"); a search reads the sorted index.
+    const byDay = !key && this.days.readable ? await this.days.pages.listing() : undefined;
+    if (byDay) {
+      const { rows, total } = await this.days.pages.page(byDay, page, limit);
+      return { items: rows.map(toRecord), total, totalIsEstimate: false };
+    }
     const pattern = key ? new RegExp(escapeRegex(key)) : undefined;
     const filter = pattern ? { $or: [{ userKey: pattern }, { doctorKey: pattern }] } : {};
     // Without a search the list is the whole collection (one entry per record): its size as the
@@ -134,11 +146,12 @@ export class MongoRecordRepository implements RecordRepository {
 
   /** Writes the listing entry unless it holds this revision or a later one already. */
   private async moveListingTo(fields: RecordFields): Promise<void> {
-    const listing = {
-      ...fields,
-      userKey: foldName(fields.user.name),
-      doctorKey: foldName(fields.doctor.name),
-    };
+    const listing = listingOf(fields);
+    // The day it leaves (its date may have changed) and the day it joins, before it moves.
+    const listed = await this.models.Listing.findById(fields.recordId)
+      .select({ day: 1 })
+      .lean<Pick<ListingDocument, 'day'>>();
+    await this.days.pages.marked([listed?.day, listing.day]);
     const moved = await this.models.Listing.updateOne(
       { _id: fields.recordId, revision: { $lt: fields.revision } },
       { $set: listing },

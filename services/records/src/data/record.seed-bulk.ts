@@ -5,12 +5,14 @@
  * published (no outbox entries, no pending flag) unless said otherwise. Nothing here is used by the
  * running service.
  */
-import { foldName, recordCreated } from '@crm/contracts';
+import { recordCreated } from '@crm/contracts';
 import { BULK_INSERT_BATCH, createEnvelope, insertPublished, withOutbox } from '@crm/event-bus';
 import { correlationIdOrNew } from '@crm/server-kit';
+import { MARK_SETTLE_MS } from '@crm/server-kit/service';
 import type { ClinicalRecord } from '../domain/record';
 import { recordReference } from '../domain/record.service';
-import { revisionId, type RecordModels } from './record.models';
+import { RecordDays } from './record-days';
+import { listingOf, revisionId, type RecordModels } from './record.models';
 
 /** A record as saved: `revision` is its latest; revisions 1… are all stored (same fields, earlier times). */
 export type SeedRecord = ClinicalRecord;
@@ -33,18 +35,29 @@ export async function seedRecords(
       ...(i + 1 < record.revision ? { updatedAt: record.createdAt } : {}),
     })),
   );
+  const listing = records.map(listingEntry);
   return {
     revisions: await insertPublished(models.Revision, revisions, batchSize),
-    listed: await insertPublished(models.Listing, records.map(listingOf), batchSize),
+    listed: await listed(models, listing, batchSize),
   };
 }
 
-const listingOf = (record: SeedRecord) => ({
-  _id: record.id,
-  ...fieldsOf(record),
-  userKey: foldName(record.user.name),
-  doctorKey: foldName(record.doctor.name),
-});
+/** Inserts listing entries and counts their days now (rather than by the running service's pass). */
+async function listed(
+  models: RecordModels,
+  listing: ReadonlyArray<ReturnType<typeof listingEntry>>,
+  batchSize?: number,
+): Promise<number> {
+  const { pages } = new RecordDays(models);
+  await pages.marked(listing.map((entry) => entry.day));
+  const stored = await insertPublished(models.Listing, listing, batchSize);
+  // As of a minute from now: every write these marks announced is done.
+  const settled = new Date(Date.now() + MARK_SETTLE_MS);
+  while ((await pages.settle(1_000, settled)) > 0);
+  return stored;
+}
+
+const listingEntry = (record: SeedRecord) => ({ _id: record.id, ...listingOf(fieldsOf(record)) });
 
 /**
  * Records just created whose events the relay has not published yet (its backlog after a broker
@@ -67,6 +80,6 @@ export async function seedUnpublishedRecords(
     await models.Revision.insertMany(revisions.slice(i, i + batchSize), { ordered: false });
   return {
     revisions: revisions.length,
-    listed: await insertPublished(models.Listing, first.map(listingOf), batchSize),
+    listed: await listed(models, first.map(listingEntry), batchSize),
   };
 }
