@@ -194,6 +194,11 @@ async function main(): Promise<void> {
         token: patientToken,
       },
       { name: "today's agenda", path: () => `/dates/agenda?date=${today}`, token: doctor },
+      {
+        name: "appointments, the day's work",
+        path: () => '/dates?status=current&page=1&limit=100',
+        token: doctor,
+      },
       { name: 'appointments, first page', path: () => '/dates?status=all&page=1&limit=10', token: doctor },
       {
         name: 'appointments, last page',

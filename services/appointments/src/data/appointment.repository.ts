@@ -17,10 +17,8 @@ import { centreDay, centreDayRange } from '../domain/lifecycle.rules';
 import { activeDocument, codeFields, currentOf, toAppointment } from './appointment.documents';
 import { codeTaken, MAX_CODE_DRAWS } from './booking-codes';
 import { documentsOfAppointments, eachEquality } from './equality-reads';
+import { LIVE_STATUSES, PHONE_LIKE, readLiveList } from './live-list';
 import type { AppointmentDocument, AppointmentModels } from './appointment.model';
-
-/** Digits with the usual separators: "+34 612 345 678", "612-34", "(612) 34". */
-const PHONE_LIKE = /^[\d\s+().-]+$/;
 
 /** Insert attempts when a conflicting holder turns out to be stale (ended, or just freed). */
 const MAX_BOOK_ATTEMPTS = 3;
@@ -35,6 +33,12 @@ const DAY_BACKFILL_BATCH = 2_000;
 function inTimeOrder(docs: AppointmentDocument[]): Appointment[] {
   docs.sort((a, b) => a.date.getTime() - b.date.getTime() || a.bookedAt.getTime() - b.bookedAt.getTime());
   return currentOf(docs);
+}
+
+/** An appointment as the list shows it: an active one with a check-in is `checkedIn`. */
+function asListed(doc: AppointmentDocument, checkIns: Map<string, Date>): Appointment {
+  const checkedInAt = doc.kind === 'active' ? checkIns.get(doc.appointmentId) : undefined;
+  return checkedInAt ? { ...toAppointment(doc), status: 'checkedIn', checkedInAt } : toAppointment(doc);
 }
 
 /** Every kind of document: a condition on it lets a date range use the `kind, date` index. */
@@ -217,14 +221,18 @@ export class MongoAppointmentRepository implements AppointmentRepository {
     return missing.length;
   }
 
-  async page({
-    page,
-    limit,
-    search,
-    sort,
-    status,
-    endedFrom,
-  }: AppointmentPageQuery): Promise<{ items: Appointment[]; total: number; totalIsEstimate: boolean }> {
+  async page(
+    query: AppointmentPageQuery,
+  ): Promise<{ items: Appointment[]; total: number; totalIsEstimate: boolean }> {
+    const { page, limit, search, sort, status, endedFrom } = query;
+    if (LIVE_STATUSES.has(status) && this.everyDocumentHasDay) {
+      const { docs, checkIns } = await readLiveList(this.models, query, SORTS[sort]);
+      return {
+        items: docs.slice((page - 1) * limit, page * limit).map((doc) => asListed(doc, checkIns)),
+        total: docs.length,
+        totalIsEstimate: false,
+      };
+    }
     // Check-in documents are not listed: an active document with one is shown as checkedIn.
     const clauses: Record<string, unknown>[] = [{ kind: { $in: ['active', 'final'] } }];
     if (status === 'booked' || status === 'checkedIn') {
@@ -280,12 +288,7 @@ export class MongoAppointmentRepository implements AppointmentRepository {
       docs.filter((d) => d.kind === 'active').map((d) => d.appointmentId),
     );
     return {
-      items: docs.map((doc) => {
-        const checkedInAt = doc.kind === 'active' ? checkIns.get(doc.appointmentId) : undefined;
-        return checkedInAt
-          ? { ...toAppointment(doc), status: 'checkedIn' as const, checkedInAt }
-          : toAppointment(doc);
-      }),
+      items: docs.map((doc) => asListed(doc, checkIns)),
       total,
       totalIsEstimate: whole,
     };

@@ -126,6 +126,8 @@ export interface AppointmentPageQuery {
   status: AppointmentStatus | 'all' | 'current';
   /** With `current`: appointments that ended are listed from this instant on (the start of today). */
   endedFrom?: Date;
+  /** The service's clock. */
+  now?: Date;
 }
 
 /**

@@ -185,7 +185,8 @@ export class BookingService {
   }
 
   list(query: AppointmentPageQuery) {
-    return this.appointments.page({ ...query, endedFrom: startOfLocalDay(this.clock()) });
+    const now = this.clock();
+    return this.appointments.page({ ...query, endedFrom: startOfLocalDay(now), now });
   }
 
   /** `GET /dates/booked`: booked grid slots from the start of today (Atlantic/Canary) on. */
