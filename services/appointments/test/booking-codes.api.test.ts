@@ -5,6 +5,7 @@ import {
   KIOSK_PROOF_MESSAGES,
 } from '@crm/contracts';
 import { createEnvelope } from '@crm/event-bus';
+import { eventually } from '@crm/testing';
 import { slotAllocator } from '../../../test-support/slots';
 import { kioskCodes } from '../../../test-support/kiosk-codes';
 import type { Stack } from '../../../test-support/stack';
@@ -104,11 +105,19 @@ describe('every appointment has a booking code', () => {
       () => draws.shift()!,
     );
     const first = await bookedAt(service(), { id: a.id, name: a.name, email: a.email }, minutesFromNow(60));
-    // The fixture's repository draws at random; give `first` the code the next draws will collide with.
+    // The fixture's repository draws at random; give `first` the code the next draws will collide with,
+    // once the relay has published its event: on FerretDB an update is a read-modify-write, so this
+    // one and the relay's removal of the published event could otherwise undo each other.
+    await eventually(
+      async () => !(await service().models.Appointment.exists({ _id: first.id, outboxPending: true })),
+      10_000,
+      'the booking event published',
+    );
     await service().models.Appointment.updateOne(
       { _id: first.id, kind: 'active' },
       { $set: { bookingCode: 'KXR4T7', codeKey: 'KXR4T7' } },
     );
+    expect(await service().models.Appointment.countDocuments({ codeKey: 'KXR4T7' })).toBe(1);
     const second = await repository.book(
       {
         date: minutesFromNow(90),
