@@ -1,5 +1,5 @@
 import mongoose, { type Connection } from 'mongoose';
-import { DayPages, daysOfPage, MARK_SETTLE_MS, syncIndexes } from '@crm/server-kit/service';
+import { syncIndexes } from '@crm/server-kit/service';
 import { infrastructure, uniqueName } from '@crm/testing';
 import { auditModels, type AuditModels } from '../src/data/audit.models';
 import { MongoAuditLog } from '../src/data/audit.repository';
@@ -14,8 +14,8 @@ let connection: Connection;
 let models: AuditModels;
 let byDay: MongoAuditLog;
 
-/** The background count, as of when every mark made so far has settled. */
-const settle = () => byDay.days.pages.settle(50, new Date(Date.now() + MARK_SETTLE_MS));
+/** Counts the days this log marked (its writes are done). */
+const settle = () => byDay.days.pages.settleOwn();
 
 /** 5 rows an hour from 06:00 to 23:00 UTC on 2025-07-14..17: in summer 23:xx UTC is the next centre day. */
 function rowsOfDays(prefix: string, days: string[]): AuditRow[] {
@@ -83,24 +83,6 @@ afterAll(async () => {
   await connection.close();
 });
 
-it('finds the days of a page from their counts alone', () => {
-  const days = [
-    { day: '2025-07-17', rows: 4 },
-    { day: '2025-07-15', rows: 10 },
-    { day: '2025-07-14', rows: 3 },
-  ];
-  expect(daysOfPage(days, 0, 5)).toEqual([
-    { day: '2025-07-17', skip: 0, take: 4 },
-    { day: '2025-07-15', skip: 0, take: 1 },
-  ]);
-  expect(daysOfPage(days, 10, 5)).toEqual([
-    { day: '2025-07-15', skip: 6, take: 4 },
-    { day: '2025-07-14', skip: 0, take: 1 },
-  ]);
-  expect(daysOfPage(days, 15, 5)).toEqual([{ day: '2025-07-14', skip: 1, take: 2 }]);
-  expect(daysOfPage(days, 17, 5)).toEqual([]);
-});
-
 it('stores each row with its centre day: 23:30 UTC in July is the next day in the Canaries', async () => {
   const late = await models.Entry.collection.findOne({ _id: 'a0-89:0' as never });
   expect(late).toMatchObject({ day: '2025-07-15' });
@@ -110,7 +92,7 @@ it('stores each row with its centre day: 23:30 UTC in July is the next day in th
 
 it('the whole trail: every page the sorted index gives, an exact total, not an estimate', async () => {
   await settle();
-  expect(await models.TrailDay.countDocuments({ dirty: true })).toBe(0);
+  expect(await models.trailDays.marks.countDocuments()).toBe(0);
   expect(await byDay.count({})).toEqual({ total: 270, estimate: false });
   await expectSameAsSortedIndex({}, 20);
   await expectSameAsSortedIndex({}, 7);
@@ -131,39 +113,15 @@ it('date ranges: whole centre days and instants inside a day', async () => {
 it('rows arriving on a counted day: exact at once, before the background count', async () => {
   await settle();
   expect(await byDay.append(rowsOfDays('b', ['2025-07-15']))).toBe(90);
-  expect((await models.TrailDay.find({ dirty: true }).distinct('_id')).sort()).toEqual([
-    '2025-07-15',
-    '2025-07-16',
-  ]);
+  expect((await models.trailDays.marks.distinct('day')).sort()).toEqual(['2025-07-15', '2025-07-16']);
   expect((await byDay.count({})).total).toBe(360);
   await expectSameAsSortedIndex({}, 40);
-  // Not counted while the marks are recent (the writes they announce may still be under way).
+  // The background pass leaves marks younger than five minutes (their writes may be under way).
   expect(await byDay.days.pages.settle()).toBe(0);
   expect(await settle()).toBe(2);
-  expect(await models.TrailDay.findById('2025-07-15').lean()).toMatchObject({ dirty: false });
+  expect(await models.trailDays.marks.countDocuments()).toBe(0);
+  expect(await models.trailDays.days.findById('2025-07-15').lean()).toMatchObject({ rows: 175 });
   expect((await byDay.count({})).total).toBe(360);
-});
-
-it('a count does not clear a day marked again while it counted', async () => {
-  const before = await models.TrailDay.findById('2025-07-17').lean();
-  await byDay.days.pages.marked(['2025-07-17'], new Date(0));
-  const racing = new DayPages(models.TrailDay, {
-    count: async (day) => {
-      await racing.marked([day], new Date(0));
-      return 1;
-    },
-    rows: async () => [],
-  });
-  expect(await racing.settle()).toBe(1);
-  expect(await models.TrailDay.findById('2025-07-17').lean()).toMatchObject({
-    dirty: true,
-    rows: before!.rows,
-  });
-  await settle();
-  expect(await models.TrailDay.findById('2025-07-17').lean()).toMatchObject({
-    dirty: false,
-    rows: before!.rows,
-  });
 });
 
 it('a redelivered entry: nothing stored, nothing counted twice', async () => {
@@ -191,4 +149,16 @@ it('rows stored before the day existed: read by the sorted index until the backf
   byDay = restarted;
   expect(await byDay.count({})).toEqual({ total: 400, estimate: false });
   await expectSameAsSortedIndex({}, 30);
+});
+
+it('a backlog of more than 31 uncounted days: read by the sorted index until the background count caught up', async () => {
+  const days = Array.from({ length: 32 }, (_, i) =>
+    new Date(Date.UTC(2024, 0, 1 + i)).toISOString().slice(0, 10),
+  );
+  await byDay.days.pages.marked(days);
+  expect(await byDay.count({})).toMatchObject({ estimate: true });
+  // A month of them is not a backlog.
+  expect(await byDay.count({ from: new Date('2024-01-02T00:00:00Z') })).toMatchObject({ estimate: false });
+  await settle();
+  expect(await byDay.count({})).toEqual({ total: 400, estimate: false });
 });

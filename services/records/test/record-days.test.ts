@@ -1,7 +1,7 @@
 import mongoose, { type Connection } from 'mongoose';
 import { RECORDS_VIEW } from '@crm/contracts';
 import { createLogger } from '@crm/server-kit';
-import { MARK_SETTLE_MS, syncIndexes } from '@crm/server-kit/service';
+import { syncIndexes } from '@crm/server-kit/service';
 import { infrastructure, uniqueId, uniqueName } from '@crm/testing';
 import { RecordErasure } from '../src/data/record-erasure';
 import { recordModels, revisionId, type RecordModels } from '../src/data/record.models';
@@ -46,7 +46,8 @@ const seeded = ['2025-05-05', '2025-05-06', '2025-05-08'].flatMap((day) =>
   ),
 );
 
-const settle = () => byDay.days.pages.settle(50, new Date(Date.now() + MARK_SETTLE_MS));
+/** Counts the days this repository marked (its writes are done). */
+const settle = () => byDay.days.pages.settleOwn();
 
 async function expectSameAsSortedIndex(limit: number) {
   const sorted = new MongoRecordRepository(models, logger);
@@ -81,8 +82,9 @@ afterAll(async () => {
 });
 
 it('the seeded days are counted, and every page is the one the sorted index gives', async () => {
-  expect(await models.ListingDay.countDocuments({ dirty: true })).toBe(0);
-  expect((await models.ListingDay.find().sort({ _id: 1 }).lean()).map((d) => [d._id, d.rows])).toEqual([
+  expect(await models.listingDays.marks.countDocuments()).toBe(0);
+  const days = await models.listingDays.days.find().sort({ _id: 1 }).lean();
+  expect(days.map((d) => [d._id, d.rows])).toEqual([
     ['2025-05-05', 9],
     ['2025-05-06', 12],
     ['2025-05-07', 3],
@@ -103,14 +105,15 @@ it('a record moved to another day leaves one and joins the other, exact before a
     date: { date: new Date('2025-05-07T10:00:00Z') },
   });
   await byDay.refreshListing(movedId);
-  expect((await models.ListingDay.find({ dirty: true }).distinct('_id')).sort()).toEqual([
+  expect((await models.listingDays.marks.distinct('day')).sort()).toEqual([
     '2025-05-05',
     '2025-05-07',
   ]);
   await expectSameAsSortedIndex(7);
   expect(await settle()).toBe(2);
-  expect(await models.ListingDay.findById('2025-05-07').lean()).toMatchObject({ rows: 4, dirty: false });
-  expect(await models.ListingDay.findById('2025-05-05').lean()).toMatchObject({ rows: 8, dirty: false });
+  expect(await models.listingDays.marks.countDocuments()).toBe(0);
+  expect(await models.listingDays.days.findById('2025-05-07').lean()).toMatchObject({ rows: 4 });
+  expect(await models.listingDays.days.findById('2025-05-05').lean()).toMatchObject({ rows: 8 });
   await expectSameAsSortedIndex(7);
 });
 

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Schema, type Connection, type Model } from 'mongoose';
-import { UPDATES_PER_COMMAND } from './mongo';
 
 /**
  * Lists paged a day at a time (the access trail, the clinical records): FerretDB 1.24 serves no sort
@@ -9,42 +8,62 @@ import { UPDATES_PER_COMMAND } from './mongo';
  * here reads a page as the rows of the days it falls on (one equality each), sorted in memory; on
  * MongoDB the same reads use the `day` index.
  *
- * The counts (`{_id: day, rows, dirty, mark, markedAt}`) are never added up, only counted: every
- * write marks its days dirty first (a fresh `mark`); a count clears `dirty` only if the mark is the
- * one it read and older than `MARK_SETTLE_MS` (the write it announced is done by then, even if the
- * writer crashed before finishing), so a day can stay dirty for a while, never be wrong and clean.
- * A reader loads the dirty days of its range and counts them itself.
+ * Counts are never added up, only counted, and nothing here is updated concurrently (FerretDB's
+ * updates are read-modify-writes that can lose one another): every write first inserts a mark of its
+ * days (`<collection>_marks`, `{_id, day, at}`; a process that marked a day less than
+ * `MARK_REUSE_MS` ago lets that mark cover its next writes to it, so a busy day costs one insert a
+ * minute, not one per write). A day with marks is dirty: readers load and count it themselves. The
+ * background pass counts a day once its marks are `MARK_SETTLE_MS` old (every write they cover is
+ * done by then, even if its writer crashed), stores the count (`<collection>`, `{_id: day, rows}`),
+ * then deletes those marks; a younger mark keeps the day dirty. A bulk load retires its own marks
+ * once its writes are done (`settleOwn`).
  */
 export interface CountedDay {
   /** `YYYY-MM-DD`. */
   _id: string;
   rows: number;
-  dirty: boolean;
-  mark: string;
-  markedAt: Date;
 }
 
-/** A mark younger than this is not cleared: the write it announced may still be under way. */
-export const MARK_SETTLE_MS = 60_000;
+interface DayMark {
+  _id: string;
+  day: string;
+  at: Date;
+}
+
+/** A mark younger than this is not counted: a write it covers may still be under way. */
+export const MARK_SETTLE_MS = 5 * 60_000;
+
+/** How long a process's mark of a day covers its later writes to that day. */
+export const MARK_REUSE_MS = 60_000;
 
 /** Days read at once (each an equality on `day`); the connection pool has 20. */
 const IN_FLIGHT = 8;
 
-export function countedDaysModel(connection: Connection, modelName: string, collection: string) {
-  const registered = connection.models[modelName] as Model<CountedDay> | undefined;
-  if (registered) return registered;
-  const schema = new Schema<CountedDay>(
-    {
-      _id: { type: String },
-      rows: { type: Number, required: true },
-      dirty: { type: Boolean, required: true },
-      mark: { type: String, required: true },
-      markedAt: { type: Date, required: true },
-    },
-    { collection, versionKey: false },
-  );
-  return connection.model<CountedDay>(modelName, schema);
+const model = <T>(connection: Connection, name: string, schema: Schema<T>): Model<T> =>
+  (connection.models[name] as Model<T> | undefined) ?? connection.model<T>(name, schema);
+
+/** The counts and the marks of a day-paged list, in `collection` and `<collection>_marks`. */
+export function dayPagesModels(connection: Connection, modelName: string, collection: string) {
+  return {
+    days: model(
+      connection,
+      modelName,
+      new Schema<CountedDay>(
+        { _id: { type: String }, rows: { type: Number, required: true } },
+        { collection, versionKey: false },
+      ),
+    ),
+    marks: model(
+      connection,
+      `${modelName}Mark`,
+      new Schema<DayMark>(
+        { _id: { type: String }, day: { type: String, required: true }, at: { type: Date, required: true } },
+        { collection: `${collection}_marks`, versionKey: false },
+      ),
+    ),
+  };
 }
+export type DayPagesModels = ReturnType<typeof dayPagesModels>;
 
 /** Where a day-paged list's rows are: one day's count, and one day's rows in list order. */
 export interface DaySource<T> {
@@ -59,38 +78,82 @@ export interface DaySource<T> {
  */
 export const MAX_DAYS_LOADED = 31;
 
+/** A day of a listing: its stored count, and whether marks say it may be off. */
+export interface ListedDay {
+  day: string;
+  rows: number;
+  dirty: boolean;
+}
+
 export class DayPages<T> {
+  /** The marks this process inserted and has not retired, by day, newest last. */
+  private readonly markedHere = new Map<string, DayMark[]>();
+
   constructor(
-    private readonly model: Model<CountedDay>,
+    private readonly models: DayPagesModels,
     private readonly source: DaySource<T>,
+    private readonly clock: () => Date = () => new Date(),
   ) {}
 
   /** Before a write that adds, removes or moves rows of these days. */
-  async marked(days: Iterable<string | undefined>, now = new Date()): Promise<void> {
-    const unique = [...new Set(days)].filter((day): day is string => day !== undefined);
-    for (let i = 0; i < unique.length; i += UPDATES_PER_COMMAND)
-      await this.model.bulkWrite(
-        unique.slice(i, i + UPDATES_PER_COMMAND).map((day) => ({
-          updateOne: {
-            filter: { _id: day },
-            update: { $set: { dirty: true, mark: randomUUID(), markedAt: now }, $setOnInsert: { rows: 0 } },
-            upsert: true,
-          },
-        })),
-        { ordered: false },
-      );
+  async marked(days: Iterable<string | undefined>): Promise<void> {
+    const now = this.clock();
+    const marks = [...new Set(days)]
+      .filter((day): day is string => day !== undefined)
+      .filter(
+        (day) =>
+          !(now.getTime() - (this.markedHere.get(day)?.at(-1)?.at.getTime() ?? -Infinity) < MARK_REUSE_MS),
+      )
+      .map((day) => ({ _id: randomUUID(), day, at: now }));
+    if (marks.length === 0) return;
+    await this.models.marks.insertMany(marks, { ordered: false });
+    for (const mark of marks) this.markedHere.set(mark.day, [...(this.markedHere.get(mark.day) ?? []), mark]);
+    // Marks old enough for the background pass are no longer this process's to retire.
+    for (const [day, own] of this.markedHere) {
+      const young = own.filter(({ at }) => now.getTime() - at.getTime() < MARK_SETTLE_MS);
+      if (young.length === 0) this.markedHere.delete(day);
+      else if (young.length < own.length) this.markedHere.set(day, young);
+    }
   }
 
-  /** Counts up to `limit` dirty days whose mark has settled; answers how many it counted. */
-  async settle(limit = 50, now = new Date()): Promise<number> {
-    const settled = (await this.model.find({ dirty: true }).lean<CountedDay[]>())
-      .filter((day) => day.markedAt.getTime() <= now.getTime() - MARK_SETTLE_MS)
-      .slice(0, limit);
-    await inBatches(settled, async (day) => {
-      const rows = await this.source.count(day._id);
-      await this.model.updateOne({ _id: day._id, mark: day.mark }, { $set: { rows, dirty: false } });
-    });
+  /** Counts up to `limit` days whose marks have settled; answers how many it counted. */
+  async settle(limit = 50): Promise<number> {
+    const before = this.clock().getTime() - MARK_SETTLE_MS;
+    const settled = groupByDay(
+      (await this.models.marks.find().lean<DayMark[]>()).filter(({ at }) => at.getTime() <= before),
+    ).slice(0, limit);
+    await inBatches(settled, ([day, marks]) => this.count(day, marks));
     return settled.length;
+  }
+
+  /**
+   * Counts the days this process marked and retires its marks: for a bulk load whose writes are all
+   * done (the marks of other writers stay, and keep their days dirty).
+   */
+  async settleOwn(): Promise<number> {
+    const own = [...this.markedHere];
+    this.markedHere.clear();
+    await inBatches(own, ([day, marks]) => this.count(day, marks));
+    return own.length;
+  }
+
+  /** Stores a day's count, then deletes the marks it covers (a crash in between counts it again). */
+  private async count(day: string, marks: readonly DayMark[]): Promise<void> {
+    const rows = await this.source.count(day);
+    await this.models.days.replaceOne({ _id: day }, { rows }, { upsert: true });
+    await this.models.marks.deleteMany({ _id: { $in: marks.map(({ _id }) => _id) } });
+  }
+
+  /** Every day of the list, newest first. */
+  async all(): Promise<ListedDay[]> {
+    const [counted, marks] = await Promise.all([
+      this.models.days.find().lean<CountedDay[]>(),
+      this.models.marks.find().select({ day: 1 }).lean<Array<Pick<DayMark, 'day'>>>(),
+    ]);
+    const dirty = new Set(marks.map(({ day }) => day));
+    const days = new Map(counted.map(({ _id, rows }) => [_id, { day: _id, rows, dirty: dirty.has(_id) }]));
+    for (const day of dirty) if (!days.has(day)) days.set(day, { day, rows: 0, dirty: true });
+    return [...days.values()].sort((a, b) => (a.day < b.day ? 1 : -1));
   }
 
   /** The days from `first` to `last` (both optional, included), newest first, with exact counts. */
@@ -99,16 +162,14 @@ export class DayPages<T> {
     last,
     keep,
   }: { first?: string; last?: string; keep?: (row: T) => boolean } = {}): Promise<DayListing<T> | undefined> {
-    const days = (await this.model.find().lean<CountedDay[]>())
-      .filter(({ _id }) => (!first || _id >= first) && (!last || _id <= last))
-      .sort((a, b) => (a._id < b._id ? 1 : -1));
+    const days = (await this.all()).filter(({ day }) => (!first || day >= first) && (!last || day <= last));
     // The range's end days may be only partly in it (`keep` says which rows are).
-    const toLoad = days.filter(({ _id, dirty }) => dirty || _id === first || _id === last);
+    const toLoad = days.filter(({ day, dirty }) => dirty || day === first || day === last);
     if (toLoad.length > MAX_DAYS_LOADED) return undefined;
     const loaded = new Map<string, T[]>();
-    await inBatches(toLoad, async ({ _id }) => {
-      const rows = await this.source.rows(_id);
-      loaded.set(_id, keep ? rows.filter(keep) : rows);
+    await inBatches(toLoad, async ({ day }) => {
+      const rows = await this.source.rows(day);
+      loaded.set(day, keep ? rows.filter(keep) : rows);
     });
     return { days, loaded };
   }
@@ -121,6 +182,12 @@ export class DayPages<T> {
     );
     return { rows: rows.flat(), total: totalOf(listing) };
   }
+}
+
+function groupByDay(marks: readonly DayMark[]): Array<[string, DayMark[]]> {
+  const byDay = new Map<string, DayMark[]>();
+  for (const mark of marks) byDay.set(mark.day, [...(byDay.get(mark.day) ?? []), mark]);
+  return [...byDay];
 }
 
 /** How many rows of a list one day holds. */
@@ -163,13 +230,13 @@ export function daysOfPage(days: readonly DayCount[], skip: number, limit: numbe
  * end days of a range) count the rows loaded; the others their stored count.
  */
 export interface DayListing<T> {
-  days: readonly CountedDay[];
+  days: readonly ListedDay[];
   loaded: ReadonlyMap<string, readonly T[]>;
 }
 
 const countsOf = <T>({ days, loaded }: DayListing<T>): DayCount[] =>
   days
-    .map(({ _id, rows }) => ({ day: _id, rows: loaded.get(_id)?.length ?? rows }))
+    .map(({ day, rows }) => ({ day, rows: loaded.get(day)?.length ?? rows }))
     .filter(({ rows }) => rows > 0);
 
 /** How many rows a day listing holds. */

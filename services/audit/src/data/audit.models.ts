@@ -1,6 +1,6 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 import { AUDIT_ACTOR_ROLES, AUDIT_OUTCOMES } from '@crm/contracts';
-import { countedDaysModel, retireIndexes } from '@crm/server-kit/service';
+import { dayPagesModels, retireIndexes } from '@crm/server-kit/service';
 
 /**
  * `entries`: the trail, one row per patient named by an entry (see domain/audit-entry.ts).
@@ -93,8 +93,8 @@ export function auditModels(connection: Connection) {
   return {
     Entry: connection.model('AuditEntry', entrySchema),
     Staff: connection.model('StaffMember', staffSchema),
-    /** How many rows each centre day of the trail holds (see data/trail-days.ts). */
-    TrailDay: countedDaysModel(connection, 'TrailDay', 'trail_days'),
+    /** How many rows each centre day of the trail holds, and its marks (see data/trail-days.ts). */
+    trailDays: dayPagesModels(connection, 'TrailDay', 'trail_days'),
   };
 }
 

@@ -5,7 +5,6 @@
  */
 import type { AuditEntryData } from '@crm/contracts';
 import { BULK_INSERT_BATCH } from '@crm/event-bus';
-import { MARK_SETTLE_MS } from '@crm/server-kit/service';
 import { rowsOf, type AuditRow } from '../domain/audit-entry';
 import type { AuditModels } from './audit.models';
 import { MongoAuditLog } from './audit.repository';
@@ -33,9 +32,7 @@ export async function seedAuditEntries(
     }
   }
   if (batch.length > 0) stored += await log.append(batch);
-  // The days' counts now rather than by the running service's background pass, 50 days at a time;
-  // as of a minute from now, since every write these marks announced is done.
-  const settled = new Date(Date.now() + MARK_SETTLE_MS);
-  while ((await log.days.pages.settle(1_000, settled)) > 0);
+  // The days' counts now rather than by the running service's background pass: its writes are done.
+  await log.days.pages.settleOwn();
   return stored;
 }

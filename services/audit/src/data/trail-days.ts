@@ -19,7 +19,7 @@ export class TrailDays {
   private backfill: 'pending' | 'done' | 'refused' = 'pending';
 
   constructor(private readonly models: AuditModels) {
-    this.pages = new DayPages(models.TrailDay, {
+    this.pages = new DayPages(models.trailDays, {
       count: (day) => models.Entry.countDocuments({ day }),
       rows: (day) => this.rowsOf(day),
     });

@@ -15,7 +15,7 @@ export class RecordDays {
   private everyEntryHasDay = false;
 
   constructor(private readonly models: RecordModels) {
-    this.pages = new DayPages(models.ListingDay, {
+    this.pages = new DayPages(models.listingDays, {
       count: (day) => models.Listing.countDocuments({ day }),
       rows: async (day) =>
         (await models.Listing.find({ day }).lean<ListingDocument[]>()).sort(

@@ -30,18 +30,19 @@ export class RecordErasure {
 
   /** Deletes the records of erased patients made before `cutoff`; how many records went. */
   async deleteExpired(cutoff: Date): Promise<number> {
-    let deleted = 0;
-    for (const { _id: userId } of await this.models.ErasedPatient.find().lean<Array<{ _id: string }>>()) {
-      const expired = await this.models.Listing.find({ userId, createdAt: { $lt: cutoff } })
-        .select({ _id: 1, day: 1 })
-        .lean<Array<{ _id: string; day?: string }>>();
-      await this.days.pages.marked(expired.map(({ day }) => day));
-      for (const { _id: recordId } of expired) {
-        await this.models.Revision.deleteMany({ recordId });
-        await this.models.Listing.deleteOne({ _id: recordId });
-        deleted++;
-      }
+    const expired: Array<{ _id: string; day?: string }> = [];
+    for (const { _id: userId } of await this.models.ErasedPatient.find().lean<Array<{ _id: string }>>())
+      expired.push(
+        ...(await this.models.Listing.find({ userId, createdAt: { $lt: cutoff } })
+          .select({ _id: 1, day: 1 })
+          .lean<Array<{ _id: string; day?: string }>>()),
+      );
+    // The days they leave, once for the whole pass, before any goes.
+    await this.days.pages.marked(expired.map(({ day }) => day));
+    for (const { _id: recordId } of expired) {
+      await this.models.Revision.deleteMany({ recordId });
+      await this.models.Listing.deleteOne({ _id: recordId });
     }
-    return deleted;
+    return expired.length;
   }
 }

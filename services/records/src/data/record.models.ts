@@ -1,7 +1,7 @@
 import { Schema, type Connection } from 'mongoose';
 import { centreDayOf, foldName } from '@crm/contracts';
 import { outboxPlugin } from '@crm/event-bus';
-import { countedDaysModel } from '@crm/server-kit/service';
+import { dayPagesModels } from '@crm/server-kit/service';
 import type { ClinicalRecord } from '../domain/record';
 
 /**
@@ -110,8 +110,8 @@ export function recordModels(connection: Connection) {
   return {
     Revision: connection.model('RecordRevision', revisionSchema),
     Listing: connection.model('RecordListing', listingSchema),
-    /** How many listing entries each centre day holds (data/record-days.ts). */
-    ListingDay: countedDaysModel(connection, 'RecordListingDay', 'record_days'),
+    /** How many listing entries each centre day holds, and its marks (data/record-days.ts). */
+    listingDays: dayPagesModels(connection, 'RecordListingDay', 'record_days'),
     ErasedPatient: connection.model('ErasedPatient', erasedPatientSchema),
   };
 }

@@ -8,7 +8,6 @@
 import { recordCreated } from '@crm/contracts';
 import { BULK_INSERT_BATCH, createEnvelope, insertPublished, withOutbox } from '@crm/event-bus';
 import { correlationIdOrNew } from '@crm/server-kit';
-import { MARK_SETTLE_MS } from '@crm/server-kit/service';
 import type { ClinicalRecord } from '../domain/record';
 import { recordReference } from '../domain/record.service';
 import { RecordDays } from './record-days';
@@ -51,9 +50,7 @@ async function listed(
   const { pages } = new RecordDays(models);
   await pages.marked(listing.map((entry) => entry.day));
   const stored = await insertPublished(models.Listing, listing, batchSize);
-  // As of a minute from now: every write these marks announced is done.
-  const settled = new Date(Date.now() + MARK_SETTLE_MS);
-  while ((await pages.settle(1_000, settled)) > 0);
+  await pages.settleOwn();
   return stored;
 }
 

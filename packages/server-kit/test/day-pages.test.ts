@@ -1,0 +1,137 @@
+import mongoose, { type Connection } from 'mongoose';
+import { infrastructure, uniqueName } from '@crm/testing';
+import {
+  DayPages,
+  dayPagesModels,
+  daysOfPage,
+  MARK_REUSE_MS,
+  MARK_SETTLE_MS,
+  MAX_DAYS_LOADED,
+  totalOf,
+  type DayPagesModels,
+} from '../src/service/day-pages';
+
+/** The page arithmetic of lists paged a day at a time (DayPages; used by the trail and the records). */
+it('finds the days of a page from their counts alone', () => {
+  const days = [
+    { day: '2025-07-17', rows: 4 },
+    { day: '2025-07-15', rows: 10 },
+    { day: '2025-07-14', rows: 3 },
+  ];
+  expect(daysOfPage(days, 0, 5)).toEqual([
+    { day: '2025-07-17', skip: 0, take: 4 },
+    { day: '2025-07-15', skip: 0, take: 1 },
+  ]);
+  expect(daysOfPage(days, 10, 5)).toEqual([
+    { day: '2025-07-15', skip: 6, take: 4 },
+    { day: '2025-07-14', skip: 0, take: 1 },
+  ]);
+  expect(daysOfPage(days, 15, 5)).toEqual([{ day: '2025-07-14', skip: 1, take: 2 }]);
+  expect(daysOfPage(days, 17, 5)).toEqual([]);
+});
+
+describe('day counts and their marks (a real database)', () => {
+  let connection: Connection;
+  let models: DayPagesModels;
+  /** The list: rows per day, as the source counts them. */
+  const rows = new Map<string, number>();
+  let now = new Date('2026-03-02T10:00:00Z');
+  const pagesOf = () =>
+    new DayPages(
+      models,
+      {
+        count: async (day) => rows.get(day) ?? 0,
+        rows: async (day) => Array.from({ length: rows.get(day) ?? 0 }, (_, i) => `${day}#${i}`),
+      },
+      () => now,
+    );
+  const later = (ms: number) => (now = new Date(now.getTime() + ms));
+
+  beforeAll(async () => {
+    const { mongoUrl } = await infrastructure();
+    connection = await mongoose.createConnection(mongoUrl, { dbName: uniqueName('day_pages') }).asPromise();
+    models = dayPagesModels(connection, 'ListDay', 'list_days');
+  });
+
+  afterAll(async () => {
+    await connection.dropDatabase();
+    await connection.close();
+  });
+
+  it('a mark covers its writer’s writes to that day for a minute: one insert, not one per write', async () => {
+    const pages = pagesOf();
+    await pages.marked(['2026-03-02']);
+    later(30_000);
+    await pages.marked(['2026-03-02', undefined]);
+    expect(await models.marks.countDocuments({ day: '2026-03-02' })).toBe(1);
+    later(MARK_REUSE_MS);
+    await pages.marked(['2026-03-02']);
+    expect(await models.marks.countDocuments({ day: '2026-03-02' })).toBe(2);
+    // Another process does not use this one's marks.
+    await pagesOf().marked(['2026-03-02']);
+    expect(await models.marks.countDocuments({ day: '2026-03-02' })).toBe(3);
+  });
+
+  it('the background count waits until every mark of a day is five minutes old; a younger one keeps it dirty', async () => {
+    const pages = pagesOf();
+    rows.set('2026-03-02', 7);
+    expect((await pages.all()).find(({ day }) => day === '2026-03-02')).toEqual({
+      day: '2026-03-02',
+      rows: 0,
+      dirty: true,
+    });
+    later(MARK_SETTLE_MS - MARK_REUSE_MS - 1);
+    // The two oldest marks are five minutes old, the third is not.
+    expect(await pages.settle()).toBe(1);
+    expect(await models.days.findById('2026-03-02').lean()).toMatchObject({ rows: 7 });
+    expect(await models.marks.countDocuments({ day: '2026-03-02' })).toBe(2);
+    expect((await pages.all()).find(({ day }) => day === '2026-03-02')).toMatchObject({ dirty: true });
+    later(MARK_REUSE_MS + 1);
+    rows.set('2026-03-02', 9);
+    expect(await pages.settle()).toBe(1);
+    expect(await pages.all()).toEqual([{ day: '2026-03-02', rows: 9, dirty: false }]);
+    expect(await pages.settle()).toBe(0);
+  });
+
+  it('a bulk load retires its own marks at once, never another writer’s', async () => {
+    const load = pagesOf();
+    const other = pagesOf();
+    await load.marked(['2026-03-03', '2026-03-04']);
+    await other.marked(['2026-03-04']);
+    rows.set('2026-03-03', 2);
+    rows.set('2026-03-04', 5);
+    expect(await load.settleOwn()).toBe(2);
+    expect(await load.all()).toEqual([
+      { day: '2026-03-04', rows: 5, dirty: true },
+      { day: '2026-03-03', rows: 2, dirty: false },
+      { day: '2026-03-02', rows: 9, dirty: false },
+    ]);
+  });
+
+  it('pages: a dirty day is loaded and counted by the read, the others by their stored count', async () => {
+    const pages = pagesOf();
+    rows.set('2026-03-04', 6);
+    const listing = (await pages.listing())!;
+    expect(listing.days.map(({ day }) => day)).toEqual(['2026-03-04', '2026-03-03', '2026-03-02']);
+    expect([...listing.loaded.keys()]).toEqual(['2026-03-04']);
+    expect(totalOf(listing)).toBe(17);
+    expect(await pages.page(listing, 2, 5)).toEqual({
+      rows: ['2026-03-04#5', '2026-03-03#0', '2026-03-03#1', '2026-03-02#0', '2026-03-02#1'],
+      total: 17,
+    });
+    expect(await pages.page(listing, 4, 5)).toEqual({ rows: ['2026-03-02#7', '2026-03-02#8'], total: 17 });
+    expect((await pages.page(listing, 5, 5)).rows).toEqual([]);
+  });
+
+  it('more dirty days than a read may load: no listing (the caller reads its sorted index)', async () => {
+    const pages = pagesOf();
+    const days = Array.from({ length: MAX_DAYS_LOADED + 1 }, (_, i) =>
+      new Date(Date.UTC(2025, 0, 1 + i)).toISOString().slice(0, 10),
+    );
+    await pages.marked(days);
+    expect(await pages.listing()).toBeUndefined();
+    expect(await pages.listing({ first: days[1], last: days.at(-1) })).toBeDefined();
+    await pages.settleOwn();
+    expect(await pages.listing()).toBeDefined();
+  });
+});
