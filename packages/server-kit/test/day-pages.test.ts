@@ -108,6 +108,41 @@ describe('day counts and their marks (a real database)', () => {
     ]);
   });
 
+  it('a bulk load that says what it added: a day never counted and marked by nobody else takes its word', async () => {
+    const load = pagesOf();
+    const other = pagesOf();
+    rows.set('2026-04-01', 3);
+    rows.set('2026-04-02', 4);
+    rows.set('2026-03-02', 12);
+    await load.marked(['2026-04-01', '2026-04-02', '2026-03-02']);
+    await other.marked(['2026-04-02']);
+    const added = new Map([
+      ['2026-04-01', 30],
+      ['2026-04-02', 40],
+      ['2026-03-02', 50],
+    ]);
+    expect(await load.settleOwn(added)).toBe(3);
+    const days = await load.all();
+    // Its word (30, not the 3 a count would find); counted where someone else wrote or a count was stored.
+    expect(days.find(({ day }) => day === '2026-04-01')).toEqual({
+      day: '2026-04-01',
+      rows: 30,
+      dirty: false,
+    });
+    expect(days.find(({ day }) => day === '2026-04-02')).toEqual({ day: '2026-04-02', rows: 4, dirty: true });
+    expect(days.find(({ day }) => day === '2026-03-02')).toEqual({
+      day: '2026-03-02',
+      rows: 12,
+      dirty: false,
+    });
+    await other.settleOwn();
+    rows.set('2026-03-02', 9);
+    await models.days.deleteMany({ _id: { $in: ['2026-04-01', '2026-04-02'] } });
+    const recount = pagesOf();
+    await recount.marked(['2026-03-02']);
+    await recount.settleOwn();
+  });
+
   it('pages: a dirty day is loaded and counted by the read, the others by their stored count', async () => {
     const pages = pagesOf();
     rows.set('2026-03-04', 6);

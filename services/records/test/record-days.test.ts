@@ -105,10 +105,7 @@ it('a record moved to another day leaves one and joins the other, exact before a
     date: { date: new Date('2025-05-07T10:00:00Z') },
   });
   await byDay.refreshListing(movedId);
-  expect((await models.listingDays.marks.distinct('day')).sort()).toEqual([
-    '2025-05-05',
-    '2025-05-07',
-  ]);
+  expect((await models.listingDays.marks.distinct('day')).sort()).toEqual(['2025-05-05', '2025-05-07']);
   await expectSameAsSortedIndex(7);
   expect(await settle()).toBe(2);
   expect(await models.listingDays.marks.countDocuments()).toBe(0);

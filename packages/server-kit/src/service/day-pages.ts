@@ -36,6 +36,9 @@ export const MARK_SETTLE_MS = 5 * 60_000;
 /** How long a process's mark of a day covers its later writes to that day. */
 export const MARK_REUSE_MS = 60_000;
 
+/** Own marks of one day kept for `settleOwn` before the old ones are forgotten. */
+const KEPT_MARKS_A_DAY = 10;
+
 /** Days read at once (each an equality on `day`); the connection pool has 20. */
 const IN_FLIGHT = 8;
 
@@ -107,12 +110,16 @@ export class DayPages<T> {
       .map((day) => ({ _id: randomUUID(), day, at: now }));
     if (marks.length === 0) return;
     await this.models.marks.insertMany(marks, { ordered: false });
-    for (const mark of marks) this.markedHere.set(mark.day, [...(this.markedHere.get(mark.day) ?? []), mark]);
-    // Marks old enough for the background pass are no longer this process's to retire.
-    for (const [day, own] of this.markedHere) {
-      const young = own.filter(({ at }) => now.getTime() - at.getTime() < MARK_SETTLE_MS);
-      if (young.length === 0) this.markedHere.delete(day);
-      else if (young.length < own.length) this.markedHere.set(day, young);
+    for (const mark of marks) {
+      const own = [...(this.markedHere.get(mark.day) ?? []), mark];
+      // A day written to all along (today, in a service) keeps only what the background pass will
+      // not count yet; a bulk load's few marks a day stay until it retires them.
+      this.markedHere.set(
+        mark.day,
+        own.length > KEPT_MARKS_A_DAY
+          ? own.filter(({ at }) => now.getTime() - at.getTime() < MARK_SETTLE_MS)
+          : own,
+      );
     }
   }
 
@@ -128,18 +135,39 @@ export class DayPages<T> {
 
   /**
    * Counts the days this process marked and retires its marks: for a bulk load whose writes are all
-   * done (the marks of other writers stay, and keep their days dirty).
+   * done (the marks of other writers stay, and keep their days dirty). `added`: how many rows the
+   * load stored on each day, if it knows; a day that has never been counted and that nobody else
+   * marked holds exactly those (every writer marks before writing, and only a count, which stores
+   * the day, removes marks), so it is not counted again: a count of each day of a fresh load of
+   * five years (1 825 index reads on a table PostgreSQL has not analysed yet) took 10 minutes.
    */
-  async settleOwn(): Promise<number> {
+  async settleOwn(added?: ReadonlyMap<string, number>): Promise<number> {
     const own = [...this.markedHere];
     this.markedHere.clear();
-    await inBatches(own, ([day, marks]) => this.count(day, marks));
+    await inBatches(own, async ([day, marks]) => {
+      const known = added?.get(day);
+      if (known !== undefined && (await this.onlyEverMarkedBy(day, marks)))
+        await this.store(day, known, marks);
+      else await this.count(day, marks);
+    });
     return own.length;
+  }
+
+  private async onlyEverMarkedBy(day: string, own: readonly DayMark[]): Promise<boolean> {
+    const [counted, marks] = await Promise.all([
+      this.models.days.exists({ _id: day }),
+      this.models.marks.find({ day }).select({ _id: 1 }).lean<Array<Pick<DayMark, '_id'>>>(),
+    ]);
+    const ownIds = new Set(own.map(({ _id }) => _id));
+    return !counted && marks.every(({ _id }) => ownIds.has(_id));
   }
 
   /** Stores a day's count, then deletes the marks it covers (a crash in between counts it again). */
   private async count(day: string, marks: readonly DayMark[]): Promise<void> {
-    const rows = await this.source.count(day);
+    await this.store(day, await this.source.count(day), marks);
+  }
+
+  private async store(day: string, rows: number, marks: readonly DayMark[]): Promise<void> {
     await this.models.days.replaceOne({ _id: day }, { rows }, { upsert: true });
     await this.models.marks.deleteMany({ _id: { $in: marks.map(({ _id }) => _id) } });
   }

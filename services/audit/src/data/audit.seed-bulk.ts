@@ -3,7 +3,7 @@
  * stored by `MongoAuditLog.append`, exactly as the consumer stores a delivered entry, in batches.
  * Nothing here is used by the running service.
  */
-import type { AuditEntryData } from '@crm/contracts';
+import { centreDayOf, type AuditEntryData } from '@crm/contracts';
 import { BULK_INSERT_BATCH } from '@crm/event-bus';
 import { rowsOf, type AuditRow } from '../domain/audit-entry';
 import type { AuditModels } from './audit.models';
@@ -23,16 +23,24 @@ export async function seedAuditEntries(
 ): Promise<number> {
   const log = new MongoAuditLog(models);
   let stored = 0;
+  let offered = 0;
+  const added = new Map<string, number>();
+  const store = async (batch: AuditRow[]) => {
+    stored += await log.append(batch);
+    offered += batch.length;
+    for (const { at } of batch) added.set(centreDayOf(at), (added.get(centreDayOf(at)) ?? 0) + 1);
+  };
   let batch: AuditRow[] = [];
   for (const entry of entries) {
     batch.push(...rowsOf(entry.eventId, entry.data, entry.actorName));
     if (batch.length >= batchSize) {
-      stored += await log.append(batch);
+      await store(batch);
       batch = [];
     }
   }
-  if (batch.length > 0) stored += await log.append(batch);
-  // The days' counts now rather than by the running service's background pass: its writes are done.
-  await log.days.pages.settleOwn();
+  if (batch.length > 0) await store(batch);
+  // The days' counts now rather than by the running service's background pass: its writes are
+  // done. What each day got is known unless some rows were there already (then they are counted).
+  await log.days.pages.settleOwn(stored === offered ? added : undefined);
   return stored;
 }

@@ -91,7 +91,7 @@ export type ListingDocument = RecordFields & {
 };
 
 /** The listing entry of a revision's fields (without its `_id`). */
-export const listingOf = (fields: RecordFields): Omit<ListingDocument, '_id'> => ({
+export const listingOf = (fields: RecordFields): Omit<ListingDocument, '_id' | 'day'> & { day: string } => ({
   ...fields,
   userKey: foldName(fields.user.name),
   doctorKey: foldName(fields.doctor.name),

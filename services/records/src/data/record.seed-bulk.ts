@@ -49,8 +49,11 @@ async function listed(
 ): Promise<number> {
   const { pages } = new RecordDays(models);
   await pages.marked(listing.map((entry) => entry.day));
+  // Every entry is new (the insert fails otherwise): what each day got is known.
   const stored = await insertPublished(models.Listing, listing, batchSize);
-  await pages.settleOwn();
+  const added = new Map<string, number>();
+  for (const { day } of listing) added.set(day, (added.get(day) ?? 0) + 1);
+  await pages.settleOwn(added);
   return stored;
 }
 
