@@ -38,7 +38,7 @@ export function createRecordsService(config: RecordsConfig, logger: Logger) {
     viewConfigs,
   );
   const requireUser = runtime.requireUser();
-  const erasure = new RecordErasure(models, repository.days);
+  const erasure = new RecordErasure(models);
   const [viewConfigFeed, listingFeed, erasureFeed] = RECORDS_QUEUE_PURPOSES;
   runtime.consume({ purpose: viewConfigFeed, events: viewConfigHandlers(viewConfigs) });
   runtime.consume({ purpose: listingFeed, events: recordListingHandlers(repository) });
