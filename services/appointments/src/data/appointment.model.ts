@@ -1,8 +1,7 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
-import { APPOINTMENT_STATUSES, BOOKING_CHANNELS, ROLES } from '@crm/contracts';
+import { APPOINTMENT_STATUSES, BOOKING_CHANNELS, centreDayOf, ROLES } from '@crm/contracts';
 import { outboxPlugin } from '@crm/event-bus';
 import { retireIndexes } from '@crm/server-kit/service';
-import { centreDay } from '../domain/lifecycle.rules';
 
 const actorSchema = new Schema(
   { id: { type: String, required: true }, rol: { type: String, enum: ROLES, required: true } },
@@ -131,7 +130,7 @@ const appointmentSchema = new Schema(
 appointmentSchema.plugin(outboxPlugin);
 // Every document is made by `create` or `insertMany` (both validate), and no write moves `date`.
 appointmentSchema.pre('validate', function () {
-  if (this.isNew || this.isModified('date')) this.day = centreDay(this.date);
+  if (this.isNew || this.isModified('date')) this.day = centreDayOf(this.date);
 });
 // Each index and the reads that need it: README, "Indexes" (a test checks the table against this list).
 // The three unique ones are the booking rules themselves (one appointment per slot, one live

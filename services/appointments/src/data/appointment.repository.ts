@@ -1,4 +1,4 @@
-import { escapeRegex, foldName } from '@crm/contracts';
+import { centreDayOf, escapeRegex, foldName } from '@crm/contracts';
 import { Types } from 'mongoose';
 import type { AppointmentUser, EventEnvelope } from '@crm/contracts';
 import { isDuplicateKey, violatedField } from '@crm/server-kit';
@@ -13,7 +13,7 @@ import {
   type NewAppointment,
 } from '../domain/appointment';
 import { newBookingCode, type BookingCodes } from '../domain/booking-code';
-import { centreDay, centreDayRange } from '../domain/lifecycle.rules';
+import { centreDayRange } from '../domain/lifecycle.rules';
 import { activeDocument, codeFields, currentOf, toAppointment } from './appointment.documents';
 import { codeTaken, MAX_CODE_DRAWS } from './booking-codes';
 import { documentsOfAppointments, eachEquality } from './equality-reads';
@@ -212,7 +212,7 @@ export class MongoAppointmentRepository implements AppointmentRepository {
         missing.slice(i, i + UPDATES_PER_COMMAND).map((doc) => ({
           updateOne: {
             filter: { _id: doc._id, day: { $exists: false } },
-            update: { $set: { day: centreDay(doc.date) } },
+            update: { $set: { day: centreDayOf(doc.date) } },
           },
         })),
         { ordered: false },

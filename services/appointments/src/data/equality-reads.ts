@@ -1,7 +1,5 @@
+import { inBatches } from '@crm/server-kit/service';
 import type { AppointmentDocument, AppointmentModels } from './appointment.model';
-
-/** Queries in flight at once (the connection pool has 20). */
-const IN_FLIGHT = 8;
 
 /**
  * One equality query per value, merged, where `$in` would do on MongoDB: FerretDB 1.24 hands an
@@ -13,11 +11,7 @@ export async function eachEquality<V, T>(
   values: readonly V[],
   find: (value: V) => PromiseLike<T[]>,
 ): Promise<T[]> {
-  const unique = [...new Set(values)];
-  const found: T[] = [];
-  for (let i = 0; i < unique.length; i += IN_FLIGHT)
-    for (const docs of await Promise.all(unique.slice(i, i + IN_FLIGHT).map(find))) found.push(...docs);
-  return found;
+  return (await inBatches([...new Set(values)], async (value) => find(value))).flat();
 }
 
 /** The documents of these appointments (every kind, or those `filter` also matches). */

@@ -1,7 +1,6 @@
 import moment from 'moment-timezone';
-import { CENTRE_TIME_ZONE, escapeRegex, foldName } from '@crm/contracts';
+import { CENTRE_TIME_ZONE, centreDayOf, escapeRegex, foldName } from '@crm/contracts';
 import type { AppointmentPageQuery } from '../domain/appointment';
-import { centreDay } from '../domain/lifecycle.rules';
 import type { AppointmentDocument, AppointmentModels } from './appointment.model';
 import { eachEquality } from './equality-reads';
 
@@ -64,7 +63,7 @@ export async function readLiveList(
   else {
     const from = endedFrom ?? now;
     const ended = (
-      await eachEquality(daysBetween(centreDay(from), centreDay(soon)), (day) =>
+      await eachEquality(daysBetween(centreDayOf(from), centreDayOf(soon)), (day) =>
         models.Appointment.find({ day, kind: 'final' }).lean<AppointmentDocument[]>(),
       )
     ).filter((doc) => (doc.status === 'attended' || doc.status === 'noShow') && doc.date >= from);

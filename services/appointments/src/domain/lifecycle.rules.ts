@@ -2,6 +2,7 @@ import moment from 'moment-timezone';
 import {
   ACTIVE_APPOINTMENT_STATUSES,
   CENTRE_TIME_ZONE,
+  centreDayOf,
   CHECK_IN_WINDOW,
   NO_SHOW_AFTER_END_MINUTES,
   type AppointmentStatus,
@@ -120,11 +121,6 @@ export const noShowAt = (a: Pick<Appointment, 'date'>) =>
 export const sweepCutoff = (now: Date): Date =>
   new Date(now.getTime() - SLOT_MS - NO_SHOW_AFTER_END_MINUTES * MINUTE);
 
-const centre = (instant: Date | number) => moment.tz(instant, CENTRE_TIME_ZONE);
-
-/** The local day `YYYY-MM-DD` of an instant in the centre's time zone. */
-export const centreDay = (instant: Date): string => centre(instant).format('YYYY-MM-DD');
-
 /** [midnight, next midnight) of a local day `YYYY-MM-DD` (23 or 25 hours long on DST days). */
 export function centreDayRange(day: string): { from: Date; to: Date } {
   const midnight = moment.tz(day, 'YYYY-MM-DD', true, CENTRE_TIME_ZONE);
@@ -133,4 +129,4 @@ export function centreDayRange(day: string): { from: Date; to: Date } {
 
 /** The appointment starts today (the centre's day). */
 export const isToday = (a: Pick<Appointment, 'date'>, now: Date): boolean =>
-  centreDay(a.date) === centreDay(now);
+  centreDayOf(a.date) === centreDayOf(now);

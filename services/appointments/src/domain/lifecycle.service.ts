@@ -4,6 +4,7 @@ import {
   appointmentCheckedIn,
   appointmentDeleted,
   appointmentNoShow,
+  centreDayOf,
   isRefundable,
   type EventContract,
   type EventEnvelope,
@@ -21,7 +22,6 @@ import {
 import { eventData } from '../events/appointment.payloads';
 import { appointmentNotFound, noAppointmentToCheckIn, refusalError } from './booking.messages';
 import {
-  centreDay,
   checkInOpen,
   isToday,
   sweepCutoff,
@@ -154,7 +154,7 @@ export class LifecycleService {
 
   /** `GET /dates/agenda`: a local day's appointments in time order; deleted ones are left out. */
   async agenda(day?: string): Promise<{ day: string; appointments: Appointment[] }> {
-    const shown = day ?? centreDay(this.clock());
+    const shown = day ?? centreDayOf(this.clock());
     const appointments = await this.appointments.listOnDay(shown);
     return { day: shown, appointments: appointments.filter((a) => a.status !== 'deleted') };
   }
