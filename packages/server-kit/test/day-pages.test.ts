@@ -156,6 +156,15 @@ describe('day counts and their marks (a real database)', () => {
     });
     expect(await pages.page(listing, 4, 5)).toEqual({ rows: ['2026-03-02#7', '2026-03-02#8'], total: 17 });
     expect((await pages.page(listing, 5, 5)).rows).toEqual([]);
+    // The other way round: the oldest day first, its rows reversed.
+    expect(await pages.page(listing, 2, 5, { oldestFirst: true })).toEqual({
+      rows: ['2026-03-02#3', '2026-03-02#2', '2026-03-02#1', '2026-03-02#0', '2026-03-03#1'],
+      total: 17,
+    });
+    expect((await pages.page(listing, 4, 5, { oldestFirst: true })).rows).toEqual([
+      '2026-03-04#1',
+      '2026-03-04#0',
+    ]);
   });
 
   it('more dirty days than a read may load: no listing (the caller reads its sorted index)', async () => {

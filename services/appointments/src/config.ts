@@ -23,6 +23,8 @@ export const appointmentsEnvSchema = serviceEnvSchema.extend({
    * none is left, a pass does nothing): the agenda reads by day from then on.
    */
   DAY_BACKFILL_INTERVAL_MS: z.coerce.number().int().positive().default(10_000),
+  /** How often the days of the list of every appointment are counted (README, "Paging"). */
+  DAY_COUNTS_INTERVAL_MS: z.coerce.number().int().positive().default(10_000),
   /** How often booked appointments 30 minutes past their end become noShow (see README, "No-shows"). */
   NO_SHOW_SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(60_000),
   /** Web bookings of accounts still unconfirmed are released this long after booking… */

@@ -202,12 +202,22 @@ export class DayPages<T> {
     return { days, loaded };
   }
 
-  /** One page of a listing and its total; the days not loaded yet are read now. */
-  async page(listing: DayListing<T>, page: number, limit: number): Promise<{ rows: T[]; total: number }> {
-    const slices = daysOfPage(countsOf(listing), (page - 1) * limit, limit);
-    const rows = await inBatches(slices, async ({ day, skip, take }) =>
-      (listing.loaded.get(day) ?? (await this.source.rows(day))).slice(skip, skip + take),
-    );
+  /**
+   * One page of a listing and its total; the days not loaded yet are read now. `oldestFirst`: the
+   * list the other way round (the oldest day first, each day's rows reversed).
+   */
+  async page(
+    listing: DayListing<T>,
+    page: number,
+    limit: number,
+    { oldestFirst = false } = {},
+  ): Promise<{ rows: T[]; total: number }> {
+    const counts = countsOf(listing);
+    const slices = daysOfPage(oldestFirst ? counts.reverse() : counts, (page - 1) * limit, limit);
+    const rows = await inBatches(slices, async ({ day, skip, take }) => {
+      const ofDay = listing.loaded.get(day) ?? (await this.source.rows(day));
+      return (oldestFirst ? [...ofDay].reverse() : ofDay).slice(skip, skip + take);
+    });
     return { rows: rows.flat(), total: totalOf(listing) };
   }
 }

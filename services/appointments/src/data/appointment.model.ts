@@ -1,7 +1,7 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 import { APPOINTMENT_STATUSES, BOOKING_CHANNELS, centreDayOf, ROLES } from '@crm/contracts';
 import { outboxPlugin } from '@crm/event-bus';
-import { retireIndexes } from '@crm/server-kit/service';
+import { dayPagesModels, retireIndexes } from '@crm/server-kit/service';
 
 const actorSchema = new Schema(
   { id: { type: String, required: true }, rol: { type: String, enum: ROLES, required: true } },
@@ -177,6 +177,8 @@ export function appointmentModels(connection: Connection) {
   return {
     Appointment: connection.model('Appointment', appointmentSchema),
     Patient: connection.model('Patient', patientSchema),
+    /** The list of every appointment, counted a day at a time (appointment-days.ts). */
+    listDays: dayPagesModels(connection, 'AppointmentListDay', 'appointment_days'),
   };
 }
 

@@ -9,9 +9,16 @@
  * test/seed-bulk.test.ts holds it to the documents the service writes.
  */
 import { createHash } from 'node:crypto';
-import { phoneField, type AppointmentUser, type BookingChannel, type EventEnvelope } from '@crm/contracts';
+import {
+  centreDayOf,
+  phoneField,
+  type AppointmentUser,
+  type BookingChannel,
+  type EventEnvelope,
+} from '@crm/contracts';
 import { insertPublished } from '@crm/event-bus';
 import type { AppointmentModels } from './appointment.model';
+import { AppointmentDays } from './appointment-days';
 import { activeDocument, copyOf, keys } from './appointment.documents';
 import type { AppointmentDocument } from './appointment.model';
 import type { WaitlistModels } from './waitlist.model';
@@ -136,13 +143,28 @@ export function appointmentDocuments(a: SeedAppointment): object[] {
   return checkedIn ? [checkin, final] : [final];
 }
 
-/** Inserts the appointments' documents; answers how many documents were written. */
-export function seedAppointments(
+/**
+ * Inserts the appointments' documents and counts the days of the list of every appointment now
+ * (rather than by the running service's pass); answers how many documents were written.
+ */
+export async function seedAppointments(
   models: AppointmentModels,
   appointments: readonly SeedAppointment[],
   batchSize?: number,
 ): Promise<number> {
-  return insertPublished(models.Appointment, appointments.flatMap(appointmentDocuments), batchSize);
+  const { pages } = new AppointmentDays(models);
+  const days = appointments.map(({ date }) => centreDayOf(date));
+  await pages.marked(days);
+  const stored = await insertPublished(
+    models.Appointment,
+    appointments.flatMap(appointmentDocuments),
+    batchSize,
+  );
+  // Each appointment is listed once (active or final), on its day: what each day got is known.
+  const added = new Map<string, number>();
+  for (const day of days) added.set(day, (added.get(day) ?? 0) + 1);
+  await pages.settleOwn(added);
+  return stored;
 }
 
 /** The patients read model, as the auth service's events leave it. */

@@ -1,4 +1,4 @@
-import { foldName } from '@crm/contracts';
+import { centreDayOf, foldName } from '@crm/contracts';
 import { Types } from 'mongoose';
 import type { EventEnvelope } from '@crm/contracts';
 import { withOutboxUpdate } from '@crm/event-bus';
@@ -10,6 +10,7 @@ import { newBookingCode, type BookingCodes } from '../domain/booking-code';
 import { codeFields, keys, toAppointment } from './appointment.documents';
 import { codeTaken, MAX_CODE_DRAWS } from './booking-codes';
 import type { AppointmentDocument, AppointmentModels } from './appointment.model';
+import { AppointmentDays } from './appointment-days';
 
 type OfferDocument = AppointmentDocument & { offerExpiresAt: Date };
 
@@ -60,7 +61,12 @@ export class MongoOfferHolds implements OfferHolds {
     private readonly models: AppointmentModels,
     private readonly outboxWritten: () => void,
     private readonly codes: BookingCodes = newBookingCode,
-  ) {}
+  ) {
+    this.days = new AppointmentDays(models);
+  }
+
+  /** Becoming active adds an appointment to the list of every appointment: its day is marked first. */
+  private readonly days: AppointmentDays;
 
   async hold(offer: SlotOffer, patient: Patient, tokenHash: string): Promise<boolean> {
     for (let draw = 1; ; draw++) {
@@ -102,6 +108,7 @@ export class MongoOfferHolds implements OfferHolds {
   ): Promise<Appointment | 'patientBusy' | 'gone'> {
     const offer = await this.models.Appointment.findOne({ _id: id, kind: 'offer' }).lean<OfferDocument>();
     if (!offer) return 'gone';
+    await this.days.pages.marked([centreDayOf(offer.date)]);
     const booked = toAppointment({ ...offer, kind: 'active', bookedAt: new Date() });
     try {
       const { matchedCount } = await this.models.Appointment.updateOne(

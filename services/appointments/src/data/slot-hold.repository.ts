@@ -1,4 +1,4 @@
-import { foldName } from '@crm/contracts';
+import { centreDayOf, foldName } from '@crm/contracts';
 import { Types } from 'mongoose';
 import type { EventEnvelope } from '@crm/contracts';
 import { withOutboxUpdate } from '@crm/event-bus';
@@ -8,6 +8,7 @@ import { newBookingCode, type BookingCodes } from '../domain/booking-code';
 import { codeFields, keys, toAppointment } from './appointment.documents';
 import { codeTaken, MAX_CODE_DRAWS } from './booking-codes';
 import type { AppointmentDocument, AppointmentModels } from './appointment.model';
+import { AppointmentDays } from './appointment-days';
 
 /**
  * A reschedule's claim on its target slot (README, "Reschedule"): the `hold` document, inserted
@@ -20,7 +21,12 @@ export class MongoSlotHolds implements SlotHolds {
     private readonly models: AppointmentModels,
     private readonly outboxWritten: () => void,
     private readonly codes: BookingCodes = newBookingCode,
-  ) {}
+  ) {
+    this.days = new AppointmentDays(models);
+  }
+
+  /** Becoming active adds an appointment to the list of every appointment: its day is marked first. */
+  private readonly days: AppointmentDays;
 
   async hold(
     from: Appointment,
@@ -87,6 +93,7 @@ export class MongoSlotHolds implements SlotHolds {
   ): Promise<Appointment | 'patientBusy' | 'gone'> {
     const hold = await this.models.Appointment.findOne({ _id: id, kind: 'hold' }).lean<AppointmentDocument>();
     if (!hold) return 'gone';
+    await this.days.pages.marked([centreDayOf(hold.date)]);
     const moved = toAppointment({ ...hold, kind: 'active' });
     try {
       const { matchedCount } = await this.models.Appointment.updateOne(
