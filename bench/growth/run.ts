@@ -67,6 +67,7 @@ import {
   type DuePass,
 } from './due';
 import { capture, explainSlow, type Captured, type PlanSummary } from './plans';
+import { analysePlannerStatistics } from './statistics';
 
 type AuditService = ReturnType<typeof createAuditService>;
 type ReportingService = ReturnType<typeof createReportingService>;
@@ -342,6 +343,7 @@ async function main(): Promise<void> {
       record('seeding of the stage (s)', 'write', stage, seedSeconds * 1000);
       seedingSeconds += seedSeconds;
       if (SEED_ONLY) continue;
+      console.log(`  PostgreSQL planner statistics: ${await analysePlannerStatistics(notificationsDb)}`);
 
       const apptTotal = (await stack.api.get('/dates?status=all&limit=10', doctor)).body.total as number;
       lastPage.appointments = Math.max(1, Math.ceil(apptTotal / 10));
