@@ -4,6 +4,7 @@ import {
   DayPages,
   dayPagesModels,
   daysOfPage,
+  LOAD_HOLD_MS,
   MARK_REUSE_MS,
   MARK_SETTLE_MS,
   MAX_DAYS_LOADED,
@@ -177,5 +178,34 @@ describe('day counts and their marks (a real database)', () => {
     expect(await pages.listing({ first: days[1], last: days.at(-1) })).toBeDefined();
     await pages.settleOwn();
     expect(await pages.listing()).toBeDefined();
+  });
+
+  it('a bulk load’s days wait for its own count however long it writes; an hour on, if it died, the pass counts them', async () => {
+    const counted = async (day: string) => (await models.days.findById(day).lean())?.rows;
+    const load = pagesOf().bulkLoad();
+    await load.marked(['2027-01-04']);
+    rows.set('2027-01-04', 3);
+    later(MARK_SETTLE_MS * 2);
+    // Still writing ten minutes on: its mark still covers it, and the background leaves the day.
+    await load.marked(['2027-01-04']);
+    expect(await models.marks.countDocuments({ day: '2027-01-04' })).toBe(1);
+    await pagesOf().settle();
+    expect(await counted('2027-01-04')).toBeUndefined();
+    await load.settleOwn(new Map([['2027-01-04', 3]]));
+    expect(await counted('2027-01-04')).toBe(3);
+    expect(await models.marks.countDocuments({ day: '2027-01-04' })).toBe(0);
+
+    const died = pagesOf().bulkLoad();
+    await died.marked(['2027-01-05']);
+    rows.set('2027-01-05', 4);
+    later(MARK_SETTLE_MS);
+    await pagesOf().settle();
+    expect(await counted('2027-01-05')).toBeUndefined();
+    later(LOAD_HOLD_MS);
+    await pagesOf().settle();
+    expect(await counted('2027-01-05')).toBe(4);
+    // The same instance marks as any writer once its load is settled.
+    await load.marked(['2027-01-06']);
+    expect(await models.marks.findOne({ day: '2027-01-06' }).lean()).toMatchObject({ at: now });
   });
 });

@@ -37,6 +37,13 @@ export const MARK_SETTLE_MS = 5 * 60_000;
 /** How long a process's mark of a day covers its later writes to that day. */
 export const MARK_REUSE_MS = 60_000;
 
+/**
+ * A bulk load's marks are dated this far ahead (`bulkLoad`): its writes to a day may go on for longer
+ * than `MARK_SETTLE_MS`, so the background pass leaves its days to its `settleOwn`, and counts them
+ * only this much later if the load died before.
+ */
+export const LOAD_HOLD_MS = 60 * 60_000;
+
 /** Own marks of one day kept for `settleOwn` before the old ones are forgotten. */
 const KEPT_MARKS_A_DAY = 10;
 
@@ -92,6 +99,8 @@ export interface ListedDay {
 export class DayPages<T> {
   /** The marks this process inserted and has not retired, by day, newest last. */
   private readonly markedHere = new Map<string, DayMark[]>();
+  /** Set by `bulkLoad` until `settleOwn`. */
+  private loading = false;
 
   constructor(
     private readonly models: DayPagesModels,
@@ -99,16 +108,23 @@ export class DayPages<T> {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
+  /** This instance marks for a bulk load from now until its `settleOwn` (see `LOAD_HOLD_MS`). */
+  bulkLoad(): this {
+    this.loading = true;
+    return this;
+  }
+
   /** Before a write that adds, removes or moves rows of these days. */
   async marked(days: Iterable<string | undefined>): Promise<void> {
     const now = this.clock();
+    const at = this.loading ? new Date(now.getTime() + LOAD_HOLD_MS) : now;
     const marks = [...new Set(days)]
       .filter((day): day is string => day !== undefined)
       .filter(
         (day) =>
           !(now.getTime() - (this.markedHere.get(day)?.at(-1)?.at.getTime() ?? -Infinity) < MARK_REUSE_MS),
       )
-      .map((day) => ({ _id: randomUUID(), day, at: now }));
+      .map((day) => ({ _id: randomUUID(), day, at }));
     if (marks.length === 0) return;
     await this.models.marks.insertMany(marks, { ordered: false });
     for (const mark of marks) {
@@ -145,6 +161,7 @@ export class DayPages<T> {
   async settleOwn(added?: ReadonlyMap<string, number>): Promise<number> {
     const own = [...this.markedHere];
     this.markedHere.clear();
+    this.loading = false;
     if (own.length === 0) return 0;
     // Which days were counted before, or marked by someone else: two reads for the whole load (a
     // query per day was 5 000 queries for five years).

@@ -152,7 +152,7 @@ export async function seedAppointments(
   appointments: readonly SeedAppointment[],
   batchSize?: number,
 ): Promise<number> {
-  const { pages } = new AppointmentDays(models);
+  const pages = new AppointmentDays(models).pages.bulkLoad();
   const days = appointments.map(({ date }) => centreDayOf(date));
   await pages.marked(days);
   const stored = await insertPublished(

@@ -22,6 +22,7 @@ export async function seedAuditEntries(
   batchSize = BULK_INSERT_BATCH,
 ): Promise<number> {
   const log = new MongoAuditLog(models);
+  log.days.pages.bulkLoad();
   let stored = 0;
   let offered = 0;
   const added = new Map<string, number>();

@@ -47,7 +47,7 @@ async function listed(
   listing: ReadonlyArray<ReturnType<typeof listingEntry>>,
   batchSize?: number,
 ): Promise<number> {
-  const { pages } = new RecordDays(models);
+  const pages = new RecordDays(models).pages.bulkLoad();
   await pages.marked(listing.map((entry) => entry.day));
   // Every entry is new (the insert fails otherwise): what each day got is known.
   const stored = await insertPublished(models.Listing, listing, batchSize);
