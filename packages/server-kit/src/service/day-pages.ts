@@ -3,9 +3,9 @@ import { Schema, type Connection, type Model } from 'mongoose';
 import { UPDATES_PER_COMMAND } from './mongo';
 
 /**
- * Lists paged a day at a time (the access trail, the clinical records): FerretDB 1.24 serves no sort
- * and no range from an index, only equalities, so a sorted page of a large collection decoded every
- * document. A list whose documents carry their day (`day`, `YYYY-MM-DD`) and whose days are counted
+ * Lists paged a day at a time (the access trail, the clinical records, every appointment): FerretDB
+ * 1.24 serves no sort and no range from an index, only equalities, so a sorted page of a large
+ * collection decoded every document. A list whose documents carry their day (`day`, `YYYY-MM-DD`) and whose days are counted
  * here reads a page as the rows of the days it falls on (one equality each), sorted in memory; on
  * MongoDB the same reads use the `day` index.
  *
@@ -16,8 +16,9 @@ import { UPDATES_PER_COMMAND } from './mongo';
  * minute, not one per write). A day with marks is dirty: readers load and count it themselves. The
  * background pass counts a day once its marks are `MARK_SETTLE_MS` old (every write they cover is
  * done by then, even if its writer crashed), stores the count (`<collection>`, `{_id: day, rows}`),
- * then deletes those marks; a younger mark keeps the day dirty. A bulk load retires its own marks
- * once its writes are done (`settleOwn`).
+ * then deletes those marks; a younger mark keeps the day dirty. A bulk load dates its marks ahead
+ * (`bulkLoad`), so the pass leaves its days alone, and retires them once its writes are done
+ * (`settleOwn`).
  */
 export interface CountedDay {
   /** `YYYY-MM-DD`. */
