@@ -2,7 +2,7 @@
  * npm run infra:up — brings up whatever is missing of the local infrastructure (MongoDB-compatible
  * server, RabbitMQ, Redis, PostgreSQL for FerretDB, SMTP catcher with Mailpit's API). Idempotent.
  *
- *   --build-tools   also build the cached Go binaries (FerretDB, Mailpit) if they are missing,
+ *   --build-tools   also build the cached Go binaries (FerretDB, Mailpit, Jaeger) if they are missing,
  *                   even when the services are already up (CI does this ahead of the tests)
  *   --jaeger        also bring up Jaeger (traces; `npm start` does), built once like Mailpit
  */

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { brokerPasswordVariable, BUS_PARTICIPANTS } from '@crm/contracts';
 import { devEnvDefaults } from './dev-env';
-import { ensureFerretdbBinary, ensureMailpitBinary, findGo } from './go-tools';
+import { ensureFerretdbBinary, ensureJaegerBinary, ensureMailpitBinary, findGo } from './go-tools';
 import { withFileLock } from './lock';
 import { ensureDir, infraPaths, rel } from './paths';
 import { describeError } from './probes';
@@ -35,11 +35,14 @@ async function buildGoTools(ctx: Ctx): Promise<void> {
     throw new Error('no go');
   }
   try {
-    const [f, m] = await Promise.all([
+    // Jaeger too, though only `npm start` runs it: built here, its first build (about four minutes
+    // on 2 cores) does not eat into the time npm start gives the services to come up.
+    const built = await Promise.all([
       ensureFerretdbBinary((msg) => ctx.progress('tools', msg)),
       ensureMailpitBinary((msg) => ctx.progress('tools', msg)),
+      ensureJaegerBinary((msg) => ctx.progress('tools', msg)),
     ]);
-    ctx.report('tools', 'ready', `${rel(f)}, ${rel(m)} (${secondsSince(t0)})`);
+    ctx.report('tools', 'ready', `${built.map(rel).join(', ')} (${secondsSince(t0)})`);
   } catch (err) {
     ctx.report('tools', 'failed', describeError(err));
     throw err;
