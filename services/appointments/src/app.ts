@@ -201,9 +201,7 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
   runtime.every({
     name: 'appointment list days',
     intervalMs: config.DAY_COUNTS_INTERVAL_MS,
-    run: async () => {
-      await appointments.days.pages.settle();
-    },
+    run: () => appointments.days.pages.settle(),
   });
   runtime.every({
     name: 'appointments housekeeping',

@@ -1,5 +1,7 @@
+import { centreDayOf } from '@crm/contracts';
 import { DayPages } from '@crm/server-kit/service';
 import type { AppointmentDocument, AppointmentModels } from './appointment.model';
+import { comparatorOf } from './live-list';
 
 /**
  * The list of every appointment (`GET /dates?status=all`, by date) a day at a time (`appointment_days`,
@@ -21,12 +23,19 @@ export class AppointmentDays {
       clock,
     );
   }
+
+  /** Before a write that adds an appointment starting at `date` to the list. */
+  markedOn(date: Date): Promise<void> {
+    return this.pages.marked([centreDayOf(date)]);
+  }
 }
+
+const newestFirst = comparatorOf({ date: -1, _id: -1 });
 
 /** The listed documents among one day's, each appointment once, newest first (`date`, then `_id`). */
 export function listedOnce(docs: AppointmentDocument[]): AppointmentDocument[] {
   const ended = new Set(docs.filter((doc) => doc.kind === 'final').map((doc) => doc.appointmentId));
   return docs
     .filter((doc) => doc.kind === 'final' || (doc.kind === 'active' && !ended.has(doc.appointmentId)))
-    .sort((a, b) => b.date.getTime() - a.date.getTime() || (String(a._id) < String(b._id) ? 1 : -1));
+    .sort(newestFirst);
 }

@@ -84,7 +84,7 @@ export class MongoAppointmentRepository implements AppointmentRepository {
     options: { id?: string } = {},
   ): Promise<Appointment> {
     const id = options.id ?? this.newId();
-    await this.days.pages.marked([centreDayOf(appointment.date)]);
+    await this.days.markedOn(appointment.date);
     let draws = 0;
     for (let attempt = 1; ;) {
       const bookingCode = this.codes();

@@ -91,7 +91,7 @@ export function matcherOf(search: string): (doc: AppointmentDocument) => boolean
 }
 
 /** The in-memory equivalent of a MongoDB sort on dates and strings. */
-function comparatorOf(order: Record<string, 1 | -1>) {
+export function comparatorOf(order: Record<string, 1 | -1>) {
   const keys = Object.entries(order);
   return (a: AppointmentDocument, b: AppointmentDocument): number => {
     for (const [field, direction] of keys) {

@@ -1,4 +1,4 @@
-import { centreDayOf, foldName } from '@crm/contracts';
+import { foldName } from '@crm/contracts';
 import { Types } from 'mongoose';
 import type { EventEnvelope } from '@crm/contracts';
 import { withOutboxUpdate } from '@crm/event-bus';
@@ -108,7 +108,7 @@ export class MongoOfferHolds implements OfferHolds {
   ): Promise<Appointment | 'patientBusy' | 'gone'> {
     const offer = await this.models.Appointment.findOne({ _id: id, kind: 'offer' }).lean<OfferDocument>();
     if (!offer) return 'gone';
-    await this.days.pages.marked([centreDayOf(offer.date)]);
+    await this.days.markedOn(offer.date);
     const booked = toAppointment({ ...offer, kind: 'active', bookedAt: new Date() });
     try {
       const { matchedCount } = await this.models.Appointment.updateOne(

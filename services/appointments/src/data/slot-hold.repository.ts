@@ -1,4 +1,4 @@
-import { centreDayOf, foldName } from '@crm/contracts';
+import { foldName } from '@crm/contracts';
 import { Types } from 'mongoose';
 import type { EventEnvelope } from '@crm/contracts';
 import { withOutboxUpdate } from '@crm/event-bus';
@@ -93,7 +93,7 @@ export class MongoSlotHolds implements SlotHolds {
   ): Promise<Appointment | 'patientBusy' | 'gone'> {
     const hold = await this.models.Appointment.findOne({ _id: id, kind: 'hold' }).lean<AppointmentDocument>();
     if (!hold) return 'gone';
-    await this.days.pages.marked([centreDayOf(hold.date)]);
+    await this.days.markedOn(hold.date);
     const moved = toAppointment({ ...hold, kind: 'active' });
     try {
       const { matchedCount } = await this.models.Appointment.updateOne(
