@@ -153,3 +153,6 @@ export function formatPhoneInput(value: string): string {
   if (digits.length >= 10 && !digits.startsWith('0')) return formatInternational(digits);
   return groups(digits, [3, 3, 3, 3, 3]).join(' ');
 }
+
+/** A stored number without its country code ("34699111222" → "699111222"): how people type it. */
+export const nationalDigitsOf = (stored: string): string => stored.slice(countryCodeOf(stored).length);

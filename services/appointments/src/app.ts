@@ -191,11 +191,13 @@ export function createAppointmentsService(config: AppointmentsConfig, logger: Lo
     },
   });
   runtime.every({
-    name: 'appointment days backfill',
+    name: 'appointment backfills',
     intervalMs: config.DAY_BACKFILL_INTERVAL_MS,
     run: async () => {
       const filled = await appointments.fillMissingDays();
       if (filled > 0) logger.info({ filled }, 'appointments given their day');
+      const keyed = await appointments.searchKeys.fill();
+      if (keyed > 0) logger.info({ keyed }, 'appointments given their search keys');
     },
   });
   runtime.every({

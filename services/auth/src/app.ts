@@ -145,6 +145,14 @@ export function createAuthService(config: AuthConfig, logger: Logger) {
   );
   const requireUser = runtime.requireUser((user) => accounts.isSessionValid(user));
   runtime.every({
+    name: 'account search keys backfill',
+    intervalMs: config.SEARCH_KEYS_BACKFILL_INTERVAL_MS,
+    run: async () => {
+      const keyed = await users.searchKeys.fill();
+      if (keyed > 0) logger.info({ keyed }, 'accounts given their search keys');
+    },
+  });
+  runtime.every({
     name: 'ended sessions to Redis',
     intervalMs: config.SESSION_REDIS_SYNC_MS,
     run: () => revocations.syncToRedis(),

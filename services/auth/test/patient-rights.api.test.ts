@@ -141,6 +141,16 @@ describe('DELETE /users/me', () => {
       return body.user?.name === 'Paciente eliminado' ? body : undefined;
     });
     expect(record.metadata.result.value).toBe('Apto');
+
+    // Nor does any search find the former name: the stored search keys went with it.
+    for (const [path, field] of [
+      ['/users/pacients?includeErased=true&limit=100&search=Borrado', 'pacients'],
+      ['/dates?status=all&limit=100&search=tomas%20borrado', 'dates'],
+      ['/records?limit=100&search=Borrado', 'records'],
+    ] as const) {
+      const found = await stack.api.get(path, doctor.token);
+      expect([path, found.status, found.body[field]]).toEqual([path, 200, []]);
+    }
     const records = stack.components.records!.handle as RecordsService;
     expect(await records.erasure.deleteExpired(new Date(Date.now() - 60_000))).toBe(0);
     expect(await records.erasure.deleteExpired(new Date(Date.now() + 60_000))).toBe(1);

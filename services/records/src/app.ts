@@ -59,6 +59,8 @@ export function createRecordsService(config: RecordsConfig, logger: Logger) {
     run: async () => {
       const filled = await repository.days.fillMissingDays();
       if (filled > 0) logger.info({ filled }, 'record list entries given their day');
+      const keyed = await repository.searchKeys.fill();
+      if (keyed > 0) logger.info({ keyed }, 'record list entries given their search keys');
       await repository.days.pages.settle();
     },
   });

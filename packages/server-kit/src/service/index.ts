@@ -6,6 +6,7 @@ export * from './types';
 export * from './mongo';
 export * from './paging';
 export * from './day-pages';
+export * from './search-keys';
 export * from './run-service';
 export * from './service-runtime';
 export * from './audit-trail';

@@ -1,4 +1,4 @@
-import { foldName } from '@crm/contracts';
+import { foldName, searchKeysOf } from '@crm/contracts';
 import { Types } from 'mongoose';
 import type { EventEnvelope } from '@crm/contracts';
 import { withOutbox } from '@crm/event-bus';
@@ -86,6 +86,12 @@ export function currentOf(docs: AppointmentDocument[]): Appointment[] {
   return current;
 }
 
+/** What the list sorts and searches a document by: its patient's folded name and search keys. */
+export const patientKeys = (user: { name: string; email: string; phone?: string | null }) => ({
+  nameKey: foldName(user.name),
+  searchKeys: searchKeysOf([user.name, user.email], user.phone ?? undefined),
+});
+
 /** The active document of a new appointment, with its booking code and booked event. */
 export function activeDocument(
   appointment: NewAppointment,
@@ -102,7 +108,7 @@ export function activeDocument(
       pacientId: patientId,
       ...rest,
       status: 'booked' as const,
-      nameKey: foldName(appointment.user.name),
+      ...patientKeys(appointment.user),
       bookedAt: new Date(),
       slotKey: appointment.walkIn ? keys.walkIn(id) : appointment.date.toISOString(),
       activePatientKey: patientId,

@@ -65,6 +65,12 @@ const appointmentSchema = new Schema(
     user: { type: patientSnapshotSchema, required: true },
     /** The name folded to lower case without accents, so sorting and search treat "Álvaro" like "alvaro". */
     nameKey: { type: String, required: true },
+    /**
+     * The keys the list's search looks up (`searchKeysOf` of @crm/contracts: the starts of the
+     * name's and e-mail's words and of the phone). Documents made before it existed get it from
+     * the start-up backfill; until then the search reads the texts themselves.
+     */
+    searchKeys: { type: [String], default: undefined },
     bookedBy: { type: actorSchema, required: true },
     bookedAt: { type: Date, required: true },
     channel: { type: String, enum: BOOKING_CHANNELS, required: true },
@@ -147,6 +153,8 @@ appointmentSchema.index({ day: 1 });
 /** The list filtered by one status, by date with `_id` breaking ties. */
 appointmentSchema.index({ status: 1, date: 1, _id: 1 });
 appointmentSchema.index({ status: 1, nameKey: 1 });
+/** The search: one key looked up, the other words checked on what it found. */
+appointmentSchema.index({ searchKeys: 1 });
 appointmentSchema.index({ kind: 1, endedAt: 1 });
 appointmentSchema.index({ kind: 1, paymentDueBy: 1 }, { sparse: true });
 /**

@@ -1,8 +1,8 @@
-import { centreDayOf, escapeRegex, foldName } from '@crm/contracts';
+import { centreDayOf, escapeRegex, foldName, PHONE_LIKE } from '@crm/contracts';
 import { Types } from 'mongoose';
 import type { AppointmentUser, EventEnvelope } from '@crm/contracts';
 import { isDuplicateKey, violatedField } from '@crm/server-kit';
-import { readPage, UPDATES_PER_COMMAND } from '@crm/server-kit/service';
+import { readPage, SearchKeysBackfill, searchFilterOf, UPDATES_PER_COMMAND } from '@crm/server-kit/service';
 import {
   PatientAlreadyBookedError,
   SlotTakenError,
@@ -14,11 +14,11 @@ import {
 } from '../domain/appointment';
 import { newBookingCode, type BookingCodes } from '../domain/booking-code';
 import { centreDayRange } from '../domain/lifecycle.rules';
-import { activeDocument, codeFields, currentOf, toAppointment } from './appointment.documents';
+import { activeDocument, codeFields, currentOf, patientKeys, toAppointment } from './appointment.documents';
 import { AppointmentDays } from './appointment-days';
 import { codeTaken, MAX_CODE_DRAWS } from './booking-codes';
 import { documentsOfAppointments, eachEquality } from './equality-reads';
-import { LIVE_STATUSES, PHONE_LIKE, readLiveList } from './live-list';
+import { LIVE_STATUSES, readLiveList } from './live-list';
 import type { AppointmentDocument, AppointmentModels } from './appointment.model';
 
 /** Insert attempts when a conflicting holder turns out to be stale (ended, or just freed). */
@@ -65,7 +65,15 @@ export class MongoAppointmentRepository implements AppointmentRepository {
     private readonly codes: BookingCodes = newBookingCode,
   ) {
     this.days = new AppointmentDays(models);
+    this.searchKeys = new SearchKeysBackfill<AppointmentDocument>(
+      models.Appointment.collection,
+      { user: 1 },
+      (doc) => patientKeys(doc.user).searchKeys,
+    );
   }
+
+  /** The search keys of documents made before they had them (a start-up task fills them). */
+  readonly searchKeys: SearchKeysBackfill<AppointmentDocument>;
 
   /** The list of every appointment, a day at a time (its background count runs on this). */
   readonly days: AppointmentDays;
@@ -161,7 +169,7 @@ export class MongoAppointmentRepository implements AppointmentRepository {
       if (!held || sameSnapshot(toAppointment(held).user, patient)) return;
       await this.models.Appointment.updateOne(
         { _id: held._id, kind: 'active' },
-        { $set: { user: patient, nameKey: foldName(patient.name) } },
+        { $set: { user: patient, ...patientKeys(patient) } },
       );
       await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
     }
@@ -279,21 +287,14 @@ export class MongoAppointmentRepository implements AppointmentRepository {
         ],
       });
     } else if (status !== 'all') clauses.push({ status });
-    if (search) {
-      const alternatives: Record<string, RegExp>[] = [
-        { nameKey: new RegExp(escapeRegex(foldName(search))) },
-        { 'user.email': new RegExp(escapeRegex(search), 'i') },
-      ];
-      // Phones are stored as digits only, so "612 34" must find 34612345678; only a text that looks
-      // like a phone is one (the digits of an e-mail address would match strangers' phones).
-      const digits = search.replace(/\D/g, '');
-      if (digits && PHONE_LIKE.test(search)) alternatives.push({ 'user.phone': new RegExp(digits) });
-      clauses.push({ $or: alternatives });
-    }
-    const filter = { $and: clauses };
+    const filter = !search
+      ? { $and: clauses }
+      : this.searchKeys.complete
+        ? searchFilterOf(search, clauses)
+        : { $and: [...clauses, textMatchOf(search)] };
     // A filtered list is counted exactly (through its index); the whole list (every appointment
     // of the centre's history) is counted at most once a minute and said to be approximate.
-    const whole = clauses.length === 1;
+    const whole = clauses.length === 1 && !search;
     const total = whole ? await this.wholeListTotal() : await this.models.Appointment.countDocuments(filter);
     const docs = await readPage<AppointmentDocument>(
       () => this.models.Appointment.find(filter),
@@ -423,3 +424,19 @@ export class MongoAppointmentRepository implements AppointmentRepository {
 
 const sameSnapshot = (a: AppointmentUser, b: AppointmentUser) =>
   a.name === b.name && a.email === b.email && (a.phone ?? '') === (b.phone ?? '');
+
+/**
+ * The search before every document had its keys (start-up backfill): the texts themselves, read
+ * whole (a scan). Part of the name (folded) or e-mail address, or the digits of a phone.
+ */
+function textMatchOf(search: string): Record<string, unknown> {
+  const alternatives: Record<string, RegExp>[] = [
+    { nameKey: new RegExp(escapeRegex(foldName(search))) },
+    { 'user.email': new RegExp(escapeRegex(search), 'i') },
+  ];
+  // Only a text that looks like a phone is one (the digits of an e-mail address would match
+  // strangers' phones).
+  const digits = search.replace(/\D/g, '');
+  if (digits && PHONE_LIKE.test(search)) alternatives.push({ 'user.phone': new RegExp(digits) });
+  return { $or: alternatives };
+}

@@ -1,7 +1,8 @@
 import moment from 'moment-timezone';
-import { CENTRE_TIME_ZONE, centreDayOf, escapeRegex, foldName } from '@crm/contracts';
+import { CENTRE_TIME_ZONE, centreDayOf, searchTermsOf } from '@crm/contracts';
 import type { AppointmentPageQuery } from '../domain/appointment';
 import type { AppointmentDocument, AppointmentModels } from './appointment.model';
+import { patientKeys } from './appointment.documents';
 import { eachEquality } from './equality-reads';
 
 /** The statuses of the live part of the centre: what is booked now, and what ended today. */
@@ -10,9 +11,6 @@ export const LIVE_STATUSES: ReadonlySet<AppointmentPageQuery['status']> = new Se
   'checkedIn',
   'current',
 ]);
-
-/** Digits with the usual separators: "+34 612 345 678", "612-34", "(612) 34". */
-export const PHONE_LIKE = /^[\d\s+().-]+$/;
 
 /**
  * A check-in, an attendance and a no-show are only ever made from the check-in window on (it opens
@@ -76,18 +74,13 @@ export async function readLiveList(
   return { docs: docs.sort(comparatorOf(order)), checkIns };
 }
 
-/** The search of the list: part of the patient's name (folded), e-mail, or phone digits. */
+/** The search of the list, as the stored one (`searchTermsOf`): every term a key of the document. */
 export function matcherOf(search: string): (doc: AppointmentDocument) => boolean {
-  const name = new RegExp(escapeRegex(foldName(search)));
-  const email = new RegExp(escapeRegex(search), 'i');
-  // Phones are stored as digits only, so "612 34" must find 34612345678; only a text that looks
-  // like a phone is one (the digits of an e-mail address would match strangers' phones).
-  const digits = search.replace(/\D/g, '');
-  const phone = digits && PHONE_LIKE.test(search) ? digits : undefined;
-  return (doc) =>
-    name.test(doc.nameKey ?? '') ||
-    email.test(doc.user.email) ||
-    (phone !== undefined && (doc.user.phone ?? '').includes(phone));
+  const terms = searchTermsOf(search);
+  return (doc) => {
+    const keys = new Set(doc.searchKeys ?? patientKeys(doc.user).searchKeys);
+    return terms.length > 0 && terms.every((term) => keys.has(term));
+  };
 }
 
 /** The in-memory equivalent of a MongoDB sort on dates and strings. */

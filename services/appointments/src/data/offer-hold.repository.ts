@@ -1,4 +1,3 @@
-import { foldName } from '@crm/contracts';
 import { Types } from 'mongoose';
 import type { EventEnvelope } from '@crm/contracts';
 import { withOutboxUpdate } from '@crm/event-bus';
@@ -7,7 +6,7 @@ import { calendarOf, type Appointment } from '../domain/appointment';
 import type { Patient } from '../domain/patient';
 import type { OfferHolds, SlotOffer } from '../domain/waitlist';
 import { newBookingCode, type BookingCodes } from '../domain/booking-code';
-import { codeFields, keys, toAppointment } from './appointment.documents';
+import { codeFields, keys, patientKeys, toAppointment } from './appointment.documents';
 import { codeTaken, MAX_CODE_DRAWS } from './booking-codes';
 import type { AppointmentDocument, AppointmentModels } from './appointment.model';
 import { AppointmentDays } from './appointment-days';
@@ -37,7 +36,7 @@ export function offerDocument(
     status: 'booked' as const,
     pacientId: offer.patientId,
     user: patient,
-    nameKey: foldName(patient.name),
+    ...patientKeys(patient),
     bookedBy: { id: offer.patientId, rol: 'PACIENT' as const },
     bookedAt,
     channel: 'patient' as const,

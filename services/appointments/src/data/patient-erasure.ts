@@ -1,4 +1,5 @@
-import { ERASED_PATIENT_NAME, erasedEmail, foldName } from '@crm/contracts';
+import { ERASED_PATIENT_NAME, erasedEmail } from '@crm/contracts';
+import { patientKeys } from './appointment.documents';
 import type { AppointmentModels } from './appointment.model';
 
 /**
@@ -17,7 +18,7 @@ export class PatientErasure {
         $set: {
           'user.name': ERASED_PATIENT_NAME,
           'user.email': email,
-          nameKey: foldName(ERASED_PATIENT_NAME),
+          ...patientKeys({ name: ERASED_PATIENT_NAME, email }),
         },
         $unset: { 'user.phone': '' },
       },

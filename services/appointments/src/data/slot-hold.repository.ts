@@ -1,11 +1,10 @@
-import { foldName } from '@crm/contracts';
 import { Types } from 'mongoose';
 import type { EventEnvelope } from '@crm/contracts';
 import { withOutboxUpdate } from '@crm/event-bus';
 import { isDuplicateKey, violatedField } from '@crm/server-kit';
 import { calendarOf, type Appointment, type SlotHolds } from '../domain/appointment';
 import { newBookingCode, type BookingCodes } from '../domain/booking-code';
-import { codeFields, keys, toAppointment } from './appointment.documents';
+import { codeFields, keys, patientKeys, toAppointment } from './appointment.documents';
 import { codeTaken, MAX_CODE_DRAWS } from './booking-codes';
 import type { AppointmentDocument, AppointmentModels } from './appointment.model';
 import { AppointmentDays } from './appointment-days';
@@ -71,7 +70,7 @@ export class MongoSlotHolds implements SlotHolds {
       status: 'booked',
       pacientId: from.patientId,
       user: from.user,
-      nameKey: foldName(from.user.name),
+      ...patientKeys(from.user),
       bookedBy: from.bookedBy,
       bookedAt: now,
       channel: from.channel,

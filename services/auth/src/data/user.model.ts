@@ -1,5 +1,5 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
-import { ROLES } from '@crm/contracts';
+import { ROLES, searchKeysOf } from '@crm/contracts';
 import { outboxPlugin } from '@crm/event-bus';
 import { retireIndexes } from '@crm/server-kit/service';
 
@@ -21,6 +21,12 @@ const userSchema = new Schema(
     mfaSecret: { type: String },
     mfaPendingSecret: { type: String },
     mfaRecoveryHashes: { type: [String], default: undefined },
+    /**
+     * What the lists' search looks up (`searchKeysOf` of @crm/contracts: the starts of the words of
+     * the name and e-mail address, and of the phone), written with them. Accounts made before it
+     * existed get it from a background pass; until then the search reads the texts themselves.
+     */
+    searchKeys: { type: [String], default: undefined },
   },
   { collection: 'users', timestamps: true, versionKey: false },
 );
@@ -33,6 +39,12 @@ userSchema.index({ resetTokenHash: 1 });
 userSchema.index({ rol: 1, name: 1, _id: 1 });
 /** Without `_id` the tie-break was an in-memory sort of every account of the role: dropped at start-up. */
 retireIndexes(userSchema, ['rol_1_name_1']);
+/** The search: one key looked up, the other words checked on what it found. */
+userSchema.index({ searchKeys: 1 });
+
+/** The search keys of an account's texts. */
+export const userSearchKeys = (user: { name: string; email: string; phone?: string | null }): string[] =>
+  searchKeysOf([user.name, user.email], user.phone ?? undefined);
 
 export type UserDocument = InferSchemaType<typeof userSchema> & { _id: unknown; createdAt: Date };
 

@@ -1,7 +1,7 @@
 import { Types } from 'mongoose';
 import { escapeRegex, type EventEnvelope } from '@crm/contracts';
 import { withOutbox, withOutboxUpdate } from '@crm/event-bus';
-import { readPage } from '@crm/server-kit/service';
+import { readPage, SearchKeysBackfill, searchFilterOf } from '@crm/server-kit/service';
 import {
   EmailTakenError,
   type NewUser,
@@ -10,7 +10,7 @@ import {
   type UserPageQuery,
   type UserRepository,
 } from '../domain/user';
-import type { UserDocument, UserModels } from './user.model';
+import { userSearchKeys, type UserDocument, type UserModels } from './user.model';
 
 /** The reserved address of an erased account (`erasedEmail` of @crm/contracts). */
 const ERASED_ADDRESS = /@erased\.invalid$/i;
@@ -44,12 +44,23 @@ export class MongoUserRepository implements UserRepository {
   constructor(
     private readonly models: UserModels,
     private readonly outboxWritten: () => void,
-  ) {}
+  ) {
+    this.searchKeys = new SearchKeysBackfill<UserDocument>(
+      models.User.collection,
+      { name: 1, email: 1, phone: 1 },
+      userSearchKeys,
+    );
+  }
+
+  /** The search keys of accounts made before they had them (a background pass fills them). */
+  readonly searchKeys: SearchKeysBackfill<UserDocument>;
 
   async create(user: NewUser, events: (id: string) => EventEnvelope[]): Promise<User> {
     const _id = new Types.ObjectId();
     try {
-      const doc = await this.models.User.create(withOutbox({ _id, ...user }, ...events(String(_id))));
+      const doc = await this.models.User.create(
+        withOutbox({ _id, ...user, searchKeys: userSearchKeys(user) }, ...events(String(_id))),
+      );
       this.outboxWritten();
       return toUser(doc.toObject() as UserDocument);
     } catch (error) {
@@ -75,13 +86,23 @@ export class MongoUserRepository implements UserRepository {
   }
 
   async update(id: string, changes: UserChanges, events: EventEnvelope[]): Promise<User | undefined> {
+    const $set = { ...changes, ...(await this.searchKeysAfter(id, changes)) };
     const doc = await this.models.User.findByIdAndUpdate(
       id,
-      events.length ? withOutboxUpdate({ $set: changes }, ...events) : { $set: changes },
+      events.length ? withOutboxUpdate({ $set }, ...events) : { $set },
       { returnDocument: 'after' },
     ).lean<UserDocument>();
     if (events.length) this.outboxWritten();
     return doc ? toUser(doc) : undefined;
+  }
+
+  /** New search keys when `changes` touch what is searched (the other texts are read first). */
+  private async searchKeysAfter(id: string, changes: UserChanges): Promise<{ searchKeys?: string[] }> {
+    if (!('name' in changes || 'email' in changes || 'phone' in changes)) return {};
+    const current = await this.models.User.findById(id)
+      .select({ name: 1, email: 1, phone: 1 })
+      .lean<Pick<UserDocument, 'name' | 'email' | 'phone'>>();
+    return current ? { searchKeys: userSearchKeys({ ...current, ...changes }) } : {};
   }
 
   async confirm(
@@ -154,11 +175,16 @@ export class MongoUserRepository implements UserRepository {
     roles,
     includeErased = false,
   }: UserPageQuery): Promise<{ items: User[]; total: number }> {
-    const filter: Record<string, unknown> = {};
+    let filter: Record<string, unknown> = {};
     if (roles?.length) filter.rol = { $in: roles };
     // An erased account keeps only its id and a reserved address (see privacy.service.ts).
     if (!includeErased) filter.email = { $not: ERASED_ADDRESS };
-    if (search) {
+    if (search && this.searchKeys.complete)
+      filter = searchFilterOf(
+        search,
+        Object.entries(filter).map(([field, condition]) => ({ [field]: condition })),
+      );
+    else if (search) {
       const pattern = new RegExp(escapeRegex(search), 'i');
       const alternatives: Record<string, RegExp>[] = [{ name: pattern }, { email: pattern }];
       // Phones are stored as digits only, so "+34 699 111" (as shown) must find 34699111222.

@@ -8,7 +8,7 @@
 import { Types } from 'mongoose';
 import { phoneField } from '@crm/contracts';
 import { insertPublished } from '@crm/event-bus';
-import type { UserModels } from './user.model';
+import { userSearchKeys, type UserModels } from './user.model';
 
 export interface SeedAccount {
   /** 24 hex digits (the account's ObjectId). */
@@ -37,6 +37,11 @@ export function seedPatientAccounts(
       name: a.name,
       email: a.email.toLowerCase(),
       ...(a.phone ? { phone: phoneField.parse(a.phone) } : {}),
+      searchKeys: userSearchKeys({
+        name: a.name,
+        email: a.email.toLowerCase(),
+        phone: a.phone ? phoneField.parse(a.phone) : undefined,
+      }),
       rol: 'PACIENT',
       passwordHash: a.passwordHash,
       confirmed: true,

@@ -1,7 +1,8 @@
 import { ERASED_PATIENT_NAME, foldName } from '@crm/contracts';
 import { isDuplicateKey } from '@crm/server-kit';
+import { UPDATES_PER_COMMAND } from '@crm/server-kit/service';
 import { RecordDays } from './record-days';
-import type { RecordModels } from './record.models';
+import { listingSearchKeys, type ListingDocument, type RecordModels } from './record.models';
 
 /**
  * The records of patients who erased their account (docs/product/rights-and-access-trail.md#erasure): the
@@ -24,10 +25,26 @@ export class RecordErasure {
       if (!isDuplicateKey(error)) throw error;
     }
     await this.models.Revision.updateMany({ userId }, { $set: { 'user.name': ERASED_PATIENT_NAME } });
-    await this.models.Listing.updateMany(
-      { userId },
-      { $set: { 'user.name': ERASED_PATIENT_NAME, userKey: foldName(ERASED_PATIENT_NAME) } },
-    );
+    // Entry by entry: the search keys hold the doctor's name too.
+    const entries = await this.models.Listing.find({ userId })
+      .select({ doctor: 1 })
+      .lean<Array<Pick<ListingDocument, '_id' | 'doctor'>>>();
+    for (let i = 0; i < entries.length; i += UPDATES_PER_COMMAND)
+      await this.models.Listing.bulkWrite(
+        entries.slice(i, i + UPDATES_PER_COMMAND).map(({ _id, doctor }) => ({
+          updateOne: {
+            filter: { _id },
+            update: {
+              $set: {
+                'user.name': ERASED_PATIENT_NAME,
+                userKey: foldName(ERASED_PATIENT_NAME),
+                searchKeys: listingSearchKeys({ user: { name: ERASED_PATIENT_NAME }, doctor }),
+              },
+            },
+          },
+        })),
+        { ordered: false },
+      );
   }
 
   /** Deletes the records of erased patients made before `cutoff`; how many records went. */

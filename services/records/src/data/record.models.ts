@@ -1,5 +1,5 @@
 import { Schema, type Connection } from 'mongoose';
-import { centreDayOf, foldName } from '@crm/contracts';
+import { centreDayOf, foldName, searchKeysOf } from '@crm/contracts';
 import { outboxPlugin } from '@crm/event-bus';
 import { dayPagesModels } from '@crm/server-kit/service';
 import type { ClinicalRecord } from '../domain/record';
@@ -68,6 +68,12 @@ const listingSchema = new Schema(
     userKey: { type: String, required: true },
     doctorKey: { type: String, required: true },
     /**
+     * What the search looks up: the starts of the words of the patient's and the doctor's names
+     * (`searchKeysOf` of @crm/contracts). Entries written before it existed get it from the
+     * background pass; until then the search reads the names themselves.
+     */
+    searchKeys: { type: [String], default: undefined },
+    /**
      * The centre day of `date.date`, so the list is paged a day at a time by an equality (README,
      * "Paging"); entries written before it existed get it from the background pass.
      */
@@ -78,6 +84,7 @@ const listingSchema = new Schema(
 listingSchema.index({ 'date.date': -1, _id: -1 });
 listingSchema.index({ userId: 1 });
 listingSchema.index({ day: 1 });
+listingSchema.index({ searchKeys: 1 });
 
 /** What a revision stores: the record as it was saved, under `recordId` (its `_id` is per revision). */
 export type RecordFields = Omit<ClinicalRecord, 'id'> & { recordId: string };
@@ -87,6 +94,7 @@ export type ListingDocument = RecordFields & {
   _id: string;
   userKey: string;
   doctorKey: string;
+  searchKeys?: string[];
   day?: string;
 };
 
@@ -95,8 +103,13 @@ export const listingOf = (fields: RecordFields): Omit<ListingDocument, '_id' | '
   ...fields,
   userKey: foldName(fields.user.name),
   doctorKey: foldName(fields.doctor.name),
+  searchKeys: listingSearchKeys(fields),
   day: centreDayOf(fields.date.date),
 });
+
+/** What finds a record in the list: its patient's and its doctor's names. */
+export const listingSearchKeys = (fields: Pick<RecordFields, 'user' | 'doctor'>): string[] =>
+  searchKeysOf([fields.user.name, fields.doctor.name]);
 
 export const revisionId = (recordId: string, revision: number) => `${recordId}:${revision}`;
 

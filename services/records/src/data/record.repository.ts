@@ -2,11 +2,12 @@ import { escapeRegex, foldName } from '@crm/contracts';
 import type { EventEnvelope } from '@crm/contracts';
 import { withOutbox } from '@crm/event-bus';
 import { isDuplicateKey, type Logger } from '@crm/server-kit';
-import { readPage } from '@crm/server-kit/service';
+import { readPage, SearchKeysBackfill, searchFilterOf } from '@crm/server-kit/service';
 import type { ClinicalRecord, RecordPageQuery, RecordRepository } from '../domain/record';
 import { RecordDays } from './record-days';
 import {
   listingOf,
+  listingSearchKeys,
   revisionId,
   type ListingDocument,
   type RecordFields,
@@ -59,7 +60,15 @@ export class MongoRecordRepository implements RecordRepository {
     private readonly onEventWritten: () => void = () => undefined,
   ) {
     this.days = new RecordDays(models);
+    this.searchKeys = new SearchKeysBackfill<ListingDocument>(
+      models.Listing.collection,
+      { user: 1, doctor: 1 },
+      listingSearchKeys,
+    );
   }
+
+  /** The search keys of list entries written before they had them (a background pass fills them). */
+  readonly searchKeys: SearchKeysBackfill<ListingDocument>;
 
   async findById(id: string): Promise<ClinicalRecord | undefined> {
     const doc = await this.models.Revision.findOne({ recordId: id })
@@ -107,7 +116,11 @@ export class MongoRecordRepository implements RecordRepository {
       return { items: rows.map(toRecord), total, totalIsEstimate: false };
     }
     const pattern = key ? new RegExp(escapeRegex(key)) : undefined;
-    const filter = pattern ? { $or: [{ userKey: pattern }, { doctorKey: pattern }] } : {};
+    const filter = !pattern
+      ? {}
+      : this.searchKeys.complete
+        ? searchFilterOf(search)
+        : { $or: [{ userKey: pattern }, { doctorKey: pattern }] };
     // Without a search the list is the whole collection (one entry per record): its size as the
     // server keeps it rather than a count of every entry on each page (README, "Paging").
     const total = pattern
