@@ -1,34 +1,55 @@
-import { searchTermsOf } from '@crm/contracts';
+import { searchQueryOf } from '@crm/contracts';
 import type { mongo } from 'mongoose';
 import { UPDATES_PER_COMMAND } from './mongo';
 
-/**
- * The filter of a search over documents that store `searchKeys` (`searchKeysOf` of
- * @crm/contracts), with the list's own `clauses`. A text with nothing to look for (".*") finds
- * nothing.
- *
- * The longest term is a top-level equality: FerretDB hands only those to PostgreSQL, where an
- * index serves it (README, "MongoDB and FerretDB"), and on MongoDB it is an index lookup too.
- * The other terms are checked on what that lookup found.
- */
-export function searchFilterOf(
-  search: string,
-  clauses: Record<string, unknown>[] = [],
-): Record<string, unknown> {
-  const terms = searchTermsOf(search);
-  // No document has an empty key: nothing, found through the index.
-  if (terms.length === 0) return { searchKeys: '' };
-  const longest = terms.reduce((a, b) => (b.length > a.length ? b : a));
-  const rest = terms.length > 1 ? [{ searchKeys: { $all: terms } }] : [];
-  const all = [...clauses, ...rest];
-  return all.length ? { searchKeys: longest, $and: all } : { searchKeys: longest };
+/** What a search checks of a document: its texts (name, e-mail address) and phone. */
+export interface Searched {
+  texts: Array<string | undefined>;
+  phone?: string | null;
 }
 
 /**
- * Gives `searchKeys` to the documents of `collection` written before the field existed, `limit` at a
- * time (a task calls `fill` until it answers 0). Searches read the keys once `complete`; until then
- * they match the texts themselves. Each call reads the documents without keys: a scan on FerretDB,
- * an index lookup on MongoDB; once complete, a call costs nothing.
+ * One page of a search over documents that store `searchKeys` (`searchKeysOf` of
+ * @crm/contracts), and its exact total. `read` gets the equality to add to the list's own filter:
+ * one stored key of the text (an index lookup on MongoDB, and on FerretDB, which hands top-level
+ * equalities to PostgreSQL); what it finds is checked, sorted and paged here, so FerretDB decodes
+ * the documents once (a count and a sorted page would each decode them all). Without `useKeys`
+ * (older documents not keyed yet) or a text too short to have a key, `read` gets no equality.
+ */
+export async function searchedPage<T>({
+  search,
+  read,
+  searched,
+  compare,
+  page,
+  limit,
+  useKeys,
+}: {
+  search: string;
+  read: (lookup: { searchKeys?: string }) => PromiseLike<T[]>;
+  searched: (doc: T) => Searched;
+  compare: (a: T, b: T) => number;
+  page: number;
+  limit: number;
+  useKeys: boolean;
+}): Promise<{ items: T[]; total: number }> {
+  const query = searchQueryOf(search);
+  if (query.empty) return { items: [], total: 0 };
+  const docs = await read(useKeys && query.lookup ? { searchKeys: query.lookup } : {});
+  const found = docs
+    .filter((doc) => {
+      const { texts, phone } = searched(doc);
+      return query.matches(texts, phone);
+    })
+    .sort(compare);
+  return { items: found.slice((page - 1) * limit, page * limit), total: found.length };
+}
+
+/**
+ * Gives `searchKeys` to the documents of `collection` written before the field existed, `limit` at
+ * a time (a task calls `fill` until it answers 0). Searches use the keys once `complete`; until then
+ * they read the whole list. Each call reads the documents without keys: a scan on FerretDB, an
+ * index lookup on MongoDB; once complete, a call costs nothing.
  */
 export class SearchKeysBackfill<T> {
   private everyDocumentHasKeys = false;

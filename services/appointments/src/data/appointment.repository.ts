@@ -1,8 +1,8 @@
-import { centreDayOf, escapeRegex, foldName, PHONE_LIKE } from '@crm/contracts';
+import { centreDayOf } from '@crm/contracts';
 import { Types } from 'mongoose';
 import type { AppointmentUser, EventEnvelope } from '@crm/contracts';
 import { isDuplicateKey, violatedField } from '@crm/server-kit';
-import { readPage, SearchKeysBackfill, searchFilterOf, UPDATES_PER_COMMAND } from '@crm/server-kit/service';
+import { readPage, SearchKeysBackfill, searchedPage, UPDATES_PER_COMMAND } from '@crm/server-kit/service';
 import {
   PatientAlreadyBookedError,
   SlotTakenError,
@@ -18,7 +18,7 @@ import { activeDocument, codeFields, currentOf, patientKeys, toAppointment } fro
 import { AppointmentDays } from './appointment-days';
 import { codeTaken, MAX_CODE_DRAWS } from './booking-codes';
 import { documentsOfAppointments, eachEquality } from './equality-reads';
-import { LIVE_STATUSES, readLiveList } from './live-list';
+import { comparatorOf, LIVE_STATUSES, readLiveList, searchedOf } from './live-list';
 import type { AppointmentDocument, AppointmentModels } from './appointment.model';
 
 /** Insert attempts when a conflicting holder turns out to be stale (ended, or just freed). */
@@ -255,10 +255,7 @@ export class MongoAppointmentRepository implements AppointmentRepository {
         const { rows, total } = await this.days.pages.page(listing, page, limit, {
           oldestFirst: sort === 'date',
         });
-        const checkIns = await this.checkInsOf(
-          rows.filter((d) => d.kind === 'active').map((d) => d.appointmentId),
-        );
-        return { items: rows.map((doc) => asListed(doc, checkIns)), total, totalIsEstimate: false };
+        return this.listed(rows, total, false);
       }
     }
     // Check-in documents are not listed: an active document with one is shown as checkedIn.
@@ -287,14 +284,23 @@ export class MongoAppointmentRepository implements AppointmentRepository {
         ],
       });
     } else if (status !== 'all') clauses.push({ status });
-    const filter = !search
-      ? { $and: clauses }
-      : this.searchKeys.complete
-        ? searchFilterOf(search, clauses)
-        : { $and: [...clauses, textMatchOf(search)] };
+    if (search) {
+      const { items, total } = await searchedPage<AppointmentDocument>({
+        search,
+        read: (lookup) =>
+          this.models.Appointment.find({ ...lookup, $and: clauses }).lean<AppointmentDocument[]>(),
+        searched: searchedOf,
+        compare: comparatorOf(SORTS[sort]),
+        page,
+        limit,
+        useKeys: this.searchKeys.complete,
+      });
+      return this.listed(items, total, false);
+    }
+    const filter = { $and: clauses };
     // A filtered list is counted exactly (through its index); the whole list (every appointment
     // of the centre's history) is counted at most once a minute and said to be approximate.
-    const whole = clauses.length === 1 && !search;
+    const whole = clauses.length === 1;
     const total = whole ? await this.wholeListTotal() : await this.models.Appointment.countDocuments(filter);
     const docs = await readPage<AppointmentDocument>(
       () => this.models.Appointment.find(filter),
@@ -305,14 +311,15 @@ export class MongoAppointmentRepository implements AppointmentRepository {
       // A reused total may be behind: the whole list's pages are read forwards (README, "Paging").
       { fromEnd: !whole },
     );
+    return this.listed(docs, total, whole);
+  }
+
+  /** A page's documents as listed: an active one with a check-in is shown as checked in. */
+  private async listed(docs: AppointmentDocument[], total: number, totalIsEstimate: boolean) {
     const checkIns = await this.checkInsOf(
       docs.filter((d) => d.kind === 'active').map((d) => d.appointmentId),
     );
-    return {
-      items: docs.map((doc) => asListed(doc, checkIns)),
-      total,
-      totalIsEstimate: whole,
-    };
+    return { items: docs.map((doc) => asListed(doc, checkIns)), total, totalIsEstimate };
   }
 
   /**
@@ -424,19 +431,3 @@ export class MongoAppointmentRepository implements AppointmentRepository {
 
 const sameSnapshot = (a: AppointmentUser, b: AppointmentUser) =>
   a.name === b.name && a.email === b.email && (a.phone ?? '') === (b.phone ?? '');
-
-/**
- * The search before every document had its keys (start-up backfill): the texts themselves, read
- * whole (a scan). Part of the name (folded) or e-mail address, or the digits of a phone.
- */
-function textMatchOf(search: string): Record<string, unknown> {
-  const alternatives: Record<string, RegExp>[] = [
-    { nameKey: new RegExp(escapeRegex(foldName(search))) },
-    { 'user.email': new RegExp(escapeRegex(search), 'i') },
-  ];
-  // Only a text that looks like a phone is one (the digits of an e-mail address would match
-  // strangers' phones).
-  const digits = search.replace(/\D/g, '');
-  if (digits && PHONE_LIKE.test(search)) alternatives.push({ 'user.phone': new RegExp(digits) });
-  return { $or: alternatives };
-}

@@ -1,7 +1,7 @@
 import { Types } from 'mongoose';
-import { escapeRegex, type EventEnvelope } from '@crm/contracts';
+import type { EventEnvelope } from '@crm/contracts';
 import { withOutbox, withOutboxUpdate } from '@crm/event-bus';
-import { readPage, SearchKeysBackfill, searchFilterOf } from '@crm/server-kit/service';
+import { readPage, SearchKeysBackfill, searchedPage } from '@crm/server-kit/service';
 import {
   EmailTakenError,
   type NewUser,
@@ -175,24 +175,24 @@ export class MongoUserRepository implements UserRepository {
     roles,
     includeErased = false,
   }: UserPageQuery): Promise<{ items: User[]; total: number }> {
-    let filter: Record<string, unknown> = {};
+    const filter: Record<string, unknown> = {};
     if (roles?.length) filter.rol = { $in: roles };
     // An erased account keeps only its id and a reserved address (see privacy.service.ts).
     if (!includeErased) filter.email = { $not: ERASED_ADDRESS };
-    if (search && this.searchKeys.complete)
-      filter = searchFilterOf(
+    if (search) {
+      const { items, total } = await searchedPage<UserDocument>({
         search,
-        Object.entries(filter).map(([field, condition]) => ({ [field]: condition })),
-      );
-    else if (search) {
-      const pattern = new RegExp(escapeRegex(search), 'i');
-      const alternatives: Record<string, RegExp>[] = [{ name: pattern }, { email: pattern }];
-      // Phones are stored as digits only, so "+34 699 111" (as shown) must find 34699111222.
-      // Only text that looks like a phone number: the digits inside an e-mail address or a name are
-      // not a phone search.
-      const digits = /^[\d\s()+.-]+$/.test(search) ? search.replace(/\D/g, '') : '';
-      if (digits) alternatives.push({ phone: new RegExp(digits) });
-      filter.$or = alternatives;
+        read: (lookup) => this.models.User.find({ ...lookup, ...filter }).lean<UserDocument[]>(),
+        searched: (user) => ({ texts: [user.name, user.email], phone: user.phone }),
+        // The lists' order (MongoDB compares strings by their bytes, JavaScript by UTF-16 units:
+        // the same order for every name in the basic plane).
+        compare: (a, b) =>
+          a.name !== b.name ? (a.name < b.name ? -1 : 1) : String(a._id) < String(b._id) ? -1 : 1,
+        page,
+        limit,
+        useKeys: this.searchKeys.complete,
+      });
+      return { items: items.map(toUser), total };
     }
     // Filtered (by role, always): counted exactly, through the `rol` index; the total first, since
     // it says from which end a deep page is read (README, "Paging").

@@ -1,6 +1,6 @@
 import { centreDayOf } from '@crm/contracts';
 import { DayPages, UPDATES_PER_COMMAND } from '@crm/server-kit/service';
-import type { ListingDocument, RecordModels } from './record.models';
+import { newestFirst, type ListingDocument, type RecordModels } from './record.models';
 
 const BACKFILL_BATCH = 2_000;
 
@@ -17,10 +17,7 @@ export class RecordDays {
   constructor(private readonly models: RecordModels) {
     this.pages = new DayPages(models.listingDays, {
       count: (day) => models.Listing.countDocuments({ day }),
-      rows: async (day) =>
-        (await models.Listing.find({ day }).lean<ListingDocument[]>()).sort(
-          (a, b) => b.date.date.getTime() - a.date.date.getTime() || (a._id < b._id ? 1 : -1),
-        ),
+      rows: async (day) => (await models.Listing.find({ day }).lean<ListingDocument[]>()).sort(newestFirst),
     });
   }
 

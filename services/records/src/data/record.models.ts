@@ -107,6 +107,10 @@ export const listingOf = (fields: RecordFields): Omit<ListingDocument, '_id' | '
   day: centreDayOf(fields.date.date),
 });
 
+/** The list's order in memory: newest appointment first, `_id` breaking ties (as `NEWEST_FIRST`). */
+export const newestFirst = (a: ListingDocument, b: ListingDocument): number =>
+  b.date.date.getTime() - a.date.date.getTime() || (a._id < b._id ? 1 : -1);
+
 /** What finds a record in the list: its patient's and its doctor's names. */
 export const listingSearchKeys = (fields: Pick<RecordFields, 'user' | 'doctor'>): string[] =>
   searchKeysOf([fields.user.name, fields.doctor.name]);

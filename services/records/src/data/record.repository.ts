@@ -1,13 +1,14 @@
-import { escapeRegex, foldName } from '@crm/contracts';
+import { foldName } from '@crm/contracts';
 import type { EventEnvelope } from '@crm/contracts';
 import { withOutbox } from '@crm/event-bus';
 import { isDuplicateKey, type Logger } from '@crm/server-kit';
-import { readPage, SearchKeysBackfill, searchFilterOf } from '@crm/server-kit/service';
+import { readPage, SearchKeysBackfill, searchedPage } from '@crm/server-kit/service';
 import type { ClinicalRecord, RecordPageQuery, RecordRepository } from '../domain/record';
 import { RecordDays } from './record-days';
 import {
   listingOf,
   listingSearchKeys,
+  newestFirst,
   revisionId,
   type ListingDocument,
   type RecordFields,
@@ -115,25 +116,29 @@ export class MongoRecordRepository implements RecordRepository {
       const { rows, total } = await this.days.pages.page(byDay, page, limit);
       return { items: rows.map(toRecord), total, totalIsEstimate: false };
     }
-    const pattern = key ? new RegExp(escapeRegex(key)) : undefined;
-    const filter = !pattern
-      ? {}
-      : this.searchKeys.complete
-        ? searchFilterOf(search)
-        : { $or: [{ userKey: pattern }, { doctorKey: pattern }] };
+    if (key) {
+      const { items, total } = await searchedPage<ListingDocument>({
+        search,
+        read: (lookup) => this.models.Listing.find(lookup).lean<ListingDocument[]>(),
+        searched: (entry) => ({ texts: [entry.user.name, entry.doctor.name] }),
+        compare: newestFirst,
+        page,
+        limit,
+        useKeys: this.searchKeys.complete,
+      });
+      return { items: items.map(toRecord), total, totalIsEstimate: false };
+    }
     // Without a search the list is the whole collection (one entry per record): its size as the
     // server keeps it rather than a count of every entry on each page (README, "Paging").
-    const total = pattern
-      ? await this.models.Listing.countDocuments(filter)
-      : await this.models.Listing.estimatedDocumentCount();
+    const total = await this.models.Listing.estimatedDocumentCount();
     const docs = await readPage<ListingDocument>(
-      () => this.models.Listing.find(filter),
+      () => this.models.Listing.find({}),
       NEWEST_FIRST,
       total,
       page,
       limit,
     );
-    return { items: docs.map(toRecord), total, totalIsEstimate: !pattern };
+    return { items: docs.map(toRecord), total, totalIsEstimate: true };
   }
 
   async listOfPatient(userId: string): Promise<ClinicalRecord[]> {
