@@ -27,7 +27,7 @@ export const searchWordsOf = (...texts: Array<string | undefined>): string[] =>
 
 /** How long the stored starts of a word and of a phone's national number are. */
 const WORD_KEY_LENGTHS = [3, 5];
-const PHONE_KEY_LENGTHS = [3, 5, 7];
+const PHONE_KEY_LENGTHS = [3, 5, 7, 9];
 
 const startsOf = (text: string, lengths: readonly number[]) =>
   lengths.filter((length) => text.length >= length).map((length) => text.slice(0, length));
@@ -35,7 +35,7 @@ const startsOf = (text: string, lengths: readonly number[]) =>
 /**
  * The keys a server stores with a searchable document (`searchKeys`, under an index): the first
  * three and five characters of each word of its texts (name, e-mail address) and the first three,
- * five and seven digits of its phone without the country code. A search looks one of them up (an
+ * five, seven and nine digits of its phone without the country code. A search looks one of them up (an
  * equality, which FerretDB hands to PostgreSQL's index; a regular expression it evaluates on every
  * document), then checks what it found (`SearchQuery.matches`). A few short keys: FerretDB decodes
  * a whole document wherever it reads one, so every stored key costs every read of the collection.

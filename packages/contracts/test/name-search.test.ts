@@ -49,6 +49,7 @@ describe('search keys and queries', () => {
     expect(searchQueryOf('ma').lookup).toBeUndefined();
     expect(searchQueryOf('+34 612 345').lookup).toBe('61234');
     expect(searchQueryOf('612 345 6').lookup).toBe('6123456');
+    expect(searchQueryOf('612 345 678').lookup).toBe('612345678');
     expect(searchKeysOf(maria, '34612345678').sort()).toEqual(
       [
         'mar',
@@ -63,6 +64,7 @@ describe('search keys and queries', () => {
         '612',
         '61234',
         '6123456',
+        '612345678',
       ].sort(),
     );
   });
