@@ -155,7 +155,19 @@ async function prove(stack: ComposeStack, gatewayUrl: string, mailApiUrl: string
   figures.push(['after down/up', 'accounts, appointments and records still there']);
 
   say('scale: appointments=2, notifications=2');
-  await stack.compose(['up', '-d', '--scale', 'appointments=2', '--scale', 'notifications=2']);
+  // Only the two services (`--no-deps`): a plain `up` also re-checks every other service's
+  // dependencies, and refuses when one of their containers is briefly unhealthy on a loaded host.
+  await stack.compose([
+    'up',
+    '-d',
+    '--no-deps',
+    '--scale',
+    'appointments=2',
+    '--scale',
+    'notifications=2',
+    'appointments',
+    'notifications',
+  ]);
   await stack.waitHealthy();
   const race = await contestedSlots(t, { slots: 5, contenders: 8 });
   const winners = race.races.reduce((sum, r) => sum + r.winners, 0);
