@@ -35,10 +35,11 @@ const startsOf = (text: string, lengths: readonly number[]) =>
 /**
  * The keys a server stores with a searchable document (`searchKeys`, under an index): the first
  * three and five characters of each word of its texts (name, e-mail address) and the first three,
- * five, seven and nine digits of its phone without the country code. A search looks one of them up (an
- * equality, which FerretDB hands to PostgreSQL's index; a regular expression it evaluates on every
- * document), then checks what it found (`SearchQuery.matches`). A few short keys: FerretDB decodes
- * a whole document wherever it reads one, so every stored key costs every read of the collection.
+ * five, seven and nine digits of its phone without the country code. A search looks one of them up
+ * (an equality, which FerretDB hands to PostgreSQL's index; a regular expression it evaluates on
+ * every document), then checks what it found (`SearchQuery.matches`). A few short keys: FerretDB
+ * decodes a whole document wherever it reads one, so every stored key costs every read of the
+ * collection.
  */
 export function searchKeysOf(texts: Array<string | undefined>, phone?: string): string[] {
   const keys = new Set(searchWordsOf(...texts).flatMap((word) => startsOf(word, WORD_KEY_LENGTHS)));
@@ -59,9 +60,9 @@ export interface SearchQuery {
 /**
  * A search text as a query: each of its words is the start of a word of one of the texts (the
  * name, or the e-mail address), ignoring case and accents, in any order ("garcia mar" finds María
- * García; "garcia gmail" does not); a text like
- * a phone number is the start of the phone's national number, or of the whole number when typed
- * with its country code ("612 34", "+34 612", "0034 612").
+ * García; "garcia gmail" does not); a text like a phone number is the start of the phone's
+ * national number, or of the whole number when typed with its country code ("612 34", "+34 612",
+ * "0034 612").
  */
 export function searchQueryOf(search: string): SearchQuery {
   if (PHONE_LIKE.test(search) && /\d/.test(search)) {

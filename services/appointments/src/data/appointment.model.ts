@@ -68,7 +68,7 @@ const appointmentSchema = new Schema(
     /**
      * The keys the list's search looks up (`searchKeysOf` of @crm/contracts: the starts of the
      * name's and e-mail's words and of the phone). Documents made before it existed get it from
-     * the start-up backfill; until then the search reads the texts themselves.
+     * the start-up backfill; until then the search checks every document.
      */
     searchKeys: { type: [String], default: undefined },
     bookedBy: { type: actorSchema, required: true },

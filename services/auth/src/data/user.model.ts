@@ -24,7 +24,7 @@ const userSchema = new Schema(
     /**
      * What the lists' search looks up (`searchKeysOf` of @crm/contracts: the starts of the words of
      * the name and e-mail address, and of the phone), written with them. Accounts made before it
-     * existed get it from a background pass; until then the search reads the texts themselves.
+     * existed get it from a background pass; until then the search checks every document.
      */
     searchKeys: { type: [String], default: undefined },
   },

@@ -70,7 +70,7 @@ const listingSchema = new Schema(
     /**
      * What the search looks up: the starts of the words of the patient's and the doctor's names
      * (`searchKeysOf` of @crm/contracts). Entries written before it existed get it from the
-     * background pass; until then the search reads the names themselves.
+     * background pass; until then the search checks every entry.
      */
     searchKeys: { type: [String], default: undefined },
     /**
