@@ -41,10 +41,16 @@ const startsOf = (text: string, lengths: readonly number[]) =>
  * decodes a whole document wherever it reads one, so every stored key costs every read of the
  * collection.
  */
-export function searchKeysOf(texts: Array<string | undefined>, phone?: string): string[] {
+export function searchKeysOf({ texts, phone }: Searched): string[] {
   const keys = new Set(searchWordsOf(...texts).flatMap((word) => startsOf(word, WORD_KEY_LENGTHS)));
   if (phone) startsOf(nationalDigitsOf(phone), PHONE_KEY_LENGTHS).forEach((key) => keys.add(key));
   return [...keys];
+}
+
+/** What a search looks at in a document (the same for its stored keys and its check). */
+export interface Searched {
+  texts: Array<string | undefined>;
+  phone?: string | null;
 }
 
 /** What a search text looks for. */
@@ -54,7 +60,7 @@ export interface SearchQuery {
   /** A stored key every match has (`searchKeysOf`), when the text is long enough to have one. */
   lookup?: string;
   /** Whether a document with these texts and phone is found. */
-  matches(texts: Array<string | undefined>, phone?: string | null): boolean;
+  matches(searched: Searched): boolean;
 }
 
 /**
@@ -73,7 +79,7 @@ export function searchQueryOf(search: string): SearchQuery {
     return {
       empty: false,
       lookup: startsOf(national, PHONE_KEY_LENGTHS).at(-1),
-      matches: (_texts, phone) =>
+      matches: ({ phone }) =>
         !!phone && (international ? phone.startsWith(digits) : nationalDigitsOf(phone).startsWith(national)),
     };
   }
@@ -88,7 +94,7 @@ export function searchQueryOf(search: string): SearchQuery {
     empty: terms.length === 0,
     lookup,
     // All in one text: "paciente ana 1" is a name, not a name and a number of an e-mail address.
-    matches: (texts) =>
+    matches: ({ texts }) =>
       terms.length > 0 &&
       texts.some((text) => {
         const words = searchWordsOf(text);

@@ -3,8 +3,8 @@ import { searchKeysOf, searchQueryOf } from '../src/name-search';
 /** Whether a stored document is found: it has the looked-up key, and its texts match. */
 const finds = (search: string, texts: string[], phone?: string) => {
   const query = searchQueryOf(search);
-  const keyed = query.lookup === undefined || searchKeysOf(texts, phone).includes(query.lookup);
-  return keyed && query.matches(texts, phone);
+  const keyed = query.lookup === undefined || searchKeysOf({ texts, phone }).includes(query.lookup);
+  return keyed && query.matches({ texts, phone });
 };
 
 describe('search keys and queries', () => {
@@ -50,7 +50,7 @@ describe('search keys and queries', () => {
     expect(searchQueryOf('+34 612 345').lookup).toBe('61234');
     expect(searchQueryOf('612 345 6').lookup).toBe('6123456');
     expect(searchQueryOf('612 345 678').lookup).toBe('612345678');
-    expect(searchKeysOf(maria, '34612345678').sort()).toEqual(
+    expect(searchKeysOf({ texts: maria, phone: '34612345678' }).sort()).toEqual(
       [
         'mar',
         'maria',

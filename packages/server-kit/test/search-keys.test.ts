@@ -12,7 +12,8 @@ interface Person {
   searchKeys?: string[];
 }
 
-const keysOf = (p: Pick<Person, 'name' | 'email' | 'phone'>) => searchKeysOf([p.name, p.email], p.phone);
+const keysOf = (p: Pick<Person, 'name' | 'email' | 'phone'>) =>
+  searchKeysOf({ texts: [p.name, p.email], phone: p.phone });
 
 /** Searches over stored keys, and the backfill of documents written before them (a real database). */
 describe('search keys', () => {

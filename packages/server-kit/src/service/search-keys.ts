@@ -1,12 +1,6 @@
-import { searchQueryOf } from '@crm/contracts';
+import { searchQueryOf, type Searched } from '@crm/contracts';
 import type { mongo } from 'mongoose';
 import { UPDATES_PER_COMMAND } from './mongo';
-
-/** What a search checks of a document: its texts (name, e-mail address) and phone. */
-export interface Searched {
-  texts: Array<string | undefined>;
-  phone?: string | null;
-}
 
 /**
  * One page of a search over documents that store `searchKeys` (`searchKeysOf` of
@@ -36,12 +30,7 @@ export async function searchedPage<T>({
   const query = searchQueryOf(search);
   if (query.empty) return { items: [], total: 0 };
   const docs = await read(useKeys && query.lookup ? { searchKeys: query.lookup } : {});
-  const found = docs
-    .filter((doc) => {
-      const { texts, phone } = searched(doc);
-      return query.matches(texts, phone);
-    })
-    .sort(compare);
+  const found = docs.filter((doc) => query.matches(searched(doc))).sort(compare);
   return { items: found.slice((page - 1) * limit, page * limit), total: found.length };
 }
 

@@ -14,11 +14,18 @@ import {
 } from '../domain/appointment';
 import { newBookingCode, type BookingCodes } from '../domain/booking-code';
 import { centreDayRange } from '../domain/lifecycle.rules';
-import { activeDocument, codeFields, currentOf, patientKeys, toAppointment } from './appointment.documents';
+import {
+  activeDocument,
+  codeFields,
+  currentOf,
+  patientKeys,
+  patientSearched,
+  toAppointment,
+} from './appointment.documents';
 import { AppointmentDays } from './appointment-days';
 import { codeTaken, MAX_CODE_DRAWS } from './booking-codes';
 import { documentsOfAppointments, eachEquality } from './equality-reads';
-import { comparatorOf, LIVE_STATUSES, readLiveList, searchedOf } from './live-list';
+import { comparatorOf, LIVE_STATUSES, readLiveList } from './live-list';
 import type { AppointmentDocument, AppointmentModels } from './appointment.model';
 
 /** Insert attempts when a conflicting holder turns out to be stale (ended, or just freed). */
@@ -289,7 +296,7 @@ export class MongoAppointmentRepository implements AppointmentRepository {
         search,
         read: (lookup) =>
           this.models.Appointment.find({ ...lookup, $and: clauses }).lean<AppointmentDocument[]>(),
-        searched: searchedOf,
+        searched: (doc) => patientSearched(doc.user),
         compare: comparatorOf(SORTS[sort]),
         page,
         limit,

@@ -1,8 +1,8 @@
 import moment from 'moment-timezone';
 import { CENTRE_TIME_ZONE, centreDayOf, searchQueryOf } from '@crm/contracts';
-import type { Searched } from '@crm/server-kit/service';
 import type { AppointmentPageQuery } from '../domain/appointment';
 import type { AppointmentDocument, AppointmentModels } from './appointment.model';
+import { patientSearched } from './appointment.documents';
 import { eachEquality } from './equality-reads';
 
 /** The statuses of the live part of the centre: what is booked now, and what ended today. */
@@ -74,19 +74,10 @@ export async function readLiveList(
   return { docs: docs.sort(comparatorOf(order)), checkIns };
 }
 
-/** What the list's search checks of an appointment: its patient's name, e-mail address and phone. */
-export const searchedOf = (doc: AppointmentDocument): Searched => ({
-  texts: [doc.user.name, doc.user.email],
-  phone: doc.user.phone,
-});
-
 /** The search of the list (`searchQueryOf` of @crm/contracts), as the stored lists search. */
 export function matcherOf(search: string): (doc: AppointmentDocument) => boolean {
   const query = searchQueryOf(search);
-  return (doc) => {
-    const { texts, phone } = searchedOf(doc);
-    return query.matches(texts, phone);
-  };
+  return (doc) => query.matches(patientSearched(doc.user));
 }
 
 /** The in-memory equivalent of a MongoDB sort on dates and strings. */

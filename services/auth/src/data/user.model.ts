@@ -1,5 +1,5 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
-import { ROLES, searchKeysOf } from '@crm/contracts';
+import { ROLES, searchKeysOf, type Searched } from '@crm/contracts';
 import { outboxPlugin } from '@crm/event-bus';
 import { retireIndexes } from '@crm/server-kit/service';
 
@@ -42,9 +42,15 @@ retireIndexes(userSchema, ['rol_1_name_1']);
 /** The search: one key looked up, the other words checked on what it found. */
 userSchema.index({ searchKeys: 1 });
 
-/** The search keys of an account's texts. */
-export const userSearchKeys = (user: { name: string; email: string; phone?: string | null }): string[] =>
-  searchKeysOf([user.name, user.email], user.phone ?? undefined);
+type AccountTexts = { name: string; email: string; phone?: string | null };
+
+/** What the lists' search looks at: the account's name, e-mail address and phone. */
+export const userSearched = (user: AccountTexts): Searched => ({
+  texts: [user.name, user.email],
+  phone: user.phone,
+});
+
+export const userSearchKeys = (user: AccountTexts): string[] => searchKeysOf(userSearched(user));
 
 export type UserDocument = InferSchemaType<typeof userSchema> & { _id: unknown; createdAt: Date };
 

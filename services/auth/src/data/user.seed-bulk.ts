@@ -32,22 +32,23 @@ export function seedPatientAccounts(
 ): Promise<number> {
   return insertPublished(
     models.User,
-    accounts.map((a) => ({
-      _id: new Types.ObjectId(a.id),
-      name: a.name,
-      email: a.email.toLowerCase(),
-      ...(a.phone ? { phone: phoneField.parse(a.phone) } : {}),
-      searchKeys: userSearchKeys({
+    accounts.map((a) => {
+      const texts = {
         name: a.name,
         email: a.email.toLowerCase(),
-        phone: a.phone ? phoneField.parse(a.phone) : undefined,
-      }),
-      rol: 'PACIENT',
-      passwordHash: a.passwordHash,
-      confirmed: true,
-      createdAt: a.createdAt,
-      updatedAt: a.createdAt,
-    })),
+        ...(a.phone ? { phone: phoneField.parse(a.phone) } : {}),
+      };
+      return {
+        _id: new Types.ObjectId(a.id),
+        ...texts,
+        searchKeys: userSearchKeys(texts),
+        rol: 'PACIENT',
+        passwordHash: a.passwordHash,
+        confirmed: true,
+        createdAt: a.createdAt,
+        updatedAt: a.createdAt,
+      };
+    }),
     batchSize,
   );
 }

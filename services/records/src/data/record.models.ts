@@ -1,5 +1,5 @@
 import { Schema, type Connection } from 'mongoose';
-import { centreDayOf, foldName, searchKeysOf } from '@crm/contracts';
+import { centreDayOf, foldName, searchKeysOf, type Searched } from '@crm/contracts';
 import { outboxPlugin } from '@crm/event-bus';
 import { dayPagesModels } from '@crm/server-kit/service';
 import type { ClinicalRecord } from '../domain/record';
@@ -111,9 +111,13 @@ export const listingOf = (fields: RecordFields): Omit<ListingDocument, '_id' | '
 export const newestFirst = (a: ListingDocument, b: ListingDocument): number =>
   b.date.date.getTime() - a.date.date.getTime() || (a._id < b._id ? 1 : -1);
 
-/** What finds a record in the list: its patient's and its doctor's names. */
+/** What the list's search looks at: the patient's and the doctor's names. */
+export const listingSearched = (fields: Pick<RecordFields, 'user' | 'doctor'>): Searched => ({
+  texts: [fields.user.name, fields.doctor.name],
+});
+
 export const listingSearchKeys = (fields: Pick<RecordFields, 'user' | 'doctor'>): string[] =>
-  searchKeysOf([fields.user.name, fields.doctor.name]);
+  searchKeysOf(listingSearched(fields));
 
 export const revisionId = (recordId: string, revision: number) => `${recordId}:${revision}`;
 

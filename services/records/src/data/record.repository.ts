@@ -7,6 +7,7 @@ import type { ClinicalRecord, RecordPageQuery, RecordRepository } from '../domai
 import { RecordDays } from './record-days';
 import {
   listingOf,
+  listingSearched,
   listingSearchKeys,
   newestFirst,
   revisionId,
@@ -120,7 +121,7 @@ export class MongoRecordRepository implements RecordRepository {
       const { items, total } = await searchedPage<ListingDocument>({
         search,
         read: (lookup) => this.models.Listing.find(lookup).lean<ListingDocument[]>(),
-        searched: (entry) => ({ texts: [entry.user.name, entry.doctor.name] }),
+        searched: listingSearched,
         compare: newestFirst,
         page,
         limit,
