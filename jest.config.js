@@ -1,8 +1,8 @@
 /**
- * `npm test` runs three phases, picked here from JEST_PHASE:
+ * `npm test` runs four phases, picked here from JEST_PHASE:
  *   main  (default) every `*.test.ts` of the back end;
- *   e2e   browser tests `e2e/**\/*.e2e.test.ts` in real Chromium against the built frontends, one at
- *         a time (scripts/run-tests.ts builds the frontends first);
+ *   e2e   browser tests `e2e/**\/*.e2e.test.ts` in real Chromium against the built frontends
+ *         (scripts/run-tests.ts builds the frontends first and runs two files at a time, E2E_WORKERS);
  *   fault tests named `*.fault.test.ts`, which stop shared infrastructure (RabbitMQ, Redis) on
  *         purpose, one at a time, after all the others;
  *   bench the benchmarks' smoke runs `bench/**\/*.test.ts` (small sizes, no timing asserted), last.

@@ -172,12 +172,19 @@ async function prove(stack: ComposeStack, gatewayUrl: string, mailApiUrl: string
   const race = await contestedSlots(t, { slots: 5, contenders: 8 });
   const winners = race.races.reduce((sum, r) => sum + r.winners, 0);
   const conflicts = race.races.reduce((sum, r) => sum + r.conflicts, 0);
-  figures.push(['2 replicas: 5 slots × 8 patients', `${winners} winners, ${conflicts} × 409`]);
+  figures.push([
+    '2 replicas: 5 slots × 8 patients',
+    `${winners} winners, ${conflicts} × 409 (${race.retried} retried)`,
+  ]);
   const scaledBurst = await mailBurst(t, 40);
   const scaledMails = await countMails(t, scaledBurst, { deadlineMs: 120_000 });
   figures.push(['2 replicas: 40 e-mails', mailFigures(scaledMails)]);
   if (scaledMails.missing + scaledMails.duplicates > 0)
     throw new Error(`e-mails with 2 workers: ${JSON.stringify(scaledMails)}`);
+}
+
+function failureMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 async function main(): Promise<number> {
@@ -215,7 +222,7 @@ async function main(): Promise<number> {
     await prove(stack, `http://127.0.0.1:${gatewayPort}`, `http://127.0.0.1:${mailPort}`);
   } catch (error) {
     failure = error;
-    say(`FAILED: ${error instanceof Error ? error.message : String(error)}`);
+    say(`FAILED: ${failureMessage(error)}`);
     const logs = await stack.compose(['logs', '--tail=30']).catch((e: unknown) => String(e));
     console.log(logs.split('\n').slice(-200).join('\n'));
   } finally {
@@ -225,7 +232,8 @@ async function main(): Promise<number> {
   const width = Math.max(...figures.map(([k]) => k.length));
   console.log(`\ntest:compose summary (${Math.round((Date.now() - started) / 1000)} s)`);
   for (const [key, value] of figures) console.log(`  ${key.padEnd(width)}  ${value}`);
-  console.log(failure ? 'test:compose: FAILED' : 'test:compose: passed');
+  // The reason again, last: CI shows the end of the output, after the containers' logs.
+  console.log(failure ? `test:compose: FAILED: ${failureMessage(failure)}` : 'test:compose: passed');
   return failure ? 1 : 0;
 }
 

@@ -1,10 +1,12 @@
 /**
  * Patients racing for the same slots: for each slot, `contenders` patients send their booking at
  * the same moment. Exactly one of them gets it (201) and the others a 409; the day's agenda, read by
- * the doctor, then holds the slot once, for the winner.
+ * the doctor, then holds the slot once, for the winner. A transient answer (503 while a service is
+ * overloaded or starting) is not a result of the race: that patient tries again, as the shell lets
+ * them, and the retries are counted.
  */
 import type { AgendaResponse } from '@crm/contracts';
-import { call, expectStatus, inParallel } from './http';
+import { call, callUntilAnswered, expectStatus, inParallel } from './http';
 import { newPerson, registerPatient, runPrefix, signInPatient } from './people';
 import { dayOf, freeSlots } from './slots';
 import { signInStaff } from './staff';
@@ -26,6 +28,8 @@ export interface ContestOutcome {
   races: SlotRace[];
   ok: boolean;
   ms: number;
+  /** Bookings sent again after a transient answer. */
+  retried: number;
 }
 
 export async function contestedSlots(
@@ -42,10 +46,16 @@ export async function contestedSlots(
   const targets = await freeSlots(t, slots);
 
   const started = Date.now();
+  let retried = 0;
   const answers = await Promise.all(
     sessions.map(async ({ id, token }, i) => {
       const slot = targets[Math.floor(i / contenders)]!;
-      const answer = await call(t, 'POST', '/dates', { token, body: { date: slot } });
+      let tries = 0;
+      const answer = await callUntilAnswered(async () => {
+        tries += 1;
+        return call(t, 'POST', '/dates', { token, body: { date: slot } });
+      });
+      if (tries > 1) retried += 1;
       return { slot, status: answer.status, pacientId: id };
     }),
   );
@@ -82,8 +92,8 @@ export async function contestedSlots(
       `contestedSlots: ${r.slot} → ${r.winners} winner, ${r.conflicts} × 409, other ${JSON.stringify(r.other)}, ${r.inAgenda} in the agenda${r.holderIsWinner ? ' (the winner)' : ''}`,
     );
   console.log(
-    `contestedSlots: ${ok ? 'exactly one winner per slot' : 'FAILED'} (${ms} ms for ${answers.length} bookings)`,
+    `contestedSlots: ${ok ? 'exactly one winner per slot' : 'FAILED'} (${ms} ms for ${answers.length} bookings, ${retried} retried)`,
   );
   if (!ok) throw new Error(`contested slots: not exactly one winner per slot: ${JSON.stringify(races)}`);
-  return { races, ok, ms };
+  return { races, ok, ms, retried };
 }
