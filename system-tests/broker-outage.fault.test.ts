@@ -19,28 +19,44 @@ jest.setTimeout(300_000);
 
 const PATIENTS = 250; // 250 sign-ups + 250 bookings = 500 operations, 500 e-mails
 const CONCURRENCY = 25;
-const RUN = `brk${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
-const emailOf = (i: number) => `${RUN}-${i}@example.test`;
+const TITLE = 'fault: RabbitMQ stopped during 500 sign-ups and bookings';
 
-let stack: SystemStack;
-let mail: MailTally;
-const summary = new Summary('fault: RabbitMQ stopped during 500 sign-ups and bookings');
+let stack: SystemStack | undefined;
+let mail: MailTally | undefined;
+let summary = new Summary(TITLE);
+let emailOf = (i: number): string => `${i}@example.test`;
 
-beforeAll(async () => {
+/**
+ * Each try has a product, accounts and e-mails of its own: when jest tries the test a second time,
+ * the first try's patients, slots and e-mails must not be met again.
+ */
+async function freshTry(): Promise<{ stack: SystemStack; mail: MailTally }> {
+  await endTry();
   await ensureBrokerRunning();
+  const run = `brk${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+  emailOf = (i) => `${run}-${i}@example.test`;
+  summary = new Summary(TITLE);
   stack = await startSystemStack();
-  mail = new MailTally(stack.mailApiUrl, RUN);
-}, 120_000);
+  mail = new MailTally(stack.mailApiUrl, run);
+  return { stack, mail };
+}
+
+async function endTry(): Promise<void> {
+  await mail?.stop();
+  await mail?.deleteAll();
+  await stack?.stop();
+  mail = undefined;
+  stack = undefined;
+}
 
 afterAll(async () => {
   await ensureBrokerRunning();
   summary.print();
-  await mail?.stop();
-  await mail?.deleteAll();
-  await stack?.stop();
+  await endTry();
 });
 
 it('loses and duplicates no e-mail and fails no call when RabbitMQ stops and starts mid-load', async () => {
+  const { stack, mail } = await freshTry();
   const slots = slotAllocator(14);
   const slotOf = Array.from({ length: PATIENTS }, () => slots.next());
   const answers = new StatusTally();
