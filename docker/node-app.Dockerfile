@@ -89,10 +89,6 @@ ENV FRONTENDS_DIR=/app/frontends \
     NODE_PATH=/app/packages/server-kit/node_modules:/app/packages/event-bus/node_modules:/app/packages/contracts/node_modules:/app/packages/view-config/node_modules
 # The `node` user of the official image, by number so Kubernetes' runAsNonRoot can verify it.
 USER 1000:1000
-# The port is the service's PORT setting (or its default); see healthcheck.cjs. Every 5 s: compose
-# starts the services that depend on this one only once it is healthy, so the interval is paid at
-# each level of the start (auth, then appointments, then records, then the gateway). Checks that
-# fail in the first 90 s do not count (the first that passes does): on a busy two-core machine a
-# service may take a minute to answer, and compose would call it unhealthy and give up the start.
-HEALTHCHECK --interval=5s --timeout=3s --start-period=90s --retries=6 CMD ["node", "/app/healthcheck.cjs"]
+# The port is the service's PORT setting (or its default); see healthcheck.cjs.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 CMD ["node", "/app/healthcheck.cjs"]
 CMD ["node", "--enable-source-maps", "/app/main.js"]
