@@ -17,7 +17,7 @@ if (!port) {
   console.error(`healthcheck: no PORT and no default for WORKSPACE=${process.env.WORKSPACE}`);
   process.exit(1);
 }
-fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2500) }).then(
+fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(8000) }).then(
   (response) => process.exit(response.ok ? 0 : 1),
   () => process.exit(1),
 );

@@ -89,6 +89,8 @@ ENV FRONTENDS_DIR=/app/frontends \
     NODE_PATH=/app/packages/server-kit/node_modules:/app/packages/event-bus/node_modules:/app/packages/contracts/node_modules:/app/packages/view-config/node_modules
 # The `node` user of the official image, by number so Kubernetes' runAsNonRoot can verify it.
 USER 1000:1000
-# The port is the service's PORT setting (or its default); see healthcheck.cjs.
-HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 CMD ["node", "/app/healthcheck.cjs"]
+# The port is the service's PORT setting (or its default); see healthcheck.cjs. Generous timeout,
+# start period and retries: on a busy two-core machine starting `node` alone can take seconds, and
+# one container called unhealthy makes compose refuse to start the services that depend on it.
+HEALTHCHECK --interval=10s --timeout=10s --start-period=60s --retries=6 CMD ["node", "/app/healthcheck.cjs"]
 CMD ["node", "--enable-source-maps", "/app/main.js"]

@@ -223,9 +223,9 @@ async function main(): Promise<number> {
   // (jest.config.js picks the files of each phase from JEST_PHASE.)
   const filters = pathFilters(jestArgs);
   const onlyE2e = filters.length > 0 && filters.every((f) => /e2e/.test(f));
-  // `npm test -- bench` runs the bench phase only (.ci/run runs it beside its compose check).
+  // `npm test -- bench` runs the bench phase only (.ci/run runs it after its compose check).
   const onlyBench = filters.length > 0 && filters.every((f) => /bench/.test(f));
-  // `npm test -- fault` runs the fault phase only (.ci/run runs it beside its compose check too).
+  // `npm test -- fault` runs the fault phase only.
   const onlyFault = filters.length > 0 && filters.every((f) => /fault/.test(f));
   const withMain = !onlyE2e && !onlyBench && !onlyFault;
   const withFault = process.env.SKIP_FAULT !== '1' && (withMain || onlyFault);
