@@ -10,8 +10,7 @@
  * Phases: main (back end), then e2e (browser tests in e2e/: the frontends are built first), then
  * fault, then bench (the benchmarks' smoke runs, bench/**\/*.test.ts: no timing asserted). The e2e
  * and bench phases are skipped when path filters are given and none names them
- * (`npm test -- services/auth`), or with SKIP_E2E=1 / SKIP_BENCH=1 (the fault phase with SKIP_FAULT=1);
- * `npm test -- e2e`, `npm test -- fault` and `npm test -- bench` run only that phase.
+ * (`npm test -- services/auth`), or with SKIP_E2E=1 / SKIP_BENCH=1; `npm test -- e2e` runs only e2e.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -225,10 +224,7 @@ async function main(): Promise<number> {
   const onlyE2e = filters.length > 0 && filters.every((f) => /e2e/.test(f));
   // `npm test -- bench` runs the bench phase only (.ci/run runs it after its compose check).
   const onlyBench = filters.length > 0 && filters.every((f) => /bench/.test(f));
-  // `npm test -- fault` runs the fault phase only.
-  const onlyFault = filters.length > 0 && filters.every((f) => /fault/.test(f));
-  const withMain = !onlyE2e && !onlyBench && !onlyFault;
-  const withFault = process.env.SKIP_FAULT !== '1' && (withMain || onlyFault);
+  const withMain = !onlyE2e && !onlyBench;
   const withE2e =
     process.env.SKIP_E2E !== '1' && (filters.length === 0 || filters.some((f) => /e2e/.test(f)));
   const withBench =
@@ -259,7 +255,7 @@ async function main(): Promise<number> {
       e2eResults = readResults(E2E_RESULTS_FILE);
     }
   }
-  const faults = withFault
+  const faults = withMain
     ? await runJest(['--runInBand', '--passWithNoTests', ...jestArgs], FAULT_RESULTS_FILE, 'fault')
     : ok;
   // The benchmarks' smoke runs scan whole collections on FerretDB: alone, last, so that they slow
@@ -269,7 +265,7 @@ async function main(): Promise<number> {
     : ok;
   const exit = [main, e2e, faults, bench].find((r) => r.code !== 0) ?? ok;
   const mainResults = withMain ? readResults(RESULTS_FILE) : NO_RESULTS;
-  const faultResults = withFault ? readResults(FAULT_RESULTS_FILE) : NO_RESULTS;
+  const faultResults = withMain ? readResults(FAULT_RESULTS_FILE) : NO_RESULTS;
   const benchResults = withBench ? readResults(BENCH_RESULTS_FILE) : NO_RESULTS;
   const all = [mainResults, e2eResults, faultResults, benchResults].reduce(mergeResults);
   return printSummary(all, exit);

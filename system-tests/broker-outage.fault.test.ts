@@ -21,32 +21,37 @@ const PATIENTS = 250; // 250 sign-ups + 250 bookings = 500 operations, 500 e-mai
 const CONCURRENCY = 25;
 const TITLE = 'fault: RabbitMQ stopped during 500 sign-ups and bookings';
 
-let stack: SystemStack | undefined;
-let mail: MailTally | undefined;
+/** One try of the test: its own product, and its own prefix for accounts and e-mails. */
+interface Try {
+  stack: SystemStack;
+  mail: MailTally;
+  emailOf(i: number): string;
+}
+
+let current: Try | undefined;
 let summary = new Summary(TITLE);
-let emailOf = (i: number): string => `${i}@example.test`;
 
 /**
  * Each try has a product, accounts and e-mails of its own: when jest tries the test a second time,
  * the first try's patients, slots and e-mails must not be met again.
  */
-async function freshTry(): Promise<{ stack: SystemStack; mail: MailTally }> {
+async function freshTry(): Promise<Try> {
   await endTry();
   await ensureBrokerRunning();
   const run = `brk${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
-  emailOf = (i) => `${run}-${i}@example.test`;
   summary = new Summary(TITLE);
-  stack = await startSystemStack();
-  mail = new MailTally(stack.mailApiUrl, run);
-  return { stack, mail };
+  const stack = await startSystemStack();
+  current = { stack, mail: new MailTally(stack.mailApiUrl, run), emailOf: (i) => `${run}-${i}@example.test` };
+  return current;
 }
 
 async function endTry(): Promise<void> {
-  await mail?.stop();
-  await mail?.deleteAll();
-  await stack?.stop();
-  mail = undefined;
-  stack = undefined;
+  if (!current) return;
+  const { stack, mail } = current;
+  current = undefined;
+  await mail.stop();
+  await mail.deleteAll();
+  await stack.stop();
 }
 
 afterAll(async () => {
@@ -56,7 +61,7 @@ afterAll(async () => {
 });
 
 it('loses and duplicates no e-mail and fails no call when RabbitMQ stops and starts mid-load', async () => {
-  const { stack, mail } = await freshTry();
+  const { stack, mail, emailOf } = await freshTry();
   const slots = slotAllocator(14);
   const slotOf = Array.from({ length: PATIENTS }, () => slots.next());
   const answers = new StatusTally();

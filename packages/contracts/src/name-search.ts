@@ -53,6 +53,12 @@ export interface Searched {
   phone?: string | null;
 }
 
+/** What a search looks at in a person's document (an account, an appointment's patient). */
+export const personSearched = (person: { name: string; email: string; phone?: string | null }): Searched => ({
+  texts: [person.name, person.email],
+  phone: person.phone,
+});
+
 /** What a search text looks for. */
 export interface SearchQuery {
   /** The text has nothing to look for (".*"): it finds nothing. */

@@ -1,4 +1,4 @@
-import { foldName, searchKeysOf, type Searched } from '@crm/contracts';
+import { foldName, personSearched, searchKeysOf } from '@crm/contracts';
 import { Types } from 'mongoose';
 import type { EventEnvelope } from '@crm/contracts';
 import { withOutbox } from '@crm/event-bus';
@@ -86,18 +86,10 @@ export function currentOf(docs: AppointmentDocument[]): Appointment[] {
   return current;
 }
 
-type PatientTexts = { name: string; email: string; phone?: string | null };
-
-/** What the list's search looks at: the patient's name, e-mail address and phone. */
-export const patientSearched = (user: PatientTexts): Searched => ({
-  texts: [user.name, user.email],
-  phone: user.phone,
-});
-
 /** What the list sorts and searches a document by: its patient's folded name and search keys. */
-export const patientKeys = (user: PatientTexts) => ({
+export const patientKeys = (user: { name: string; email: string; phone?: string | null }) => ({
   nameKey: foldName(user.name),
-  searchKeys: searchKeysOf(patientSearched(user)),
+  searchKeys: searchKeysOf(personSearched(user)),
 });
 
 /** The active document of a new appointment, with its booking code and booked event. */

@@ -1,4 +1,4 @@
-import { centreDayOf } from '@crm/contracts';
+import { centreDayOf, personSearched } from '@crm/contracts';
 import { Types } from 'mongoose';
 import type { AppointmentUser, EventEnvelope } from '@crm/contracts';
 import { isDuplicateKey, violatedField } from '@crm/server-kit';
@@ -14,14 +14,7 @@ import {
 } from '../domain/appointment';
 import { newBookingCode, type BookingCodes } from '../domain/booking-code';
 import { centreDayRange } from '../domain/lifecycle.rules';
-import {
-  activeDocument,
-  codeFields,
-  currentOf,
-  patientKeys,
-  patientSearched,
-  toAppointment,
-} from './appointment.documents';
+import { activeDocument, codeFields, currentOf, patientKeys, toAppointment } from './appointment.documents';
 import { AppointmentDays } from './appointment-days';
 import { codeTaken, MAX_CODE_DRAWS } from './booking-codes';
 import { documentsOfAppointments, eachEquality } from './equality-reads';
@@ -296,7 +289,7 @@ export class MongoAppointmentRepository implements AppointmentRepository {
         search,
         read: (lookup) =>
           this.models.Appointment.find({ ...lookup, $and: clauses }).lean<AppointmentDocument[]>(),
-        searched: (doc) => patientSearched(doc.user),
+        searched: (doc) => personSearched(doc.user),
         compare: comparatorOf(SORTS[sort]),
         page,
         limit,

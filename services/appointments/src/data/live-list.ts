@@ -1,8 +1,7 @@
 import moment from 'moment-timezone';
-import { CENTRE_TIME_ZONE, centreDayOf, searchQueryOf } from '@crm/contracts';
+import { CENTRE_TIME_ZONE, centreDayOf, personSearched, searchQueryOf } from '@crm/contracts';
 import type { AppointmentPageQuery } from '../domain/appointment';
 import type { AppointmentDocument, AppointmentModels } from './appointment.model';
-import { patientSearched } from './appointment.documents';
 import { eachEquality } from './equality-reads';
 
 /** The statuses of the live part of the centre: what is booked now, and what ended today. */
@@ -77,7 +76,7 @@ export async function readLiveList(
 /** The search of the list (`searchQueryOf` of @crm/contracts), as the stored lists search. */
 export function matcherOf(search: string): (doc: AppointmentDocument) => boolean {
   const query = searchQueryOf(search);
-  return (doc) => query.matches(patientSearched(doc.user));
+  return (doc) => query.matches(personSearched(doc.user));
 }
 
 /** The in-memory equivalent of a MongoDB sort on dates and strings. */

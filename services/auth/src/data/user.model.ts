@@ -1,5 +1,5 @@
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
-import { ROLES, searchKeysOf, type Searched } from '@crm/contracts';
+import { personSearched, ROLES, searchKeysOf } from '@crm/contracts';
 import { outboxPlugin } from '@crm/event-bus';
 import { retireIndexes } from '@crm/server-kit/service';
 
@@ -42,15 +42,9 @@ retireIndexes(userSchema, ['rol_1_name_1']);
 /** The search: one key looked up, the other words checked on what it found. */
 userSchema.index({ searchKeys: 1 });
 
-type AccountTexts = { name: string; email: string; phone?: string | null };
-
-/** What the lists' search looks at: the account's name, e-mail address and phone. */
-export const userSearched = (user: AccountTexts): Searched => ({
-  texts: [user.name, user.email],
-  phone: user.phone,
-});
-
-export const userSearchKeys = (user: AccountTexts): string[] => searchKeysOf(userSearched(user));
+/** The search keys of an account: the starts of its name, e-mail address and phone. */
+export const userSearchKeys = (user: { name: string; email: string; phone?: string | null }): string[] =>
+  searchKeysOf(personSearched(user));
 
 export type UserDocument = InferSchemaType<typeof userSchema> & { _id: unknown; createdAt: Date };
 

@@ -1,5 +1,5 @@
 import { Types } from 'mongoose';
-import type { EventEnvelope } from '@crm/contracts';
+import { personSearched, type EventEnvelope } from '@crm/contracts';
 import { withOutbox, withOutboxUpdate } from '@crm/event-bus';
 import { readPage, SearchKeysBackfill, searchedPage } from '@crm/server-kit/service';
 import {
@@ -10,7 +10,7 @@ import {
   type UserPageQuery,
   type UserRepository,
 } from '../domain/user';
-import { userSearched, userSearchKeys, type UserDocument, type UserModels } from './user.model';
+import { userSearchKeys, type UserDocument, type UserModels } from './user.model';
 
 /** The reserved address of an erased account (`erasedEmail` of @crm/contracts). */
 const ERASED_ADDRESS = /@erased\.invalid$/i;
@@ -183,7 +183,7 @@ export class MongoUserRepository implements UserRepository {
       const { items, total } = await searchedPage<UserDocument>({
         search,
         read: (lookup) => this.models.User.find({ ...lookup, ...filter }).lean<UserDocument[]>(),
-        searched: userSearched,
+        searched: personSearched,
         // The lists' order (MongoDB compares strings by their bytes, JavaScript by UTF-16 units:
         // the same order for every name in the basic plane).
         compare: (a, b) =>
