@@ -59,7 +59,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-/** A first visit: a fresh Chromium profile, the home page, the cookie banner answered. */
+/** A first visit: a fresh browser (no cookies, no storage), the home page, the cookie banner answered. */
 async function firstVisit(viewport: {
   width: number;
   height: number;

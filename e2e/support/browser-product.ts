@@ -17,7 +17,7 @@ export interface BrowserOptions {
 }
 
 /**
- * The usual set-up of a browser test file: the product started by `start`, a fresh Chromium with
+ * The usual set-up of a browser test file: the product started by `start`, a fresh browser with
  * one page at `viewport`, on the home page with the cookie banner accepted unless `consent` is false
  * (beforeAll), both stopped after the file (afterAll). `ready` receives them for the file's own
  * variables; a file's own seeding goes in a beforeAll of its own, which runs after this one.
