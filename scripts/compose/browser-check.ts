@@ -5,7 +5,7 @@
  * across containers works when every /mf/ file answers 200 and the remote's own screen appears.
  */
 import type { Page } from 'playwright-core';
-import { appStarted, launchBrowser } from '../../e2e/support/browser';
+import { appStarted, closeSharedChromium, launchBrowser } from '../../e2e/support/browser';
 
 export interface BrowserCheck {
   screen: string;
@@ -73,5 +73,6 @@ export async function frontendsLoad(
       await browser.close();
     }
   }
+  await closeSharedChromium();
   return results;
 }

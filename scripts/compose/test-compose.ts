@@ -142,8 +142,10 @@ async function prove(stack: ComposeStack, gatewayUrl: string, mailApiUrl: string
   await stack.waitHealthy();
   const mails = await countMails(t, burst, { deadlineMs: 180_000 });
   figures.push(['restart rabbitmq: 100 e-mails', mailFigures(mails)]);
-  if (mails.missing + mails.duplicates > 0)
+  if (mails.missing + mails.duplicates > 0) {
+    await explainMissingMails(stack);
     throw new Error(`e-mails after the broker restart: ${JSON.stringify(mails)}`);
+  }
 
   say('fault: docker compose down && docker compose up -d (volumes kept)');
   await timed('down, up -d, healthy again', async () => {
@@ -179,8 +181,44 @@ async function prove(stack: ComposeStack, gatewayUrl: string, mailApiUrl: string
   const scaledBurst = await mailBurst(t, 40);
   const scaledMails = await countMails(t, scaledBurst, { deadlineMs: 120_000 });
   figures.push(['2 replicas: 40 e-mails', mailFigures(scaledMails)]);
-  if (scaledMails.missing + scaledMails.duplicates > 0)
+  if (scaledMails.missing + scaledMails.duplicates > 0) {
+    await explainMissingMails(stack);
     throw new Error(`e-mails with 2 workers: ${JSON.stringify(scaledMails)}`);
+  }
+}
+
+/**
+ * Where a missing e-mail may be: the e-mail queues' counts (waiting, unacknowledged, retry, DLQ)
+ * and the warnings and errors of the services between the call and SMTP (no personal data in them).
+ */
+async function explainMissingMails(stack: ComposeStack): Promise<void> {
+  const queues = await stack
+    .compose([
+      'exec',
+      '-T',
+      'rabbitmq',
+      'rabbitmqctl',
+      '-q',
+      'list_queues',
+      'name',
+      'messages',
+      'messages_unacknowledged',
+      'consumers',
+    ])
+    .catch((error: unknown) => String(error));
+  say(
+    `e-mail queues (name, ready, unacked, consumers):\n${queues
+      .split('\n')
+      .filter((line) => line.includes('notifications.'))
+      .join('\n')}`,
+  );
+  const logs = await stack
+    .compose(['logs', '--no-color', '--tail=2000', 'notifications', 'auth'])
+    .catch((error: unknown) => String(error));
+  const problems = logs.split('\n').filter((line) => /"level":[456]0/.test(line));
+  say(
+    `warnings and errors of notifications and auth (${problems.length}, the last 80):\n${problems.slice(-80).join('\n')}`,
+  );
 }
 
 function failureMessage(error: unknown): string {

@@ -87,6 +87,8 @@ export interface MailCounts {
   unexpected: number;
   /** Until the last expected e-mail arrived (or the deadline). */
   ms: number;
+  /** The expected addresses nothing arrived for (the run's made-up addresses). */
+  missingAddresses: string[];
 }
 
 /**
@@ -128,6 +130,7 @@ export async function countMails(
     duplicates: copies.reduce((sum, n) => sum + n - 1, 0),
     unexpected: seen.unexpected,
     ms,
+    missingAddresses: [...expected].filter((address) => !seen.perAddress.has(address)),
   };
   console.log(
     `countMails: ${counts.arrived}/${counts.expected} arrived in ${ms} ms, missing ${counts.missing}, duplicates ${counts.duplicates}, unexpected ${counts.unexpected}`,
