@@ -36,12 +36,14 @@ export interface Browser {
 let chromiumOfFile: Promise<ChromiumBrowser> | undefined;
 
 function sharedChromium(): Promise<ChromiumBrowser> {
-  if (!fs.existsSync(CHROMIUM_PATH)) {
-    throw new Error(
-      `Chromium not found at ${CHROMIUM_PATH}: install Debian's package (apt-get install -y chromium)`,
-    );
+  if (!chromiumOfFile) {
+    if (!fs.existsSync(CHROMIUM_PATH)) {
+      throw new Error(
+        `Chromium not found at ${CHROMIUM_PATH}: install Debian's package (apt-get install -y chromium)`,
+      );
+    }
+    chromiumOfFile = chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
   }
-  chromiumOfFile ??= chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
   return chromiumOfFile;
 }
 
@@ -69,8 +71,7 @@ export async function launchBrowser(): Promise<Browser> {
     context,
     errors,
     async newPage(viewport = DESKTOP) {
-      const existing = context.pages().find((p) => p.url() === 'about:blank');
-      const page = existing ?? (await context.newPage());
+      const page = await context.newPage();
       await page.setViewportSize(viewport);
       return page;
     },

@@ -53,26 +53,29 @@ export async function frontendsLoad(
       },
     },
   ];
-  for (const { screen, visit } of visits) {
-    const browser = await launchBrowser();
-    try {
-      const page = await browser.newPage();
-      const remote: { url: string; status: number }[] = [];
-      page.on('response', (response) => {
-        if (new URL(response.url()).pathname.startsWith('/mf/'))
-          remote.push({ url: response.url(), status: response.status() });
-      });
-      const started = Date.now();
-      await visit(page);
-      const failed = remote.filter((r) => r.status >= 400);
-      if (failed.length > 0)
-        throw new Error(`${screen}: ${failed.map((r) => `${r.status} ${r.url}`).join(', ')}`);
-      if (browser.errors.length > 0) throw new Error(`${screen}: ${browser.errors.join('; ')}`);
-      results.push({ screen, remoteFiles: remote.length, ms: Date.now() - started });
-    } finally {
-      await browser.close();
+  try {
+    for (const { screen, visit } of visits) {
+      const browser = await launchBrowser();
+      try {
+        const page = await browser.newPage();
+        const remote: { url: string; status: number }[] = [];
+        page.on('response', (response) => {
+          if (new URL(response.url()).pathname.startsWith('/mf/'))
+            remote.push({ url: response.url(), status: response.status() });
+        });
+        const started = Date.now();
+        await visit(page);
+        const failed = remote.filter((r) => r.status >= 400);
+        if (failed.length > 0)
+          throw new Error(`${screen}: ${failed.map((r) => `${r.status} ${r.url}`).join(', ')}`);
+        if (browser.errors.length > 0) throw new Error(`${screen}: ${browser.errors.join('; ')}`);
+        results.push({ screen, remoteFiles: remote.length, ms: Date.now() - started });
+      } finally {
+        await browser.close();
+      }
     }
+  } finally {
+    await closeSharedChromium();
   }
-  await closeSharedChromium();
   return results;
 }

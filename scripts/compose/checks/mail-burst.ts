@@ -123,14 +123,15 @@ export async function countMails(
   await sleep(settleMs);
   seen = await tally();
   const copies = [...seen.perAddress.values()];
+  const missingAddresses = [...expected].filter((address) => !seen.perAddress.has(address));
   const counts: MailCounts = {
     expected: expected.size,
     arrived: seen.perAddress.size,
-    missing: expected.size - seen.perAddress.size,
+    missing: missingAddresses.length,
     duplicates: copies.reduce((sum, n) => sum + n - 1, 0),
     unexpected: seen.unexpected,
     ms,
-    missingAddresses: [...expected].filter((address) => !seen.perAddress.has(address)),
+    missingAddresses,
   };
   console.log(
     `countMails: ${counts.arrived}/${counts.expected} arrived in ${ms} ms, missing ${counts.missing}, duplicates ${counts.duplicates}, unexpected ${counts.unexpected}`,

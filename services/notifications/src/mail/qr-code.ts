@@ -34,8 +34,9 @@ export function qrCodePng(text: string): Buffer {
     }
     for (let copy = 1; copy < scale; copy += 1) pixels.copy(pixels, top + copy * width, top, top + width);
   }
-  return PNG.sync.write(
-    { width, height: width, data: pixels } as PNG,
-    { colorType: 0, inputColorType: 0, inputHasAlpha: false, bitDepth: 8, filterType: 0 },
-  );
+  return PNG.sync.write({ width, height: width, data: pixels } as PNG, {
+    colorType: 0,
+    inputColorType: 0,
+    filterType: 0,
+  });
 }
