@@ -153,6 +153,14 @@ export function createAuthService(config: AuthConfig, logger: Logger) {
     },
   });
   runtime.every({
+    name: 'patient list',
+    intervalMs: config.PATIENT_LIST_SYNC_INTERVAL_MS,
+    run: async () => {
+      await users.patients.sync();
+      await users.patients.forgetOldMarks();
+    },
+  });
+  runtime.every({
     name: 'ended sessions to Redis',
     intervalMs: config.SESSION_REDIS_SYNC_MS,
     run: () => revocations.syncToRedis(),

@@ -35,6 +35,8 @@ export const authEnvSchema = serviceEnvSchema.extend({
   SESSION_REDIS_SYNC_MS: z.coerce.number().int().positive().default(30_000),
   /** How often accounts made before they carried search keys are given them (2 000 a pass). */
   SEARCH_KEYS_BACKFILL_INTERVAL_MS: z.coerce.number().int().positive().default(10_000),
+  /** How often the patient list reads the other replicas' changes (`patient-list.ts`). */
+  PATIENT_LIST_SYNC_INTERVAL_MS: z.coerce.number().int().positive().default(10_000),
   /** Validity of the set-your-password link e-mailed to patients registered by staff or at the kiosk. */
   INVITATION_TTL_HOURS: z.coerce.number().positive().default(168),
   /** Validity of the link a new doctor or admin gets: shorter, since it opens a staff account. */

@@ -74,9 +74,20 @@ const consumedTokenSchema = new Schema(
   { collection: 'consumed_tokens', versionKey: false },
 );
 
+/**
+ * Marks of the patient list (`patient-list.ts`): an account about to be added, renamed or erased
+ * (`userId`, or `*` after a bulk load), so every replica reads it again. Small (an hour of
+ * changes) and read whole: no index.
+ */
+const patientListMarkSchema = new Schema(
+  { _id: { type: String }, userId: { type: String, required: true }, at: { type: Date, required: true } },
+  { collection: 'patient_list_marks', versionKey: false },
+);
+
 export function userModels(connection: Connection) {
   return {
     User: connection.model('User', userSchema),
+    PatientListMark: connection.model('PatientListMark', patientListMarkSchema),
     RevokedSession: connection.model('RevokedSession', revokedSessionSchema),
     ConsumedToken: connection.model('ConsumedToken', consumedTokenSchema),
   };

@@ -1,7 +1,7 @@
 import { Types } from 'mongoose';
 import { personSearched, type EventEnvelope } from '@crm/contracts';
 import { withOutbox, withOutboxUpdate } from '@crm/event-bus';
-import { readPage, SearchKeysBackfill, searchedPage } from '@crm/server-kit/service';
+import { inBatches, readPage, SearchKeysBackfill, searchedPage } from '@crm/server-kit/service';
 import {
   EmailTakenError,
   type NewUser,
@@ -10,10 +10,8 @@ import {
   type UserPageQuery,
   type UserRepository,
 } from '../domain/user';
+import { byNameThenId, ERASED_ADDRESS, PatientList } from './patient-list';
 import { userSearchKeys, type UserDocument, type UserModels } from './user.model';
-
-/** The reserved address of an erased account (`erasedEmail` of @crm/contracts). */
-const ERASED_ADDRESS = /@erased\.invalid$/i;
 
 function toUser(doc: UserDocument): User {
   return {
@@ -44,7 +42,9 @@ export class MongoUserRepository implements UserRepository {
   constructor(
     private readonly models: UserModels,
     private readonly outboxWritten: () => void,
+    clock?: () => Date,
   ) {
+    this.patients = new PatientList(models, clock);
     this.searchKeys = new SearchKeysBackfill<UserDocument>(
       models.User.collection,
       { name: 1, email: 1, phone: 1 },
@@ -55,8 +55,12 @@ export class MongoUserRepository implements UserRepository {
   /** The search keys of accounts made before they had them (a background pass fills them). */
   readonly searchKeys: SearchKeysBackfill<UserDocument>;
 
+  /** The patient list's order (a background pass keeps it in step with the other replicas). */
+  readonly patients: PatientList;
+
   async create(user: NewUser, events: (id: string) => EventEnvelope[]): Promise<User> {
     const _id = new Types.ObjectId();
+    if (user.rol === 'PACIENT') await this.patients.marked([String(_id)]);
     try {
       const doc = await this.models.User.create(
         withOutbox({ _id, ...user, searchKeys: userSearchKeys(user) }, ...events(String(_id))),
@@ -86,6 +90,7 @@ export class MongoUserRepository implements UserRepository {
   }
 
   async update(id: string, changes: UserChanges, events: EventEnvelope[]): Promise<User | undefined> {
+    if ('name' in changes || 'email' in changes || 'rol' in changes) await this.patients.marked([id]);
     const $set = { ...changes, ...(await this.searchKeysAfter(id, changes)) };
     const doc = await this.models.User.findByIdAndUpdate(
       id,
@@ -184,15 +189,18 @@ export class MongoUserRepository implements UserRepository {
         search,
         read: (lookup) => this.models.User.find({ ...lookup, ...filter }).lean<UserDocument[]>(),
         searched: personSearched,
-        // The lists' order (MongoDB compares strings by their bytes, JavaScript by UTF-16 units:
-        // the same order for every name in the basic plane).
         compare: (a, b) =>
-          a.name !== b.name ? (a.name < b.name ? -1 : 1) : String(a._id) < String(b._id) ? -1 : 1,
+          byNameThenId({ name: a.name, id: String(a._id) }, { name: b.name, id: String(b._id) }),
         page,
         limit,
         useKeys: this.searchKeys.complete,
       });
       return { items: items.map(toUser), total };
+    }
+    if (roles?.length === 1 && roles[0] === 'PACIENT' && !includeErased) {
+      const { ids, total } = await this.patients.page(page, limit);
+      const docs = await inBatches(ids, (id) => this.models.User.findById(id).lean<UserDocument>());
+      return { items: docs.filter((doc) => doc !== null).map(toUser), total };
     }
     // Filtered (by role, always): counted exactly, through the `rol` index; the total first, since
     // it says from which end a deep page is read (README, "Paging").

@@ -8,6 +8,7 @@
 import { Types } from 'mongoose';
 import { phoneField } from '@crm/contracts';
 import { insertPublished } from '@crm/event-bus';
+import { PatientList } from './patient-list';
 import { userSearchKeys, type UserModels } from './user.model';
 
 export interface SeedAccount {
@@ -25,12 +26,13 @@ export interface SeedAccount {
   passwordHash: string;
 }
 
-export function seedPatientAccounts(
+/** Then marks "everyone" on the patient list: running replicas load it again. */
+export async function seedPatientAccounts(
   models: UserModels,
   accounts: readonly SeedAccount[],
   batchSize?: number,
 ): Promise<number> {
-  return insertPublished(
+  const inserted = await insertPublished(
     models.User,
     accounts.map((a) => {
       const texts = {
@@ -51,4 +53,6 @@ export function seedPatientAccounts(
     }),
     batchSize,
   );
+  await new PatientList(models).markedEveryone();
+  return inserted;
 }
