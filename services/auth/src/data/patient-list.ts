@@ -94,16 +94,11 @@ export class PatientList {
       this.running = this.syncNow().finally(() => (this.running = undefined));
       return this.running;
     }
-    this.queued ??= this.running.then(
-      () => {
-        this.queued = undefined;
-        return this.sync();
-      },
-      () => {
-        this.queued = undefined;
-        return this.sync();
-      },
-    );
+    const next = () => {
+      this.queued = undefined;
+      return this.sync();
+    };
+    this.queued ??= this.running.then(next, next);
     return this.queued;
   }
 
