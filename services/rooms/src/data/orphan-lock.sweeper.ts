@@ -1,5 +1,6 @@
 import { Types } from 'mongoose';
 import type { Logger } from '@crm/server-kit';
+import { inBatches } from '@crm/server-kit/service';
 import type { ReservationModels, SlotLockDocument } from './reservation.model';
 
 const BATCH_SIZE = 500;
@@ -79,18 +80,17 @@ export class OrphanLockSweeper {
   private async removeOrphans(reservationIds: string[], cutoff: Date): Promise<number> {
     const ids = [...new Set(reservationIds)];
     const objectIds = ids.filter((id) => Types.ObjectId.isValid(id));
-    const [active, released] = await Promise.all([
-      this.models.Reservation.find({ _id: { $in: objectIds }, status: 'active' }, { _id: 1 }).lean<
-        Array<{ _id: Types.ObjectId }>
-      >(),
-      this.models.ReleasedReservation.find({ _id: { $in: objectIds } }, { _id: 1 }).lean<
-        Array<{ _id: Types.ObjectId }>
-      >(),
+    // One `_id` equality each, not `$in`: FerretDB hands only equalities to PostgreSQL, and an `$in`
+    // decoded every reservation ever kept (five years of them) on every pass.
+    const [isActive, isReleased] = await Promise.all([
+      inBatches(objectIds, (_id) => this.models.Reservation.exists({ _id, status: 'active' })),
+      inBatches(objectIds, (_id) => this.models.ReleasedReservation.exists({ _id })),
     ]);
-    const releasedIds = released.map((doc) => String(doc._id));
+    const active = objectIds.filter((_, i) => isActive[i]);
+    const releasedIds = objectIds.filter((_, i) => isReleased[i]);
     // Finishes releases that stopped between storing the released copy and deleting the active one.
     if (releasedIds.length > 0) await this.models.Reservation.deleteMany({ _id: { $in: releasedIds } });
-    const alive = new Set(active.map((doc) => String(doc._id)).filter((id) => !releasedIds.includes(id)));
+    const alive = new Set(active.filter((id) => !releasedIds.includes(id)));
     const orphans = ids.filter((id) => !alive.has(id));
     if (orphans.length === 0) return 0;
     // Only locks past the grace period, like the ones examined.
