@@ -36,14 +36,13 @@ export interface Browser {
 let chromiumOfFile: Promise<ChromiumBrowser> | undefined;
 
 function sharedChromium(): Promise<ChromiumBrowser> {
-  if (!chromiumOfFile) {
-    if (!fs.existsSync(CHROMIUM_PATH)) {
-      throw new Error(
-        `Chromium not found at ${CHROMIUM_PATH}: install Debian's package (apt-get install -y chromium)`,
-      );
-    }
-    chromiumOfFile = chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  if (chromiumOfFile) return chromiumOfFile;
+  if (!fs.existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `Chromium not found at ${CHROMIUM_PATH}: install Debian's package (apt-get install -y chromium)`,
+    );
   }
+  chromiumOfFile = chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
   return chromiumOfFile;
 }
 

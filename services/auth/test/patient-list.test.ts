@@ -1,15 +1,9 @@
 import mongoose, { type Connection } from 'mongoose';
 import { syncIndexes } from '@crm/server-kit/service';
 import { infrastructure, uniqueId, uniqueName } from '@crm/testing';
-import {
-  ERASED_ADDRESS,
-  MARK_KEEP_MS,
-  MARK_SETTLE_MS,
-  PatientList,
-  RELOAD_AFTER_MS,
-} from '../src/data/patient-list';
+import { MARK_KEEP_MS, MARK_SETTLE_MS, PatientList, RELOAD_AFTER_MS } from '../src/data/patient-list';
 import { userModels, type UserModels } from '../src/data/user.model';
-import { MongoUserRepository } from '../src/data/user.repository';
+import { ERASED_ADDRESS, MongoUserRepository } from '../src/data/user.repository';
 import { seedPatientAccounts } from '../src/data/user.seed-bulk';
 import type { NewUser, User } from '../src/domain/user';
 

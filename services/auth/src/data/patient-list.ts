@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Types } from 'mongoose';
+import { isErasedAddress } from '@crm/contracts';
 import { inBatches } from '@crm/server-kit/service';
 import type { UserDocument, UserModels } from './user.model';
-
-/** The reserved address of an erased account (`erasedEmail` of @crm/contracts). */
-export const ERASED_ADDRESS = /@erased\.invalid$/i;
 
 /** A mark younger than this is read again on every sync: the write it announces may still be under way. */
 export const MARK_SETTLE_MS = 60_000;
@@ -38,7 +36,7 @@ type Listable = Pick<UserDocument, 'name' | 'email' | 'rol'> & { _id: unknown };
 export const byNameThenId = (a: { name: string; id: string }, b: { name: string; id: string }): number =>
   a.name !== b.name ? (a.name < b.name ? -1 : 1) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
-const listed = (doc: Listable): boolean => doc.rol === 'PACIENT' && !ERASED_ADDRESS.test(doc.email);
+const listed = (doc: Listable): boolean => doc.rol === 'PACIENT' && !isErasedAddress(doc.email);
 
 /**
  * The patient list's order, kept in memory (ids and names: a few MB for 60 000 patients), so a page

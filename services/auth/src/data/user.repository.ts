@@ -10,8 +10,11 @@ import {
   type UserPageQuery,
   type UserRepository,
 } from '../domain/user';
-import { byNameThenId, ERASED_ADDRESS, PatientList } from './patient-list';
+import { byNameThenId, PatientList } from './patient-list';
 import { userSearchKeys, type UserDocument, type UserModels } from './user.model';
+
+/** The reserved address of an erased account (`erasedEmail` of @crm/contracts), as a query. */
+export const ERASED_ADDRESS = /@erased\.invalid$/i;
 
 function toUser(doc: UserDocument): User {
   return {

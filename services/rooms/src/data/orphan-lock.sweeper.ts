@@ -86,11 +86,10 @@ export class OrphanLockSweeper {
       inBatches(objectIds, (_id) => this.models.Reservation.exists({ _id, status: 'active' })),
       inBatches(objectIds, (_id) => this.models.ReleasedReservation.exists({ _id })),
     ]);
-    const active = objectIds.filter((_, i) => isActive[i]);
     const releasedIds = objectIds.filter((_, i) => isReleased[i]);
     // Finishes releases that stopped between storing the released copy and deleting the active one.
     if (releasedIds.length > 0) await this.models.Reservation.deleteMany({ _id: { $in: releasedIds } });
-    const alive = new Set(active.filter((id) => !releasedIds.includes(id)));
+    const alive = new Set(objectIds.filter((_, i) => isActive[i] && !isReleased[i]));
     const orphans = ids.filter((id) => !alive.has(id));
     if (orphans.length === 0) return 0;
     // Only locks past the grace period, like the ones examined.
