@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { sleep } from '../lib/probes';
 import { REPO_ROOT } from '../lib/paths';
-import { run } from './docker-cli';
+import { dockerOk, run } from './docker-cli';
 import { composeCommand } from './engine';
 
 export interface ComposeOptions {
@@ -30,6 +30,40 @@ export class ComposeStack {
       env: this.env,
       timeoutMs,
     });
+  }
+
+  /**
+   * `compose down` (with `-v` or not). The engine now and then keeps an endpoint on the project's
+   * network after every container on it was removed (moby/moby#42119), and compose then stops at
+   * "has active endpoints", before the volumes. The containers are gone by then: as compose v2 does,
+   * the network is let be when forcing its listed endpoints out does not free it (`up` reuses it),
+   * and the volumes `-v` asks for are removed here. Returns what was done about it, or ''.
+   */
+  async down(options: string[] = []): Promise<string> {
+    try {
+      await this.compose(['down', ...options]);
+      return '';
+    } catch (error) {
+      if (!/has active endpoints/.test(String(error))) throw error;
+    }
+    const project = this.options.project;
+    const network = `${project}_default`;
+    const listed = (args: string[]): string[] =>
+      spawnSync('docker', args, { encoding: 'utf8' }).stdout.split(/\s+/).filter(Boolean);
+    const endpoints = listed(['network', 'inspect', '-f', '{{range .Containers}}{{.Name}} {{end}}', network]);
+    for (const endpoint of endpoints) dockerOk(['network', 'disconnect', '-f', network, endpoint]);
+    const removed = dockerOk(['network', 'rm', network]);
+    if (options.includes('-v')) {
+      const volumes = listed([
+        'volume',
+        'ls',
+        '-q',
+        '--filter',
+        `label=com.docker.compose.project=${project}`,
+      ]);
+      if (volumes.length > 0) await run('docker', ['volume', 'rm', ...volumes]);
+    }
+    return `the engine kept endpoints on ${network} (${endpoints.join(', ') || 'none listed'}): network ${removed ? 'removed' : 'kept'}`;
   }
 
   /** The containers of a service (several when scaled). */

@@ -149,7 +149,8 @@ async function prove(stack: ComposeStack, gatewayUrl: string, mailApiUrl: string
 
   say('fault: docker compose down && docker compose up -d (volumes kept)');
   await timed('down, up -d, healthy again', async () => {
-    await stack.compose(['down']);
+    const leftOver = await stack.down();
+    if (leftOver) say(leftOver);
     await stack.compose(['up', '-d']);
     return stack.waitHealthy();
   });
@@ -248,7 +249,7 @@ async function main(): Promise<number> {
   });
   let failure: unknown;
   try {
-    await stack.compose(['down', '-v']).catch(() => undefined);
+    await stack.down(['-v']).catch(() => undefined);
     await timed('images built (compose build)', () => stack.compose(['build']));
     checkImageSizes();
     // `up --build -d` in two steps, so that each has its figure: the build above, then up with the
@@ -264,8 +265,8 @@ async function main(): Promise<number> {
     const logs = await stack.compose(['logs', '--tail=30']).catch((e: unknown) => String(e));
     console.log(logs.split('\n').slice(-200).join('\n'));
   } finally {
-    await stack.compose(['down', '-v']).catch((error: unknown) => say(`down -v failed: ${String(error)}`));
-    say('down -v: done');
+    const leftOver = await stack.down(['-v']).catch((error: unknown) => `down -v failed: ${String(error)}`);
+    say(`down -v: done${leftOver ? ` (${leftOver})` : ''}`);
   }
   const width = Math.max(...figures.map(([k]) => k.length));
   console.log(`\ntest:compose summary (${Math.round((Date.now() - started) / 1000)} s)`);
