@@ -208,4 +208,53 @@ describe('day counts and their marks (a real database)', () => {
     await load.marked(['2027-01-06']);
     expect(await models.marks.findOne({ day: '2027-01-06' }).lean()).toMatchObject({ at: now });
   });
+
+  it('a reader keeps the counts it read: it reads again the days it saw dirty and sees clean, and all of them after 2.5 minutes without a read or after a bulk load', async () => {
+    const cached = dayPagesModels(connection, 'CachedDay', 'cached_days');
+    const source = {
+      count: async (day: string) => rows.get(day) ?? 0,
+      rows: async (day: string) => Array.from({ length: rows.get(day) ?? 0 }, (_, i) => `${day}#${i}`),
+    };
+    const reader = new DayPages(cached, source, () => now);
+    const writer = () => new DayPages(cached, source, () => now);
+    const seen = async () => Object.fromEntries((await reader.all()).map(({ day, rows: n }) => [day, n]));
+    rows.set('2028-05-02', 3);
+    rows.set('2028-05-03', 1);
+    await writer().marked(['2028-05-02', '2028-05-03']);
+    later(MARK_SETTLE_MS);
+    await writer().settle();
+    expect(await seen()).toEqual({ '2028-05-02': 3, '2028-05-03': 1 });
+
+    // Another process writes to a day and counts it five minutes on; the reader reads every minute.
+    await writer().marked(['2028-05-02']);
+    rows.set('2028-05-02', 5);
+    for (let minute = 0; minute < 6; minute++) {
+      later(60_000);
+      expect((await reader.all()).find(({ day }) => day === '2028-05-02')).toMatchObject({ dirty: true });
+    }
+    expect(await writer().settle()).toBe(1);
+    later(60_000);
+    expect(await seen()).toEqual({ '2028-05-02': 5, '2028-05-03': 1 });
+
+    // A count changed without a mark (never done): unseen by the reader while it reads often, which
+    // shows it does not read the counts again; read after 2.5 minutes without a read.
+    await cached.days.updateOne({ _id: '2028-05-03' }, { rows: 7 });
+    later(60_000);
+    expect(await seen()).toEqual({ '2028-05-02': 5, '2028-05-03': 1 });
+    later(MARK_SETTLE_MS / 2);
+    expect(await seen()).toEqual({ '2028-05-02': 5, '2028-05-03': 7 });
+
+    // A bulk load's own count (no five-minute wait) leaves a mark that makes the reader read them all, once.
+    const load = writer().bulkLoad();
+    await load.marked(['2028-05-04']);
+    rows.set('2028-05-04', 2);
+    await load.settleOwn(new Map([['2028-05-04', 2]]));
+    later(1000);
+    expect(await seen()).toEqual({ '2028-05-02': 5, '2028-05-03': 7, '2028-05-04': 2 });
+    expect(await cached.marks.countDocuments({ day: '*' })).toBe(1);
+    // The background pass deletes that mark once settled, and counts nothing for it.
+    later(MARK_SETTLE_MS);
+    expect(await writer().settle()).toBe(0);
+    expect(await cached.marks.countDocuments()).toBe(0);
+  });
 });

@@ -43,6 +43,7 @@ export function createAuditService(config: AuditConfig, logger: Logger) {
         warnedRefused = true;
       } else if (filled > 0) logger.info({ filled }, 'trail rows given their day');
       await log.days.pages.settle();
+      await log.days.patientPages.settle();
     },
   });
   const service = {

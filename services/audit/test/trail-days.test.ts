@@ -1,21 +1,25 @@
 import mongoose, { type Connection } from 'mongoose';
-import { syncIndexes } from '@crm/server-kit/service';
+import { syncIndexes, WRITE_MARKS } from '@crm/server-kit/service';
 import { infrastructure, uniqueName } from '@crm/testing';
 import { auditModels, type AuditModels } from '../src/data/audit.models';
 import { MongoAuditLog } from '../src/data/audit.repository';
 import type { AuditFilter, AuditRow } from '../src/domain/audit-entry';
 
 /**
- * The whole trail and date ranges read a day at a time (data/trail-days.ts): every page is the one
- * the sorted index gives (the reference: a log whose rows have no day yet reads by it), with an
- * exact total, as rows arrive, after a crash between insert and mark, and after the backfill.
+ * The whole trail and date ranges read a day at a time, one patient's trail a month at a time
+ * (data/trail-days.ts): every page is the one the sorted index gives (the reference: a log whose
+ * rows have no day yet reads by it), with an exact total, as rows arrive, after a crash between
+ * insert and mark, and after the backfill.
  */
 let connection: Connection;
 let models: AuditModels;
 let byDay: MongoAuditLog;
 
-/** Counts the days this log marked (its writes are done). */
-const settle = () => byDay.days.pages.settleOwn();
+/** Counts the days (answered) and the patients' months this log marked (its writes are done). */
+const settle = async () => {
+  await byDay.days.patientPages.settleOwn();
+  return byDay.days.pages.settleOwn();
+};
 
 /** 5 rows an hour from 06:00 to 23:00 UTC on 2025-07-14..17: in summer 23:xx UTC is the next centre day. */
 function rowsOfDays(prefix: string, days: string[]): AuditRow[] {
@@ -48,7 +52,7 @@ async function copyForReference(): Promise<void> {
   const copy = auditModels(connection.useDb(`${connection.name}_ref`, { useCache: true }));
   await copy.Entry.collection.deleteMany({});
   const rows = await models.Entry.collection.find({}).toArray();
-  await copy.Entry.collection.insertMany(rows.map(({ day: _day, ...row }) => row));
+  await copy.Entry.collection.insertMany(rows.map(({ day: _day, patientMonth: _month, ...row }) => row));
 }
 
 async function expectSameAsSortedIndex(filter: AuditFilter, limit: number) {
@@ -92,7 +96,7 @@ it('stores each row with its centre day: 23:30 UTC in July is the next day in th
 
 it('the whole trail: every page the sorted index gives, an exact total, not an estimate', async () => {
   await settle();
-  expect(await models.trailDays.marks.countDocuments()).toBe(0);
+  expect(await models.trailDays.marks.countDocuments(WRITE_MARKS)).toBe(0);
   expect(await byDay.count({})).toEqual({ total: 270, estimate: false });
   await expectSameAsSortedIndex({}, 20);
   await expectSameAsSortedIndex({}, 7);
@@ -113,13 +117,16 @@ it('date ranges: whole centre days and instants inside a day', async () => {
 it('rows arriving on a counted day: exact at once, before the background count', async () => {
   await settle();
   expect(await byDay.append(rowsOfDays('b', ['2025-07-15']))).toBe(90);
-  expect((await models.trailDays.marks.distinct('day')).sort()).toEqual(['2025-07-15', '2025-07-16']);
+  expect((await models.trailDays.marks.distinct('day', WRITE_MARKS)).sort()).toEqual([
+    '2025-07-15',
+    '2025-07-16',
+  ]);
   expect((await byDay.count({})).total).toBe(360);
   await expectSameAsSortedIndex({}, 40);
   // The background pass leaves marks younger than five minutes (their writes may be under way).
   expect(await byDay.days.pages.settle()).toBe(0);
   expect(await settle()).toBe(2);
-  expect(await models.trailDays.marks.countDocuments()).toBe(0);
+  expect(await models.trailDays.marks.countDocuments(WRITE_MARKS)).toBe(0);
   expect(await models.trailDays.days.findById('2025-07-15').lean()).toMatchObject({ rows: 175 });
   expect((await byDay.count({})).total).toBe(360);
 });
@@ -149,6 +156,11 @@ it('rows stored before the day existed: read by the sorted index until the backf
   byDay = restarted;
   expect(await byDay.count({})).toEqual({ total: 400, estimate: false });
   await expectSameAsSortedIndex({}, 30);
+  expect(await models.Entry.collection.findOne({ _id: 'd0-03:0' as never })).toMatchObject({
+    day: '2025-07-16',
+    patientMonth: 'patient-3|2025-07',
+  });
+  await expectSameAsSortedIndex({ patientId: 'patient-3' }, 9);
 });
 
 it('a backlog of more than 31 uncounted days: read by the sorted index until the background count caught up', async () => {
@@ -161,4 +173,60 @@ it('a backlog of more than 31 uncounted days: read by the sorted index until the
   expect(await byDay.count({ from: new Date('2024-01-02T00:00:00Z') })).toMatchObject({ estimate: false });
   await settle();
   expect(await byDay.count({})).toEqual({ total: 400, estimate: false });
+});
+
+it('one patient’s trail: a month of the centre at a time, every page the sorted index gives, its total from the counts', async () => {
+  // 23:xx UTC on 30 June is 1 July in the Canaries: those rows are July's.
+  expect(await byDay.append(rowsOfDays('m', ['2025-06-30', '2025-05-02']))).toBe(180);
+  expect(await models.Entry.collection.findOne({ _id: 'm0-89:0' as never })).toMatchObject({
+    day: '2025-07-01',
+    patientMonth: `patient-${89 % 7}|2025-07`,
+  });
+  // Months written to since counted are loaded and counted by the read itself.
+  expect(await models.patientMonths.marks.countDocuments({ scope: 'patient-3' })).toBeGreaterThan(0);
+  for (const patientId of ['patient-3', 'patient-5']) await expectSameAsSortedIndex({ patientId }, 7);
+  await settle();
+  expect(await models.patientMonths.marks.countDocuments()).toBe(0);
+  expect(await models.patientMonths.days.findById('patient-3|2025-06').lean()).toMatchObject({
+    scope: 'patient-3',
+  });
+  await expectSameAsSortedIndex({ patientId: 'patient-3' }, 7);
+  await expectSameAsSortedIndex({ patientId: 'patient-3' }, 50);
+  expect(await byDay.count({ patientId: 'nobody' })).toEqual({ total: 0, estimate: false });
+  // The total is the months' stored counts, not a count of the rows (a wrong count shows).
+  const { total } = await byDay.count({ patientId: 'patient-3' });
+  await models.patientMonths.days.updateOne({ _id: 'patient-3|2025-05' }, { $inc: { rows: 1000 } });
+  expect((await byDay.count({ patientId: 'patient-3' })).total).toBe(total + 1000);
+  await models.patientMonths.days.updateOne({ _id: 'patient-3|2025-05' }, { $inc: { rows: -1000 } });
+  // The patient and anything else: the sorted index.
+  await expectSameAsSortedIndex({ patientId: 'patient-3', action: 'record.read' }, 7);
+});
+
+it('a row stored before patientMonth existed (its day counted) gets its month, and its day is not marked again', async () => {
+  await byDay.days.pages.marked(['2025-07-17']);
+  await models.Entry.collection.insertOne({
+    _id: 'v1-row:0' as never,
+    eventId: 'v1-row',
+    row: 0,
+    at: new Date('2025-07-17T10:00:00Z'),
+    day: '2025-07-17',
+    actorId: 'doctor-1',
+    actorRol: 'DOCTOR',
+    action: 'record.read',
+    resource: 'record',
+    patientId: 'patient-3',
+    storedAt: new Date(),
+  });
+  await settle();
+  const restarted = new MongoAuditLog(models);
+  expect(await restarted.days.fillMissingDays()).toBe(1);
+  expect(await models.trailDays.marks.countDocuments(WRITE_MARKS)).toBe(0);
+  expect(await models.patientMonths.marks.distinct('day')).toEqual(['patient-3|2025-07']);
+  expect(await models.Entry.collection.findOne({ _id: 'v1-row:0' as never })).toMatchObject({
+    patientMonth: 'patient-3|2025-07',
+  });
+  expect(await restarted.days.fillMissingDays()).toBe(0);
+  byDay = restarted;
+  await expectSameAsSortedIndex({ patientId: 'patient-3' }, 9);
+  await expectSameAsSortedIndex({}, 60);
 });

@@ -19,17 +19,23 @@ import { UPDATES_PER_COMMAND } from './mongo';
  * then deletes those marks; a younger mark keeps the day dirty. A bulk load dates its marks ahead
  * (`bulkLoad`), so the pass leaves its days alone, and retires them once its writes are done
  * (`settleOwn`).
+ *
+ * Scoped lists (`scopeOf`: one list per patient of the trail) share one collection: a "day" is then
+ * a key `<scope>|<period>`, and its count and marks also store the scope, which a listing reads
+ * by (an equality, under an index).
  */
 export interface CountedDay {
-  /** `YYYY-MM-DD`. */
+  /** `YYYY-MM-DD` (or `<scope>|<period>` in a scoped list). */
   _id: string;
   rows: number;
+  scope?: string;
 }
 
 interface DayMark {
   _id: string;
   day: string;
   at: Date;
+  scope?: string;
 }
 
 /** A mark younger than this is not counted: a write it covers may still be under way. */
@@ -45,6 +51,25 @@ export const MARK_REUSE_MS = 60_000;
  */
 export const LOAD_HOLD_MS = 60 * 60_000;
 
+/**
+ * A process re-reads only the counts of the days it last saw dirty and sees clean now, as long as
+ * it read the marks less than this ago: a count changes only once a mark of its day is
+ * `MARK_SETTLE_MS` old, so such a mark was there at the last read (half of it: margin for the
+ * insert of a mark to land after its date). Otherwise, or after a `RELOAD_MARK`, it reads them all.
+ */
+const COUNTS_REUSE_MS = MARK_SETTLE_MS / 2;
+
+/**
+ * The mark `settleOwn` leaves once it has stored counts without the wait above (its own marks may
+ * have lived for seconds): a process that sees a new one reads all the counts again; the background
+ * pass deletes it once settled, and never counts it. (A read during a bulk load's `settleOwn` may
+ * still see a count it replaced, until that mark.)
+ */
+const RELOAD_MARK = '*';
+
+/** The marks of writes (every mark but a `RELOAD_MARK`): what a day's count waits for. */
+export const WRITE_MARKS = { day: { $ne: RELOAD_MARK } };
+
 /** Own marks of one day kept for `settleOwn` before the old ones are forgotten. */
 const KEPT_MARKS_A_DAY = 10;
 
@@ -54,25 +79,33 @@ const IN_FLIGHT = 8;
 const model = <T>(connection: Connection, name: string, schema: Schema<T>): Model<T> =>
   (connection.models[name] as Model<T> | undefined) ?? connection.model<T>(name, schema);
 
-/** The counts and the marks of a day-paged list, in `collection` and `<collection>_marks`. */
-export function dayPagesModels(connection: Connection, modelName: string, collection: string) {
+/**
+ * The counts and the marks of a day-paged list, in `collection` and `<collection>_marks`; `scoped`:
+ * many lists in them, each read by its scope (indexed).
+ */
+export function dayPagesModels(
+  connection: Connection,
+  modelName: string,
+  collection: string,
+  { scoped = false } = {},
+) {
+  const days = new Schema<CountedDay>(
+    { _id: { type: String }, rows: { type: Number, required: true }, scope: { type: String } },
+    { collection, versionKey: false },
+  );
+  const marks = new Schema<DayMark>(
+    {
+      _id: { type: String },
+      day: { type: String, required: true },
+      at: { type: Date, required: true },
+      scope: { type: String },
+    },
+    { collection: `${collection}_marks`, versionKey: false },
+  );
+  if (scoped) for (const schema of [days, marks] as Schema[]) schema.index({ scope: 1 });
   return {
-    days: model(
-      connection,
-      modelName,
-      new Schema<CountedDay>(
-        { _id: { type: String }, rows: { type: Number, required: true } },
-        { collection, versionKey: false },
-      ),
-    ),
-    marks: model(
-      connection,
-      `${modelName}Mark`,
-      new Schema<DayMark>(
-        { _id: { type: String }, day: { type: String, required: true }, at: { type: Date, required: true } },
-        { collection: `${collection}_marks`, versionKey: false },
-      ),
-    ),
+    days: model(connection, modelName, days),
+    marks: model(connection, `${modelName}Mark`, marks),
   };
 }
 export type DayPagesModels = ReturnType<typeof dayPagesModels>;
@@ -102,12 +135,23 @@ export class DayPages<T> {
   private readonly markedHere = new Map<string, DayMark[]>();
   /** Set by `bulkLoad` until `settleOwn`. */
   private loading = false;
+  /** The counts of an unscoped list as last read, the days then dirty, and when (see `COUNTS_REUSE_MS`). */
+  private counts?: { rows: Map<string, number>; dirty: Set<string>; at: number };
+  /** The `RELOAD_MARK`s seen (by id) and acted on. */
+  private reloadsSeen = new Set<string>();
 
   constructor(
     private readonly models: DayPagesModels,
     private readonly source: DaySource<T>,
     private readonly clock: () => Date = () => new Date(),
+    /** A scoped list's scope of a key (`<scope>|<period>`); none: one list. */
+    private readonly scopeOf?: (key: string) => string,
   ) {}
+
+  /** What a count or a mark of `day` stores besides it: its scope, in a scoped list. */
+  private scoped(day: string): { scope?: string } {
+    return this.scopeOf ? { scope: this.scopeOf(day) } : {};
+  }
 
   /** This instance marks for a bulk load from now until its `settleOwn` (see `LOAD_HOLD_MS`). */
   bulkLoad(): this {
@@ -125,7 +169,7 @@ export class DayPages<T> {
         (day) =>
           !(now.getTime() - (this.markedHere.get(day)?.at(-1)?.at.getTime() ?? -Infinity) < MARK_REUSE_MS),
       )
-      .map((day) => ({ _id: randomUUID(), day, at }));
+      .map((day) => ({ _id: randomUUID(), day, at, ...this.scoped(day) }));
     if (marks.length === 0) return;
     await this.models.marks.insertMany(marks, { ordered: false });
     for (const mark of marks) {
@@ -146,9 +190,13 @@ export class DayPages<T> {
     const before = this.clock().getTime() - MARK_SETTLE_MS;
     const settled = groupByDay(
       (await this.models.marks.find().lean<DayMark[]>()).filter(({ at }) => at.getTime() <= before),
-    ).slice(0, limit);
-    await inBatches(settled, ([day, marks]) => this.count(day, marks));
-    return settled.length;
+    );
+    const reloads = settled.filter(([day]) => day === RELOAD_MARK).flatMap(([, marks]) => marks);
+    if (reloads.length > 0)
+      await this.models.marks.deleteMany({ _id: { $in: reloads.map(({ _id }) => _id) } });
+    const days = settled.filter(([day]) => day !== RELOAD_MARK).slice(0, limit);
+    await inBatches(days, ([day, marks]) => this.count(day, marks));
+    return days.length;
   }
 
   /**
@@ -180,7 +228,11 @@ export class DayPages<T> {
     for (let i = 0; i < known.length; i += UPDATES_PER_COMMAND)
       await this.models.days.bulkWrite(
         known.slice(i, i + UPDATES_PER_COMMAND).map((entry) => ({
-          replaceOne: { filter: { _id: entry[0] }, replacement: { rows: knownRows(entry)! }, upsert: true },
+          replaceOne: {
+            filter: { _id: entry[0] },
+            replacement: { rows: knownRows(entry)!, ...this.scoped(entry[0]) },
+            upsert: true,
+          },
         })),
         { ordered: false },
       );
@@ -190,6 +242,8 @@ export class DayPages<T> {
       own.filter((entry) => knownRows(entry) === undefined),
       ([day, dayMarks]) => this.count(day, dayMarks),
     );
+    if (!this.scopeOf)
+      await this.models.marks.create({ _id: randomUUID(), day: RELOAD_MARK, at: this.clock() });
     return own.length;
   }
 
@@ -199,20 +253,59 @@ export class DayPages<T> {
   }
 
   private async store(day: string, rows: number, marks: readonly DayMark[]): Promise<void> {
-    await this.models.days.replaceOne({ _id: day }, { rows }, { upsert: true });
+    await this.models.days.replaceOne({ _id: day }, { rows, ...this.scoped(day) }, { upsert: true });
     await this.models.marks.deleteMany({ _id: { $in: marks.map(({ _id }) => _id) } });
   }
 
-  /** Every day of the list, newest first. */
-  async all(): Promise<ListedDay[]> {
-    const [counted, marks] = await Promise.all([
-      this.models.days.find().lean<CountedDay[]>(),
-      this.models.marks.find().select({ day: 1 }).lean<Array<Pick<DayMark, 'day'>>>(),
-    ]);
-    const dirty = new Set(marks.map(({ day }) => day));
-    const days = new Map(counted.map(({ _id, rows }) => [_id, { day: _id, rows, dirty: dirty.has(_id) }]));
+  /** Every day of the list (of one `scope` in a scoped list), newest first. */
+  async all(scope?: string): Promise<ListedDay[]> {
+    const marksReadAt = this.clock().getTime();
+    const marks = await this.models.marks
+      .find(scope === undefined ? {} : { scope })
+      .select({ day: 1 })
+      .lean<Array<Pick<DayMark, '_id' | 'day'>>>();
+    const dirty = new Set(marks.filter(({ day }) => day !== RELOAD_MARK).map(({ day }) => day));
+    const reloads = marks.filter(({ day }) => day === RELOAD_MARK).map(({ _id }) => _id);
+    const counted =
+      scope === undefined
+        ? await this.countsOfAll(dirty, marksReadAt, reloads)
+        : (await this.models.days.find({ scope }).lean<CountedDay[]>()).map(
+            ({ _id, rows }) => [_id, rows] as const,
+          );
+    const days = new Map([...counted].map(([day, rows]) => [day, { day, rows, dirty: dirty.has(day) }]));
     for (const day of dirty) if (!days.has(day)) days.set(day, { day, rows: 0, dirty: true });
     return [...days.values()].sort((a, b) => (a.day < b.day ? 1 : -1));
+  }
+
+  /**
+   * The stored counts of an unscoped list: those read last time, with the days dirty then and clean
+   * now read again (by `_id`), or all of them (the first time, after `COUNTS_REUSE_MS` without a
+   * read, or after a new `RELOAD_MARK`): a page of five years then reads a few counts, not 1 800.
+   */
+  private async countsOfAll(
+    dirty: ReadonlySet<string>,
+    now: number,
+    reloads: readonly string[],
+  ): Promise<Map<string, number>> {
+    const last = this.counts;
+    if (!last || reloads.some((id) => !this.reloadsSeen.has(id)) || now - last.at >= COUNTS_REUSE_MS) {
+      const counted = await this.models.days.find().lean<CountedDay[]>();
+      this.counts = {
+        rows: new Map(counted.map(({ _id, rows }) => [_id, rows])),
+        dirty: new Set(dirty),
+        at: now,
+      };
+      this.reloadsSeen = new Set(reloads);
+      return this.counts.rows;
+    }
+    const settled = [...last.dirty].filter((day) => !dirty.has(day));
+    await inBatches(settled, async (day) => {
+      const counted = await this.models.days.findById(day).lean<CountedDay>();
+      if (counted) last.rows.set(day, counted.rows);
+      else last.rows.delete(day);
+    });
+    this.counts = { rows: last.rows, dirty: new Set(dirty), at: now };
+    return last.rows;
   }
 
   /** The days from `first` to `last` (both optional, included), newest first, with exact counts. */
@@ -220,8 +313,13 @@ export class DayPages<T> {
     first,
     last,
     keep,
-  }: { first?: string; last?: string; keep?: (row: T) => boolean } = {}): Promise<DayListing<T> | undefined> {
-    const days = (await this.all()).filter(({ day }) => (!first || day >= first) && (!last || day <= last));
+    scope,
+  }: { first?: string; last?: string; keep?: (row: T) => boolean; scope?: string } = {}): Promise<
+    DayListing<T> | undefined
+  > {
+    const days = (await this.all(scope)).filter(
+      ({ day }) => (!first || day >= first) && (!last || day <= last),
+    );
     // The range's end days may be only partly in it (`keep` says which rows are).
     const toLoad = days.filter(({ day, dirty }) => dirty || day === first || day === last);
     if (toLoad.length > MAX_DAYS_LOADED) return undefined;

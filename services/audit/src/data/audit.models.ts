@@ -22,6 +22,11 @@ const entrySchema = new Schema(
      * background backfill, the one write to a stored row, which adds this derived field only.
      */
     day: { type: String },
+    /**
+     * `<patientId>|YYYY-MM` (the centre month of `at`) on a row about a patient, so one patient's
+     * trail is read a month at a time by an equality (data/trail-days.ts); backfilled like `day`.
+     */
+    patientMonth: { type: String },
     actorId: { type: String, required: true },
     actorName: { type: String },
     /** The name folded (lower case, no accents) for the name search. */
@@ -51,6 +56,7 @@ entrySchema.index({ patientId: 1, at: -1, _id: -1 });
 entrySchema.index({ actorId: 1, at: -1, _id: -1 });
 entrySchema.index({ action: 1, at: -1, _id: -1 });
 entrySchema.index({ day: 1 });
+entrySchema.index({ patientMonth: 1 });
 /** The same indexes without `_id`, which left the tie-break to an in-memory sort: dropped at start-up. */
 retireIndexes(entrySchema, ['at_-1', 'patientId_1_at_-1', 'actorId_1_at_-1', 'action_1_at_-1']);
 
@@ -95,6 +101,8 @@ export function auditModels(connection: Connection) {
     Staff: connection.model('StaffMember', staffSchema),
     /** How many rows each centre day of the trail holds, and its marks (see data/trail-days.ts). */
     trailDays: dayPagesModels(connection, 'TrailDay', 'trail_days'),
+    /** How many rows each patient's month of the trail holds, and its marks (data/trail-days.ts). */
+    patientMonths: dayPagesModels(connection, 'TrailPatientMonth', 'trail_patient_months', { scoped: true }),
   };
 }
 

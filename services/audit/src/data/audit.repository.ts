@@ -11,7 +11,7 @@ import type {
   RowsOfPage,
 } from '../domain/audit-entry';
 import type { AuditModels, EntryDocument } from './audit.models';
-import { TrailDays, type StoredEntry } from './trail-days';
+import { patientMonthOf, TrailDays, type StoredEntry } from './trail-days';
 
 /** Newest first; `_id` breaks ties, so the order is total and a page can be read from either end. */
 const NEWEST_FIRST: Record<string, 1 | -1> = { at: -1, _id: -1 };
@@ -31,10 +31,11 @@ export class MongoAuditLog implements AuditLog {
       _id: rowId,
       ...row,
       day: centreDayOf(row.at),
+      ...(row.patientId ? { patientMonth: patientMonthOf(row.patientId, row.at) } : {}),
       ...(row.actorName ? { nameKey: foldName(row.actorName) } : {}),
       storedAt,
     }));
-    await this.days.pages.marked(documents.map((doc) => doc.day));
+    await this.days.marked(documents);
     try {
       // Unordered: rows already stored (a redelivery after a crash half-way) are skipped, the rest stored.
       const inserted = await this.models.Entry.collection.insertMany(
@@ -61,6 +62,11 @@ export class MongoAuditLog implements AuditLog {
       const { rows, total } = await this.days.pages.page(byDay, page, limit);
       return { rows: rows.map(toRow), total, estimate: false };
     }
+    const byMonth = await this.patientView(filter);
+    if (byMonth) {
+      const { rows, total } = await this.days.patientPages.page(byMonth, page, limit);
+      return { rows: rows.map(toRow), total, estimate: false };
+    }
     // The total first: it says whether the page is past the end and from which end to read it.
     const { total, estimate } = await this.sortedCount(filter);
     const docs = await readPage<StoredEntry>(
@@ -74,8 +80,21 @@ export class MongoAuditLog implements AuditLog {
   }
 
   async count(filter: AuditFilter): Promise<RowCount> {
-    const byDay = await this.dayView(filter);
-    return byDay ? { total: totalOf(byDay), estimate: false } : this.sortedCount(filter);
+    const listing = (await this.dayView(filter)) ?? (await this.patientView(filter));
+    return listing ? { total: totalOf(listing), estimate: false } : this.sortedCount(filter);
+  }
+
+  /**
+   * One patient's trail (`patientId` and nothing else) as their months, newest first, counted like
+   * the days of `dayView`. Undefined for any other filter or before every row has its month.
+   */
+  private async patientView({
+    patientId,
+    ...others
+  }: AuditFilter): Promise<DayListing<StoredEntry> | undefined> {
+    if (!patientId || Object.values(others).some((value) => value !== undefined) || !this.days.readable)
+      return undefined;
+    return this.days.patientPages.listing({ scope: patientId });
   }
 
   /**

@@ -8,6 +8,7 @@ import { BULK_INSERT_BATCH } from '@crm/event-bus';
 import { rowsOf, type AuditRow } from '../domain/audit-entry';
 import type { AuditModels } from './audit.models';
 import { MongoAuditLog } from './audit.repository';
+import { patientMonthOf } from './trail-days';
 
 export interface SeedAuditEntry {
   eventId: string;
@@ -23,13 +24,18 @@ export async function seedAuditEntries(
 ): Promise<number> {
   const log = new MongoAuditLog(models);
   log.days.pages.bulkLoad();
+  log.days.patientPages.bulkLoad();
   let stored = 0;
   let offered = 0;
-  const added = new Map<string, number>();
+  const added = { days: new Map<string, number>(), patientMonths: new Map<string, number>() };
+  const add = (counts: Map<string, number>, key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
   const store = async (batch: AuditRow[]) => {
     stored += await log.append(batch);
     offered += batch.length;
-    for (const { at } of batch) added.set(centreDayOf(at), (added.get(centreDayOf(at)) ?? 0) + 1);
+    for (const { at, patientId } of batch) {
+      add(added.days, centreDayOf(at));
+      if (patientId) add(added.patientMonths, patientMonthOf(patientId, at));
+    }
   };
   let batch: AuditRow[] = [];
   for (const entry of entries) {
@@ -42,6 +48,8 @@ export async function seedAuditEntries(
   if (batch.length > 0) await store(batch);
   // The days' counts now rather than by the running service's background pass: its writes are
   // done. What each day got is known unless some rows were there already (then they are counted).
-  await log.days.pages.settleOwn(stored === offered ? added : undefined);
+  const allNew = stored === offered;
+  await log.days.pages.settleOwn(allNew ? added.days : undefined);
+  await log.days.patientPages.settleOwn(allNew ? added.patientMonths : undefined);
   return stored;
 }
