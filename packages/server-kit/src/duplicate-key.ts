@@ -8,6 +8,19 @@ export function isDuplicateKey(error: unknown): boolean {
   return code === 11000 || code === 11001 || (typeof message === 'string' && /duplicate key/i.test(message));
 }
 
+/**
+ * Whether an unordered insert failed only on rows already there (each write error a duplicate key;
+ * FerretDB wraps the error of a write in `err`).
+ */
+export function onlyDuplicateKeys(error: unknown): boolean {
+  const writeErrors = (error as { writeErrors?: unknown[] }).writeErrors;
+  return Array.isArray(writeErrors) && writeErrors.length > 0
+    ? writeErrors.every(
+        (writeError) => isDuplicateKey(writeError) || isDuplicateKey((writeError as { err?: unknown }).err),
+      )
+    : isDuplicateKey(error);
+}
+
 /** Which of `fields` the violated unique index covers, when the server says; undefined otherwise. */
 export function violatedField<F extends string>(error: unknown, fields: readonly F[]): F | undefined {
   const { keyPattern, keyValue, message } = (error ?? {}) as {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Schema, type Connection, type Model } from 'mongoose';
-import { UPDATES_PER_COMMAND } from './mongo';
+import { onlyDuplicateKeys } from '../duplicate-key';
 
 /**
  * Lists paged a day at a time (the access trail, the clinical records, every appointment): FerretDB
@@ -225,17 +225,21 @@ export class DayPages<T> {
       countedBefore.has(day) || markedByOthers.has(day) ? undefined : added?.get(day);
     const known = own.filter((entry) => knownRows(entry) !== undefined);
     // The counts first, then the marks they cover (a crash in between counts those days again).
-    for (let i = 0; i < known.length; i += UPDATES_PER_COMMAND)
-      await this.models.days.bulkWrite(
-        known.slice(i, i + UPDATES_PER_COMMAND).map((entry) => ({
-          replaceOne: {
-            filter: { _id: entry[0] },
-            replacement: { rows: knownRows(entry)!, ...this.scoped(entry[0]) },
-            upsert: true,
-          },
-        })),
-        { ordered: false },
-      );
+    // Inserts: these days have no count yet (an upsert each was most of a five-year load on
+    // FerretDB); one stored meanwhile by a count of the rows is as good, and kept.
+    if (known.length > 0)
+      await this.models.days.collection
+        .insertMany(
+          known.map((entry) => ({
+            _id: entry[0] as never,
+            rows: knownRows(entry)!,
+            ...this.scoped(entry[0]),
+          })),
+          { ordered: false },
+        )
+        .catch((error: unknown) => {
+          if (!onlyDuplicateKeys(error)) throw error;
+        });
     if (known.length > 0)
       await this.models.marks.deleteMany({ _id: { $in: known.flatMap(([, m]) => m.map(({ _id }) => _id)) } });
     await inBatches(

@@ -1,6 +1,6 @@
 import type { QueryFilter } from 'mongoose';
 import { centreDayOf, escapeRegex, foldName } from '@crm/contracts';
-import { isDuplicateKey } from '@crm/server-kit';
+import { onlyDuplicateKeys } from '@crm/server-kit';
 import { readPage, totalOf, type DayListing } from '@crm/server-kit/service';
 import type {
   AuditFilter,
@@ -44,14 +44,8 @@ export class MongoAuditLog implements AuditLog {
       );
       return inserted.insertedCount;
     } catch (error) {
+      if (!onlyDuplicateKeys(error)) throw error;
       const writeErrors = (error as { writeErrors?: unknown[] }).writeErrors;
-      const onlyDuplicates =
-        Array.isArray(writeErrors) && writeErrors.length > 0
-          ? writeErrors.every(
-              (writeError) => isDuplicateKey(writeError) || isDuplicateKey(innerError(writeError)),
-            )
-          : isDuplicateKey(error);
-      if (!onlyDuplicates) throw error;
       return rows.length - (Array.isArray(writeErrors) ? writeErrors.length : rows.length);
     }
   }
@@ -141,10 +135,6 @@ export class MongoAuditLog implements AuditLog {
     const ids = await this.models.Entry.distinct('patientId', toQuery(filter));
     return ids.filter((id): id is string => typeof id === 'string');
   }
-}
-
-function innerError(writeError: unknown): unknown {
-  return (writeError as { err?: unknown }).err;
 }
 
 function toQuery(filter: AuditFilter): QueryFilter<EntryDocument> {
